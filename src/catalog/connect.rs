@@ -1,0 +1,361 @@
+//! Connects to a live MCP server with rmcp (stdio child process or Streamable HTTP), performs
+//! the `initialize` handshake and reads every page of `tools/list`. Never calls a tool.
+
+use std::collections::{HashMap, HashSet};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams, ProtocolVersion,
+};
+use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use tokio::io::AsyncReadExt;
+use tokio::time::timeout;
+
+use super::tee::{Capture, SharedCapture, TeeHttpClient, filter_stdout};
+use super::{Catalog, ConnectOptions, ServerMeta, ServerSpec, Tool, env};
+
+/// The protocol revision toolgate offers in `initialize`; the server answers with its own.
+pub const OFFERED_PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn client_config() -> ClientConfig {
+    let mut config = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("toolgate", env!("CARGO_PKG_VERSION")),
+    );
+    config.protocol_version = OFFERED_PROTOCOL;
+    config
+}
+
+/// Connects to `spec` (a command or a URL) and returns its catalog.
+pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
+    match spec {
+        ServerSpec::Command { program, args } => connect_stdio(spec, program, args, opts).await,
+        ServerSpec::Http { url } => connect_http(spec, url, opts).await,
+        ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
+    }
+}
+
+/// Keeps the last bytes a child wrote on stderr, for the error message.
+#[derive(Clone, Default)]
+struct StderrTail(Arc<Mutex<Vec<u8>>>);
+
+impl StderrTail {
+    const KEEP: usize = 16 * 1024;
+
+    fn spawn_reader(&self, mut stderr: tokio::process::ChildStderr) {
+        let buf = self.0.clone();
+        tokio::spawn(async move {
+            let mut chunk = vec![0u8; 8192];
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut b) = buf.lock() {
+                    b.extend_from_slice(&chunk[..n]);
+                    let len = b.len();
+                    if len > Self::KEEP * 2 {
+                        b.drain(..len - Self::KEEP);
+                    }
+                }
+            }
+        });
+    }
+
+    /// The last few lines, indented, or an empty string.
+    fn render(&self) -> String {
+        let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.is_empty() {
+            return String::new();
+        }
+        let tail = &lines[lines.len().saturating_sub(12)..];
+        let shown: Vec<String> = tail
+            .iter()
+            .map(|l| format!("    {}", l.chars().take(300).collect::<String>()))
+            .collect();
+        format!(
+            "\n  server stderr (last {} lines):\n{}",
+            tail.len(),
+            shown.join("\n")
+        )
+    }
+}
+
+/// Ends the child and everything it started (it runs in its own process group).
+fn kill_group(child: &mut tokio::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = child.id() {
+        // SAFETY: kill(2) with a negative pid signals the process group we created.
+        unsafe {
+            libc::kill(-(pid as i32), libc::SIGKILL);
+        }
+    }
+    let _ = child.start_kill();
+}
+
+async fn connect_stdio(
+    spec: &ServerSpec,
+    program: &str,
+    args: &[String],
+    opts: &ConnectOptions,
+) -> anyhow::Result<Catalog> {
+    let shown = spec.display();
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    for name in env::stripped_present(&opts.pass_env) {
+        cmd.env_remove(name);
+    }
+    #[cfg(unix)]
+    cmd.process_group(0);
+    let mut child = cmd.spawn().map_err(|e| {
+        anyhow!("could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)")
+    })?;
+    let stderr = StderrTail::default();
+    if let Some(err) = child.stderr.take() {
+        stderr.spawn_reader(err);
+    }
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        kill_group(&mut child);
+        bail!("could not open pipes to the server `{shown}`");
+    };
+    let capture = SharedCapture::default();
+    let reader = filter_stdout(stdout, opts.max_message_bytes, capture.clone());
+    let transport =
+        AsyncRwTransport::new_client(reader, stdin).with_max_line_length(opts.max_message_bytes);
+
+    let result = session(client_config().serve(transport), opts, &capture).await;
+    match result {
+        Ok(mut catalog) => {
+            catalog.source = shown;
+            // Give the server a moment to exit after stdin closed, then make sure it is gone.
+            let _ = timeout(Duration::from_millis(500), child.wait()).await;
+            kill_group(&mut child);
+            Ok(catalog)
+        }
+        Err(e) => {
+            // Let a crashing child finish writing stderr and exit, so we can say how it ended.
+            let status = timeout(Duration::from_millis(300), child.wait()).await;
+            kill_group(&mut child);
+            let exit = match status {
+                Ok(Ok(s)) if !s.success() => format!(" The server process exited ({s})."),
+                _ => String::new(),
+            };
+            let fatal = capture.lock().ok().and_then(|c| c.fatal.clone());
+            let fatal = fatal
+                .map(|f| format!(" The connection was cut: {f}."))
+                .unwrap_or_default();
+            Err(anyhow!("{e:#}.{exit}{fatal}{}", stderr.render()))
+                .with_context(|| format!("could not read the tools of `{shown}` over stdio"))
+        }
+    }
+}
+
+async fn connect_http(
+    spec: &ServerSpec,
+    url: &str,
+    opts: &ConnectOptions,
+) -> anyhow::Result<Catalog> {
+    let shown = spec.display();
+    let mut headers = HashMap::new();
+    for (k, v) in &opts.headers {
+        headers.insert(
+            reqwest::header::HeaderName::from_bytes(k.as_bytes())
+                .with_context(|| format!("--header `{k}`"))?,
+            reqwest::header::HeaderValue::from_str(v).with_context(|| format!("--header `{k}`"))?,
+        );
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    config.auth_header = opts.bearer_token.clone();
+    config.custom_headers = headers;
+    config.max_json_response_size = opts.max_message_bytes;
+    config.max_sse_event_size = opts.max_message_bytes;
+    let inner = reqwest::Client::builder()
+        .connect_timeout(opts.connect_timeout)
+        .build()
+        .context("could not build the HTTP client")?;
+    let capture = SharedCapture::default();
+    let client = TeeHttpClient {
+        inner,
+        capture: capture.clone(),
+    };
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    let mut catalog = session(client_config().serve(transport), opts, &capture)
+        .await
+        .with_context(|| format!("could not read the tools of `{shown}` over Streamable HTTP"))?;
+    catalog.source = shown;
+    Ok(catalog)
+}
+
+/// Runs the handshake (bounded by the connect timeout), lists tools, and closes the session.
+async fn session<F, E>(
+    serve: F,
+    opts: &ConnectOptions,
+    capture: &SharedCapture,
+) -> anyhow::Result<Catalog>
+where
+    F: std::future::Future<Output = Result<Client, E>>,
+    E: std::fmt::Display,
+{
+    let client = match timeout(opts.connect_timeout, serve).await {
+        Err(_) => bail!(
+            "the server did not finish the MCP handshake within {}s (--connect-timeout)",
+            opts.connect_timeout.as_secs_f64()
+        ),
+        Ok(Err(e)) => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
+        Ok(Ok(client)) => client,
+    };
+    let listed = list_tools(&client, opts, capture).await;
+    let _ = timeout(Duration::from_secs(2), client.cancel()).await;
+    listed
+}
+
+async fn list_tools(
+    client: &Client,
+    opts: &ConnectOptions,
+    capture: &SharedCapture,
+) -> anyhow::Result<Catalog> {
+    let info = client.peer_info();
+    let mut catalog = Catalog::default();
+    if let Some(info) = info.as_deref() {
+        catalog.server = ServerMeta {
+            name: info.server_info.as_ref().map(|s| s.name.clone()),
+            version: info.server_info.as_ref().map(|s| s.version.clone()),
+            protocol_version: Some(info.protocol_version.to_string()),
+        };
+        catalog.instructions = info.instructions.clone();
+        if info.capabilities.tools.is_none() {
+            catalog
+                .notes
+                .push("the server did not declare the `tools` capability".into());
+        }
+    }
+    let mut typed = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = HashSet::new();
+    let mut pages = 0usize;
+    loop {
+        pages += 1;
+        if pages > opts.max_pages {
+            bail!(
+                "tools/list was still paginating after {} pages (--max-pages); the server's cursor may never end",
+                opts.max_pages
+            );
+        }
+        let params = cursor
+            .clone()
+            .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
+        let page = match timeout(opts.request_timeout, client.list_tools(params)).await {
+            Err(_) => bail!(
+                "tools/list page {pages} got no answer within {}s (--request-timeout)",
+                opts.request_timeout.as_secs_f64()
+            ),
+            Ok(Err(e)) => bail!(
+                "tools/list page {pages} failed: {}",
+                humanize(&e.to_string())
+            ),
+            Ok(Ok(page)) => page,
+        };
+        typed.extend(page.tools);
+        match page.next_cursor.filter(|c| !c.is_empty()) {
+            None => break,
+            Some(c) => {
+                if !seen.insert(c.clone()) {
+                    let c: String = c.chars().take(80).collect();
+                    bail!(
+                        "tools/list returned the cursor `{c}` twice (page {pages}): its pagination never ends"
+                    );
+                }
+                cursor = Some(c);
+            }
+        }
+    }
+    let raw_pages = std::mem::take(&mut capture.lock().map_err(|_| anyhow!("capture lock"))?.pages);
+    catalog.tools = if raw_pages.len() == pages {
+        let mut tools = Vec::new();
+        for (p, page) in raw_pages.into_iter().enumerate() {
+            let items = page
+                .get("tools")
+                .and_then(|t| t.as_array())
+                .cloned()
+                .unwrap_or_default();
+            for (i, item) in items.into_iter().enumerate() {
+                tools.push(
+                    Tool::from_value(item, &format!("tools/list page {} tools[{i}]", p + 1))
+                        .map_err(|e| anyhow!(e))?,
+                );
+            }
+        }
+        tools
+    } else {
+        catalog.notes.push(
+            "raw tools/list JSON was not captured; definitions were re-serialised by rmcp (fields it does not know are dropped)".into(),
+        );
+        typed
+            .into_iter()
+            .map(|t| match serde_json::to_value(t) {
+                Ok(v) => Tool::from_value(v, "tools/list").map_err(|e| anyhow!(e)),
+                Err(e) => Err(anyhow!(e)),
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    if pages > 1 {
+        catalog.notes.push(format!("tools/list had {pages} pages"));
+    }
+    let Capture {
+        junk_lines,
+        junk_samples,
+        ..
+    } = &*capture.lock().map_err(|_| anyhow!("capture lock"))?;
+    if *junk_lines > 0 {
+        catalog.notes.push(format!(
+            "skipped {junk_lines} non-protocol line(s) on the server's stdout (servers must log to stderr), e.g. {:?}",
+            junk_samples.first().cloned().unwrap_or_default()
+        ));
+    }
+    Ok(catalog)
+}
+
+/// Drops rmcp's internal type names from an error and adds a hint for common causes.
+fn humanize(text: &str) -> String {
+    static NOISE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"Transport \[[^\]]*(\][^\]]*)*?\] error: ").expect("valid regex")
+    });
+    let clean = NOISE
+        .replace_all(text, "")
+        .replace("Send message error ", "");
+    let hint = if clean.contains("Auth required") || clean.contains("401") {
+        " (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+    } else if clean.contains("error sending request") {
+        " (is a server listening at that URL?)"
+    } else if clean.contains("connection closed") {
+        " (the server closed its end: it may have crashed, or it is not an MCP stdio server)"
+    } else {
+        ""
+    };
+    format!("{clean}{hint}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn errors_lose_type_names_and_gain_hints() {
+        let e = "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::X<toolgate::Y>>] error: Auth required, when send initialize request";
+        assert_eq!(
+            super::humanize(e),
+            "Auth required, when send initialize request (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+        );
+    }
+}

@@ -1,0 +1,145 @@
+//! The catalog stage: what a server offers a model (tools, instructions), loaded from a live
+//! server (stdio or Streamable HTTP) or a snapshot file, kept exactly as the server sent it.
+
+pub mod canonical;
+pub mod connect;
+pub mod env;
+pub mod jsonpos;
+pub mod lock;
+pub mod snapshot;
+pub mod source;
+mod tee;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use source::{ConnectOptions, ServerSpec};
+
+/// One tool, as the server sent it. `raw` is the untouched JSON object from `tools/list`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Tool {
+    pub raw: Map<String, Value>,
+}
+
+impl Tool {
+    /// Builds a tool from a raw JSON value; the caller names where it came from for errors.
+    pub fn from_value(value: Value, at: &str) -> Result<Self, String> {
+        match value {
+            Value::Object(raw) => match raw.get("name") {
+                Some(Value::String(_)) => Ok(Tool { raw }),
+                Some(other) => Err(format!(
+                    "{at}.name: expected a string, found {}",
+                    kind(other)
+                )),
+                None => Err(format!("{at}: a tool without a `name` field")),
+            },
+            other => Err(format!(
+                "{at}: expected a tool object, found {}",
+                kind(&other)
+            )),
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        self.raw.get("name").and_then(Value::as_str).unwrap_or("")
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.raw.get("title").and_then(Value::as_str)
+    }
+
+    /// The description text, or `None` when missing or not a string.
+    pub fn description(&self) -> Option<&str> {
+        self.raw.get("description").and_then(Value::as_str)
+    }
+
+    pub fn input_schema(&self) -> Option<&Value> {
+        self.raw.get("inputSchema")
+    }
+
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.raw.get("outputSchema")
+    }
+
+    pub fn annotations(&self) -> Option<&Map<String, Value>> {
+        self.raw.get("annotations").and_then(Value::as_object)
+    }
+
+    /// A boolean annotation hint such as `destructiveHint`, if the server set it.
+    pub fn hint(&self, key: &str) -> Option<bool> {
+        self.annotations()
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
+    }
+
+    /// Top-level properties of the input schema, in the server's order.
+    pub fn params(&self) -> Vec<(&str, &Value)> {
+        self.input_schema()
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .map(|m| m.iter().map(|(k, v)| (k.as_str(), v)).collect())
+            .unwrap_or_default()
+    }
+
+    /// Names listed in the input schema's top-level `required`.
+    pub fn required(&self) -> Vec<&str> {
+        self.input_schema()
+            .and_then(|s| s.get("required"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Server identity and negotiated protocol, for the record (never part of the hash).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ServerMeta {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+}
+
+/// Everything toolgate knows about one server's offer to a model.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Catalog {
+    /// Where it came from, safe to print (no secrets).
+    pub source: String,
+    /// Path of the snapshot file when loaded from one (used to point findings at lines).
+    #[serde(skip)]
+    pub snapshot_path: Option<std::path::PathBuf>,
+    pub server: ServerMeta,
+    /// The server's `instructions` from `initialize`, exactly as sent.
+    pub instructions: Option<String>,
+    pub tools: Vec<Tool>,
+    /// Things worth telling the user about the connection (skipped junk lines, pages read).
+    pub notes: Vec<String>,
+}
+
+impl Catalog {
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name() == name)
+    }
+}
+
+pub(crate) fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Loads a catalog from any server spec: live stdio/HTTP server or snapshot file.
+pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
+    match spec {
+        ServerSpec::Snapshot(path) => snapshot::read(path),
+        _ => connect::connect(spec, opts).await,
+    }
+}

@@ -1,0 +1,178 @@
+//! What the user named as a server: a command line (stdio), an http(s) URL (Streamable HTTP)
+//! or a snapshot file, and how to connect to it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+/// A server as named on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServerSpec {
+    /// A program and its arguments, spawned over stdio.
+    Command { program: String, args: Vec<String> },
+    /// A Streamable HTTP endpoint.
+    Http { url: String },
+    /// A saved `tools/list` result (`{"tools": [...]}`).
+    Snapshot(PathBuf),
+}
+
+impl ServerSpec {
+    /// Parses `SERVER`: a URL, an existing `.json` file, or a shell-quoted command line.
+    /// Extra words after SERVER (e.g. `toolgate inspect -- npx -y pkg`) are appended.
+    pub fn parse(text: &str, extra: &[String]) -> anyhow::Result<Self> {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            bail!("SERVER is empty: give a command line, an http(s) URL or a snapshot .json file");
+        }
+        let lower = trimmed.to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            if !extra.is_empty() {
+                bail!("extra words after a URL server: {}", extra.join(" "));
+            }
+            reqwest::Url::parse(trimmed)
+                .with_context(|| format!("SERVER `{trimmed}` is not a valid URL"))?;
+            return Ok(ServerSpec::Http {
+                url: trimmed.to_string(),
+            });
+        }
+        let path = Path::new(trimmed);
+        if extra.is_empty() && (lower.ends_with(".json") || lower.ends_with(".lock")) {
+            if !path.is_file() {
+                bail!("snapshot file `{trimmed}` does not exist");
+            }
+            return Ok(ServerSpec::Snapshot(path.to_path_buf()));
+        }
+        let mut words = shell_words::split(trimmed)
+            .with_context(|| format!("could not split the server command line `{trimmed}`"))?;
+        words.extend(extra.iter().cloned());
+        let program = words.remove(0);
+        Ok(ServerSpec::Command {
+            program,
+            args: words,
+        })
+    }
+
+    /// A printable form that carries no secrets (URLs lose user-info and query strings).
+    pub fn display(&self) -> String {
+        match self {
+            ServerSpec::Command { program, args } => {
+                let mut all = vec![program.clone()];
+                all.extend(args.iter().cloned());
+                shell_words::join(all)
+            }
+            ServerSpec::Http { url } => redact_url(url),
+            ServerSpec::Snapshot(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Drops user-info and query from a URL before it is printed or stored.
+pub fn redact_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            if u.query().is_some() {
+                u.set_query(Some("…"));
+            }
+            u.to_string()
+        }
+        Err(_) => "<invalid url>".to_string(),
+    }
+}
+
+/// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.
+#[derive(Clone, Debug)]
+pub struct ConnectOptions {
+    /// Time for the process to start and finish the `initialize` handshake.
+    pub connect_timeout: Duration,
+    /// Time for each `tools/list` page.
+    pub request_timeout: Duration,
+    /// Most `tools/list` pages read before giving up.
+    pub max_pages: usize,
+    /// Largest single message accepted from a server, in bytes.
+    pub max_message_bytes: usize,
+    /// Extra HTTP headers (`K: V`), for URL servers.
+    pub headers: Vec<(String, String)>,
+    /// Bearer token value (already read from its environment variable), for URL servers.
+    pub bearer_token: Option<String>,
+    /// Environment variables the server process may keep although toolgate would strip them.
+    pub pass_env: Vec<String>,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        ConnectOptions {
+            connect_timeout: Duration::from_secs(30),
+            request_timeout: Duration::from_secs(30),
+            max_pages: 100,
+            max_message_bytes: 32 * 1024 * 1024,
+            headers: Vec::new(),
+            bearer_token: None,
+            pass_env: Vec::new(),
+        }
+    }
+}
+
+/// Parses a `--header 'K: V'` value.
+pub fn parse_header(text: &str) -> anyhow::Result<(String, String)> {
+    let Some((k, v)) = text.split_once(':') else {
+        bail!("--header `{text}` is not of the form 'Name: value'");
+    };
+    let (k, v) = (k.trim(), v.trim());
+    if k.is_empty() {
+        bail!("--header `{text}` has an empty name");
+    }
+    reqwest::header::HeaderName::from_bytes(k.as_bytes())
+        .with_context(|| format!("--header `{k}` is not a valid HTTP header name"))?;
+    reqwest::header::HeaderValue::from_str(v)
+        .with_context(|| format!("--header `{k}` has a value that is not valid in HTTP"))?;
+    Ok((k.to_string(), v.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_each_kind() {
+        assert_eq!(
+            ServerSpec::parse("npx -y '@scope/server' .", &[]).unwrap(),
+            ServerSpec::Command {
+                program: "npx".into(),
+                args: vec!["-y".into(), "@scope/server".into(), ".".into()]
+            }
+        );
+        assert!(matches!(
+            ServerSpec::parse("https://example.com/mcp", &[]).unwrap(),
+            ServerSpec::Http { .. }
+        ));
+        assert!(ServerSpec::parse("missing-file.json", &[]).is_err());
+        assert!(ServerSpec::parse("  ", &[]).is_err());
+    }
+
+    #[test]
+    fn extra_words_are_appended() {
+        let spec = ServerSpec::parse("python3", &["server.py".into(), "--x".into()]).unwrap();
+        assert_eq!(spec.display(), "python3 server.py --x");
+    }
+
+    #[test]
+    fn urls_are_redacted() {
+        assert_eq!(
+            redact_url("https://user:pw@example.com/mcp?key=secret"),
+            "https://example.com/mcp?…"
+        );
+    }
+
+    #[test]
+    fn headers_parse() {
+        assert_eq!(
+            parse_header("X-Api: a:b").unwrap(),
+            ("X-Api".to_string(), "a:b".to_string())
+        );
+        assert!(parse_header("nocolon").is_err());
+        assert!(parse_header(": v").is_err());
+    }
+}

@@ -1,0 +1,79 @@
+//! `toolgate inspect SERVER`: the tool table, token cost, lint findings; `--save` a snapshot.
+
+use serde_json::json;
+
+use super::{Outcome, load_catalog};
+use crate::catalog::{canonical, snapshot};
+use crate::cli::{Format, InspectArgs};
+use crate::config::Config;
+use crate::lint::Context;
+use crate::report::terminal;
+
+pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+    let catalog = load_catalog(&args.server, cfg).await?;
+    if let Some(path) = &args.save {
+        snapshot::write(path, &catalog)?;
+        eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
+    }
+    let cx = Context::new(&catalog, &cfg.lint);
+    let report = super::lint::report_for(&catalog, cfg, None);
+    if args.json {
+        let tools: Vec<_> = catalog
+            .tools
+            .iter()
+            .zip(&cx.tool_tokens)
+            .map(|(t, (n, exact))| {
+                json!({
+                    "name": t.name(),
+                    "params": t.params().len(),
+                    "required": t.required(),
+                    "annotations": t.annotations(),
+                    "tokens": n,
+                    "tokens_exact": exact,
+                    "sha256": canonical::tool_hash(t),
+                })
+            })
+            .collect();
+        let v = json!({
+            "schema_version": "toolgate.inspect/v1",
+            "source": catalog.source,
+            "server": catalog.server,
+            "instructions": catalog.instructions,
+            "catalog_sha256": canonical::catalog_hash(&catalog),
+            "tokenizer": crate::tokens::TOKENIZER,
+            "total_tokens": report.total_tokens,
+            "tools": tools,
+            "lint": report,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(Outcome::Pass);
+    }
+    let s = &catalog.server;
+    println!(
+        "{}{}{}",
+        catalog.source,
+        s.name
+            .as_ref()
+            .map(|n| format!("  ({n} {})", s.version.as_deref().unwrap_or("")))
+            .unwrap_or_default(),
+        s.protocol_version
+            .as_ref()
+            .map(|p| format!("  protocol {p}"))
+            .unwrap_or_default()
+    );
+    if let Some(i) = &catalog.instructions {
+        let (n, _) = crate::tokens::count(i);
+        println!("instructions: {n} tokens");
+    }
+    println!();
+    print!("{}", terminal::tools_table(&catalog, &cx.tool_tokens));
+    println!(
+        "\n{} tools; the tool list costs {} tokens ({}); catalog sha256 {}\n",
+        catalog.tools.len(),
+        report.total_tokens,
+        crate::tokens::TOKENIZER,
+        &canonical::catalog_hash(&catalog)[..16]
+    );
+    print!("{}", super::lint::render(&report, Format::Terminal));
+    Ok(Outcome::Pass)
+}

@@ -1,0 +1,85 @@
+//! `toolgate pin SERVER` writes toolgate.lock; `pin --check` / `verify` compares and exits 1
+//! with a readable diff when anything a model reads has changed.
+
+use anyhow::Context as _;
+use serde_json::json;
+
+use super::{Outcome, load_catalog, lock_path, write_file};
+use crate::catalog::lock::{self, LockFile};
+use crate::cli::PinArgs;
+use crate::config::Config;
+
+pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Outcome> {
+    let path = lock_path(args.lock.as_ref(), cfg);
+    let catalog = load_catalog(&args.server, cfg).await?;
+    let new = LockFile::from_catalog(&catalog);
+    if !check {
+        write_file(&path, &new.to_text())?;
+        if args.json {
+            println!(
+                "{}",
+                json!({"lock": path, "catalog_sha256": new.catalog_sha256, "tools": new.tools.len()})
+            );
+        } else {
+            println!(
+                "pinned {} tools from {} to {} (catalog sha256 {})",
+                new.tools.len(),
+                catalog.source,
+                path.display(),
+                new.catalog_sha256
+            );
+        }
+        return Ok(Outcome::Pass);
+    }
+    if !path.is_file() {
+        anyhow::bail!(
+            "no lock file at {}: run `toolgate pin` first (or pass --lock FILE)",
+            path.display()
+        );
+    }
+    let old = LockFile::read(&path).with_context(|| "pin --check needs a valid lock file")?;
+    let d = lock::diff(&old, &new);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "schema_version": "toolgate.pin/v1",
+                "lock": path,
+                "matches": d.is_empty(),
+                "locked_sha256": old.catalog_sha256,
+                "current_sha256": new.catalog_sha256,
+                "diff": d,
+            }))?
+        );
+    }
+    if d.is_empty() {
+        if !args.json {
+            println!(
+                "{} matches {} ({} tools, sha256 {})",
+                catalog.source,
+                path.display(),
+                new.tools.len(),
+                new.catalog_sha256
+            );
+        }
+        return Ok(Outcome::Pass);
+    }
+    if !args.json {
+        println!(
+            "{} differs from {}:\n  locked  sha256 {}\n  current sha256 {}\n",
+            catalog.source,
+            path.display(),
+            old.catalog_sha256,
+            new.catalog_sha256
+        );
+        print!("{}", lock::render(&d));
+        println!("\nReview the change; if it is intended, run `toolgate pin` to update the lock.");
+    }
+    eprintln!(
+        "toolgate: the tool definitions changed since they were pinned ({} added, {} removed, {} changed)",
+        d.added.len(),
+        d.removed.len(),
+        d.changed.len()
+    );
+    Ok(Outcome::GateFailed)
+}

@@ -1,0 +1,60 @@
+//! `toolgate rule ID` and `toolgate rules [--write-docs DIR]`.
+
+use std::path::Path;
+
+use anyhow::bail;
+
+use super::{Outcome, write_file};
+use crate::lint::{RULES, rule};
+
+pub fn show(id: &str) -> anyhow::Result<Outcome> {
+    let Some(r) = rule(id) else {
+        bail!("no rule `{id}`: run `toolgate rules` for the list");
+    };
+    println!("{}", r.page());
+    println!("Docs: {}", crate::lint::docs_url(r.code, r.slug));
+    Ok(Outcome::Pass)
+}
+
+/// The index page of docs/rules/.
+pub fn index_page() -> String {
+    let mut out = String::from(
+        "# toolgate lint rules\n\nGenerated from the rules' doc comments by `toolgate rules --write-docs docs/rules`; do not edit by hand.\n\n| code | slug | default | summary |\n|---|---|---|---|\n",
+    );
+    for r in RULES {
+        out.push_str(&format!(
+            "| [{}]({}-{}.md) | {} | {} | {} |\n",
+            r.code, r.code, r.slug, r.slug, r.severity, r.summary
+        ));
+    }
+    out
+}
+
+/// Every generated docs file: (file name, content).
+pub fn doc_files() -> Vec<(String, String)> {
+    let mut files = vec![("README.md".to_string(), index_page())];
+    for r in RULES {
+        files.push((format!("{}-{}.md", r.code, r.slug), r.page()));
+    }
+    files
+}
+
+pub fn list(write_docs: Option<&Path>) -> anyhow::Result<Outcome> {
+    if let Some(dir) = write_docs {
+        for (name, text) in doc_files() {
+            write_file(&dir.join(name), &text)?;
+        }
+        eprintln!("wrote {} rule pages to {}", RULES.len(), dir.display());
+        return Ok(Outcome::Pass);
+    }
+    for r in RULES {
+        println!(
+            "{}  {:<30} {:<8} {}",
+            r.code,
+            r.slug,
+            r.severity.as_str(),
+            r.summary
+        );
+    }
+    Ok(Outcome::Pass)
+}

@@ -1,0 +1,85 @@
+//! `toolgate.toml`: project settings read once; command-line flags override them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use crate::lint::LintSettings;
+
+pub const DEFAULT_CONFIG: &str = "toolgate.toml";
+pub const DEFAULT_LOCK: &str = "toolgate.lock";
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// The server to check when no SERVER argument is given.
+    pub server: Option<String>,
+    /// Lock file path (default `toolgate.lock`).
+    pub lock: Option<PathBuf>,
+    pub connect: ConnectConfig,
+    pub lint: LintSettings,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConnectConfig {
+    /// HTTP headers (`"Name: value"`) for URL servers.
+    pub headers: Vec<String>,
+    /// Name of the environment variable that holds a bearer token for URL servers.
+    pub bearer_env: Option<String>,
+    pub connect_timeout: Option<f64>,
+    pub request_timeout: Option<f64>,
+    pub max_pages: Option<usize>,
+    /// Credential variables the server process may see although toolgate strips them.
+    pub pass_env: Vec<String>,
+}
+
+impl Config {
+    /// Reads `path`, or `./toolgate.toml` when it exists and no path was given.
+    pub fn load(path: Option<&Path>) -> anyhow::Result<(Config, Option<PathBuf>)> {
+        let path = match path {
+            Some(p) => p.to_path_buf(),
+            None if Path::new(DEFAULT_CONFIG).is_file() => PathBuf::from(DEFAULT_CONFIG),
+            None => return Ok((Config::default(), None)),
+        };
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("could not read the config file {}", path.display()))?;
+        let config: Config = toml::from_str(&text)
+            .with_context(|| format!("{} is not a valid toolgate config", path.display()))?;
+        config
+            .lint
+            .validate()
+            .with_context(|| format!("in {}", path.display()))?;
+        Ok((config, Some(path)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_are_errors_with_the_key_named() {
+        let e = toml::from_str::<Config>("[lint]\nmax_tool_tokenz = 3\n").unwrap_err();
+        assert!(e.to_string().contains("max_tool_tokenz"), "{e}");
+    }
+
+    #[test]
+    fn rule_settings_parse() {
+        let c: Config = toml::from_str(
+            "server = \"python3 s.py\"\n[lint]\nignore_tools = [\"x\"]\n[lint.rules.TG003]\nlevel = \"off\"\n[lint.rules.look-alike-tools]\nlevel = \"error\"\nignore_tools = [\"a\"]\n",
+        )
+        .unwrap();
+        assert_eq!(c.server.as_deref(), Some("python3 s.py"));
+        assert!(c.lint.validate().is_ok());
+        assert_eq!(c.lint.level_of("TG003"), Some(crate::lint::Level::Off));
+        assert_eq!(c.lint.level_of("TG005"), Some(crate::lint::Level::Error));
+    }
+
+    #[test]
+    fn unknown_rules_are_named() {
+        let c: Config = toml::from_str("[lint.rules.TG999]\nlevel = \"off\"\n").unwrap();
+        assert!(c.lint.validate().unwrap_err().to_string().contains("TG999"));
+    }
+}

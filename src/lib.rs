@@ -1,0 +1,10 @@
+//! toolgate: tells the author of an MCP server, in CI, whether agents can actually use its
+//! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
+
+pub mod catalog;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod lint;
+pub mod report;
+pub mod tokens;

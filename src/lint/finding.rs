@@ -1,0 +1,55 @@
+//! The one findings model every renderer reads.
+
+use serde::{Deserialize, Serialize};
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem a rule found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Rule code, e.g. `TG005`.
+    pub code: String,
+    /// Rule slug, e.g. `look-alike-tools`.
+    pub slug: String,
+    pub severity: Severity,
+    /// The tool concerned; `None` for catalog-wide findings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// Index of the tool in the catalog as the server listed it.
+    #[serde(skip)]
+    pub tool_index: Option<usize>,
+    /// JSON pointer inside the tool definition (empty for the whole tool or catalog).
+    pub pointer: String,
+    pub message: String,
+    /// How to fix it.
+    pub help: String,
+}
+
+impl Finding {
+    pub fn docs_url(&self) -> String {
+        crate::lint::docs_url(&self.code, &self.slug)
+    }
+}

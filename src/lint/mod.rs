@@ -1,0 +1,215 @@
+//! The lint stage: rules over a catalog produce findings; one stage applies the user's
+//! configuration (rules off, severities remapped, tools ignored); renderers live in `report`.
+
+pub mod finding;
+mod rules;
+pub mod settings;
+pub mod text;
+
+use std::sync::OnceLock;
+
+use serde_json::json;
+
+pub use finding::{Finding, Severity};
+pub use rules::RULES;
+pub use settings::{Level, LintSettings, RuleConfig};
+
+use crate::catalog::{Catalog, Tool};
+use text::SimilarPair;
+
+/// Where rule pages are published.
+pub const DOCS_BASE: &str = "https://github.com/toolgate-dev/toolgate/blob/main/docs/rules";
+
+pub fn docs_url(code: &str, slug: &str) -> String {
+    format!("{DOCS_BASE}/{code}-{slug}.md")
+}
+
+/// Includes the doc comment that build.rs extracted from a rule file.
+macro_rules! rule_doc {
+    ($stem:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/rule_docs/", $stem, ".md"))
+    };
+}
+pub(crate) use rule_doc;
+
+/// A lint rule: identity, default severity, docs, and the check itself.
+pub struct Rule {
+    /// `TG` + three digits; never reused.
+    pub code: &'static str,
+    /// Kebab-case name of the problem.
+    pub slug: &'static str,
+    pub severity: Severity,
+    /// One line.
+    pub summary: &'static str,
+    /// The rule file's doc comment (What it checks / Why it matters / Example / How to fix).
+    pub doc: &'static str,
+    pub check: fn(&Context, &mut Vec<Finding>),
+}
+
+impl Rule {
+    /// The rule's Markdown page (docs/rules/CODE-slug.md).
+    pub fn page(&self) -> String {
+        format!(
+            "# {} {}\n\nDefault severity: **{}**. {}\n\n{}",
+            self.code, self.slug, self.severity, self.summary, self.doc
+        )
+    }
+}
+
+/// Finds a rule by code (`TG005`, case-insensitive) or slug.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(id) || r.slug == id)
+}
+
+/// What rules see: the catalog, settings, and shared precomputed facts.
+pub struct Context<'a> {
+    pub catalog: &'a Catalog,
+    pub settings: &'a LintSettings,
+    /// Token cost of each tool's definition, and whether the count is exact.
+    pub tool_tokens: Vec<(usize, bool)>,
+    pairs: OnceLock<Vec<SimilarPair>>,
+}
+
+/// The JSON a function-calling API sends the model for a tool (name, description, schema).
+pub fn wire_text(tool: &Tool) -> String {
+    let v = json!({
+        "name": tool.name(),
+        "description": tool.description().unwrap_or(""),
+        "parameters": tool.input_schema().cloned().unwrap_or(json!({})),
+    });
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+impl<'a> Context<'a> {
+    pub fn new(catalog: &'a Catalog, settings: &'a LintSettings) -> Self {
+        let tool_tokens = catalog
+            .tools
+            .iter()
+            .map(|t| crate::tokens::count(&wire_text(t)))
+            .collect();
+        Context {
+            catalog,
+            settings,
+            tool_tokens,
+            pairs: OnceLock::new(),
+        }
+    }
+
+    pub fn tools(&self) -> impl Iterator<Item = (usize, &'a Tool)> {
+        self.catalog.tools.iter().enumerate()
+    }
+
+    pub fn total_tokens(&self) -> usize {
+        self.tool_tokens.iter().map(|t| t.0).sum::<usize>()
+            + self
+                .catalog
+                .instructions
+                .as_deref()
+                .map_or(0, |i| crate::tokens::count(i).0)
+    }
+
+    /// Look-alike tool pairs at or above the configured threshold, most alike first.
+    pub fn similar(&self) -> &[SimilarPair] {
+        self.pairs.get_or_init(|| {
+            let docs: Vec<_> = self
+                .catalog
+                .tools
+                .iter()
+                .map(|t| {
+                    let mut terms = text::content_words(t.description().unwrap_or(""));
+                    let names = text::name_words(t.name());
+                    terms.extend(
+                        names
+                            .iter()
+                            .filter(|w| !text::is_stop(w))
+                            .map(|w| text::stem(w)),
+                    );
+                    (terms, names)
+                })
+                .collect();
+            text::similar_pairs(&docs, self.settings.lookalike_threshold)
+        })
+    }
+
+    /// Builds a finding of `rule` about tool `idx` (or the catalog when `None`).
+    pub fn finding(
+        &self,
+        rule: &Rule,
+        idx: Option<usize>,
+        pointer: &str,
+        message: String,
+        help: &str,
+    ) -> Finding {
+        Finding {
+            code: rule.code.into(),
+            slug: rule.slug.into(),
+            severity: rule.severity,
+            tool: idx.map(|i| self.catalog.tools[i].name().to_string()),
+            tool_index: idx,
+            pointer: pointer.into(),
+            message,
+            help: help.into(),
+        }
+    }
+}
+
+/// Runs every rule, then applies the configuration. Findings come sorted by tool order,
+/// then code.
+pub fn run(catalog: &Catalog, settings: &LintSettings) -> Vec<Finding> {
+    let cx = Context::new(catalog, settings);
+    let mut all = Vec::new();
+    for rule in RULES {
+        if settings.level_of(rule.code) == Some(Level::Off) {
+            continue;
+        }
+        (rule.check)(&cx, &mut all);
+    }
+    let mut kept: Vec<Finding> = all.into_iter().filter_map(|f| settings.apply(f)).collect();
+    kept.sort_by(|a, b| {
+        (a.tool_index.unwrap_or(usize::MAX), &a.code, &a.pointer).cmp(&(
+            b.tool_index.unwrap_or(usize::MAX),
+            &b.code,
+            &b.pointer,
+        ))
+    });
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_and_slugs_are_unique_and_well_formed() {
+        let mut codes = HashSet::new();
+        let mut slugs = HashSet::new();
+        for r in RULES {
+            assert!(codes.insert(r.code), "duplicate code {}", r.code);
+            assert!(slugs.insert(r.slug), "duplicate slug {}", r.slug);
+            assert!(r.code.len() == 5 && r.code.starts_with("TG"), "{}", r.code);
+            assert!(
+                r.slug.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                r.slug
+            );
+        }
+        assert!(RULES.len() >= 20);
+    }
+
+    #[test]
+    fn every_rule_is_documented_with_the_fixed_sections() {
+        for r in RULES {
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## How to fix",
+            ] {
+                assert!(r.doc.contains(section), "{} lacks `{section}`", r.code);
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Text helpers shared by rules: word and name tokenising, stop words, and the IDF-weighted
+//! similarity index used to find look-alike tools without comparing every pair.
+
+use std::collections::{HashMap, HashSet};
+
+const STOP: &[&str] = &[
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "can",
+    "for",
+    "from",
+    "has",
+    "have",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "of",
+    "on",
+    "or",
+    "that",
+    "the",
+    "their",
+    "them",
+    "this",
+    "to",
+    "was",
+    "will",
+    "with",
+    "you",
+    "your",
+    "all",
+    "any",
+    "each",
+    "which",
+    "when",
+    "use",
+    "used",
+    "using",
+    "tool",
+    "returns",
+    "return",
+    "given",
+    "specified",
+    "provided",
+    "s",
+];
+
+pub fn is_stop(w: &str) -> bool {
+    STOP.contains(&w)
+}
+
+/// Lower-case alphanumeric words of a text.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// A crude stem: plural and -ing/-ed endings, so "files"/"file" and "reading"/"read" meet.
+pub fn stem(w: &str) -> String {
+    for suf in ["ies", "ing", "ed", "es", "s"] {
+        if w.len() > suf.len() + 2 && w.ends_with(suf) {
+            let base = &w[..w.len() - suf.len()];
+            return if suf == "ies" {
+                format!("{base}y")
+            } else {
+                base.to_string()
+            };
+        }
+    }
+    w.to_string()
+}
+
+/// Content words (stop words dropped, stemmed).
+pub fn content_words(text: &str) -> Vec<String> {
+    words(text)
+        .into_iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+/// Splits a tool or parameter name on `_ - . /`, spaces and camelCase: `getUserByID` →
+/// `get user by id`.
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let boundary = c.is_uppercase()
+            && !cur.is_empty()
+            && (chars[i - 1].is_lowercase()
+                || chars[i - 1].is_ascii_digit()
+                || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
+        if boundary {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// True when `text` mentions `name` as a whole word (or its space-separated form).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let lower = text.to_lowercase();
+    let n = name.to_lowercase();
+    let hit = |needle: &str| {
+        lower.match_indices(needle).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + needle.len()..].chars().next();
+            let edge =
+                |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            edge(before) && edge(after)
+        })
+    };
+    hit(&n) || (n.contains(['_', '-']) && hit(&name_words(name).join(" ")))
+}
+
+/// A pair of tools whose descriptions and names are alike.
+#[derive(Clone, Debug)]
+pub struct SimilarPair {
+    pub a: usize,
+    pub b: usize,
+    /// Cosine similarity of IDF-weighted description+name terms.
+    pub text: f64,
+    /// Jaccard overlap of name words.
+    pub name: f64,
+    /// The combined score the rules threshold.
+    pub score: f64,
+}
+
+/// Weight of text vs name overlap in the combined look-alike score.
+const TEXT_WEIGHT: f64 = 0.75;
+
+/// Finds all pairs with combined score at or above `threshold`, using an inverted index so
+/// the work grows with the number of shared terms, not with the square of the catalog size.
+pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec<SimilarPair> {
+    let n = docs.len();
+    let mut df: HashMap<&str, usize> = HashMap::new();
+    for (terms, _) in docs {
+        let uniq: HashSet<&str> = terms.iter().map(String::as_str).collect();
+        for t in uniq {
+            *df.entry(t).or_default() += 1;
+        }
+    }
+    let idf = |t: &str| ((1.0 + n as f64) / (1.0 + df[t] as f64)).ln() + 1.0;
+    let vectors: Vec<HashMap<&str, f64>> = docs
+        .iter()
+        .map(|(terms, _)| {
+            let mut v: HashMap<&str, f64> = HashMap::new();
+            for t in terms {
+                *v.entry(t.as_str()).or_default() += 1.0;
+            }
+            for (t, w) in v.iter_mut() {
+                *w = (1.0 + w.ln()) * idf(t);
+            }
+            let norm = v.values().map(|w| w * w).sum::<f64>().sqrt().max(1e-12);
+            v.values_mut().for_each(|w| *w /= norm);
+            v
+        })
+        .collect();
+    // Inverted index. Terms shared by a large share of a big catalog carry almost no weight;
+    // skipping them bounds the candidate lists.
+    let cap = (n / 4).max(64);
+    let mut postings: HashMap<&str, Vec<(usize, f64)>> = HashMap::new();
+    for (i, v) in vectors.iter().enumerate() {
+        for (t, w) in v {
+            postings.entry(t).or_default().push((i, *w));
+        }
+    }
+    let names: Vec<HashSet<&str>> = docs
+        .iter()
+        .map(|(_, nm)| nm.iter().map(String::as_str).collect())
+        .collect();
+    let mut out = Vec::new();
+    let mut acc: HashMap<usize, f64> = HashMap::new();
+    for (i, v) in vectors.iter().enumerate() {
+        acc.clear();
+        for (t, w) in v {
+            let list = &postings[t];
+            if list.len() > cap {
+                continue;
+            }
+            for (j, wj) in list {
+                if *j > i {
+                    *acc.entry(*j).or_default() += w * wj;
+                }
+            }
+        }
+        for (&j, &text) in &acc {
+            let inter = names[i].intersection(&names[j]).count() as f64;
+            let union = names[i].union(&names[j]).count().max(1) as f64;
+            let name = inter / union;
+            let score = TEXT_WEIGHT * text + (1.0 - TEXT_WEIGHT) * name;
+            if score >= threshold {
+                out.push(SimilarPair {
+                    a: i,
+                    b: j,
+                    text,
+                    name,
+                    score,
+                });
+            }
+        }
+    }
+    out.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then((x.a, x.b).cmp(&(y.a, y.b)))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_names() {
+        assert_eq!(name_words("getUserByID"), vec!["get", "user", "by", "id"]);
+        assert_eq!(
+            name_words("read_text-file.v2"),
+            vec!["read", "text", "file", "v2"]
+        );
+        assert_eq!(name_words("HTTPServer"), vec!["http", "server"]);
+    }
+
+    #[test]
+    fn mentions_whole_names_only() {
+        assert!(mentions("Use read_text_file instead.", "read_text_file"));
+        assert!(!mentions("Use read_text_file instead.", "read_text"));
+        assert!(mentions("prefer the search nodes tool", "search_nodes"));
+    }
+
+    #[test]
+    fn alike_texts_pair_and_unrelated_do_not() {
+        let doc = |t: &str, n: &str| (content_words(t), name_words(n));
+        let docs = vec![
+            doc("Read the complete contents of a file as text", "read_file"),
+            doc(
+                "Read the complete contents of a file from disk as text",
+                "read_text_file",
+            ),
+            doc("Send an email message to a recipient", "send_email"),
+        ];
+        let pairs = similar_pairs(&docs, 0.5);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!((pairs[0].a, pairs[0].b), (0, 1));
+    }
+}

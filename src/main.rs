@@ -1,0 +1,46 @@
+//! The `toolgate` binary: parse, run, map errors to a short report and an exit code
+//! (0 pass, 1 the gate failed, 2 toolgate could not do its job).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use toolgate::cli::{Cli, Command};
+use toolgate::commands::{self, Outcome};
+use toolgate::config::Config;
+
+async fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let (cfg, _) = Config::load(cli.config.as_deref())?;
+    match &cli.command {
+        Command::Inspect(a) => commands::inspect::run(a, &cfg).await,
+        Command::Pin(a) => commands::pin::run(a, &cfg, a.check).await,
+        Command::Verify(a) => commands::pin::run(a, &cfg, true).await,
+        Command::Lint(a) => commands::lint::run(a, &cfg).await,
+        Command::Rule { id } => commands::rules::show(id),
+        Command::Rules { write_docs } => commands::rules::list(write_docs.as_deref()),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("toolgate: error: could not start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = runtime.block_on(run(cli));
+    // Do not wait for stray tasks (a hung server's reader) on the way out.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    match result {
+        Ok(Outcome::Pass) => ExitCode::SUCCESS,
+        Ok(Outcome::GateFailed) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("toolgate: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

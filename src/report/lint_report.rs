@@ -1,0 +1,99 @@
+//! The versioned lint report (`toolgate.lint/v1`): what `--format json` prints and what every
+//! other lint renderer reads.
+
+use serde::{Deserialize, Serialize};
+
+use super::locate::Locator;
+use crate::catalog::Catalog;
+use crate::lint::{Finding, Severity};
+
+pub const LINT_SCHEMA: &str = "toolgate.lint/v1";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportFinding {
+    pub code: String,
+    pub slug: String,
+    pub severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub pointer: String,
+    pub message: String,
+    pub help: String,
+    pub docs_url: String,
+    /// File and 1-based line the finding points at, when a snapshot or lock file is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LintSummary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LintReport {
+    pub schema_version: String,
+    pub toolgate_version: String,
+    pub source: String,
+    pub catalog_sha256: String,
+    pub tool_count: usize,
+    pub tokenizer: String,
+    pub total_tokens: usize,
+    pub summary: LintSummary,
+    pub findings: Vec<ReportFinding>,
+}
+
+impl LintReport {
+    pub fn new(
+        catalog: &Catalog,
+        findings: &[Finding],
+        total_tokens: usize,
+        locator: Option<&Locator>,
+    ) -> Self {
+        let mut summary = LintSummary::default();
+        let findings = findings
+            .iter()
+            .map(|f| {
+                match f.severity {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                    Severity::Info => summary.infos += 1,
+                }
+                let line =
+                    locator.and_then(|l| l.line(f.tool.as_deref(), f.tool_index, &f.pointer));
+                ReportFinding {
+                    code: f.code.clone(),
+                    slug: f.slug.clone(),
+                    severity: f.severity,
+                    tool: f.tool.clone(),
+                    pointer: f.pointer.clone(),
+                    message: f.message.clone(),
+                    help: f.help.clone(),
+                    docs_url: f.docs_url(),
+                    file: line.and(locator.map(|l| l.file.clone())),
+                    line,
+                }
+            })
+            .collect();
+        LintReport {
+            schema_version: LINT_SCHEMA.into(),
+            toolgate_version: env!("CARGO_PKG_VERSION").into(),
+            source: catalog.source.clone(),
+            catalog_sha256: crate::catalog::canonical::catalog_hash(catalog),
+            tool_count: catalog.tools.len(),
+            tokenizer: crate::tokens::TOKENIZER.into(),
+            total_tokens,
+            summary,
+            findings,
+        }
+    }
+
+    /// True when some finding is at or above `threshold`.
+    pub fn fails(&self, threshold: Severity) -> bool {
+        self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}

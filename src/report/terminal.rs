@@ -1,0 +1,103 @@
+//! Plain-text tables for a terminal.
+
+use super::LintReport;
+use crate::catalog::Catalog;
+
+/// Pads or cuts `s` to `w` characters.
+pub fn cell(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n > w {
+        format!(
+            "{}…",
+            s.chars().take(w.saturating_sub(1)).collect::<String>()
+        )
+    } else {
+        format!("{s}{}", " ".repeat(w - n))
+    }
+}
+
+/// Short flags for the annotation hints a tool sets: RO read-only, D destructive,
+/// I idempotent, W open-world; `!` prefix for an explicit false.
+pub fn hint_flags(tool: &crate::catalog::Tool) -> String {
+    let mut out = Vec::new();
+    for (key, flag) in [
+        ("readOnlyHint", "RO"),
+        ("destructiveHint", "D"),
+        ("idempotentHint", "I"),
+        ("openWorldHint", "W"),
+    ] {
+        match tool.hint(key) {
+            Some(true) => out.push(flag.to_string()),
+            Some(false) => out.push(format!("!{flag}")),
+            None => {}
+        }
+    }
+    if out.is_empty() {
+        "-".into()
+    } else {
+        out.join(" ")
+    }
+}
+
+/// The tool table of `toolgate inspect`.
+pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
+    let mut out = String::new();
+    let name_w = catalog
+        .tools
+        .iter()
+        .map(|t| t.name().chars().count())
+        .max()
+        .unwrap_or(4)
+        .clamp(4, 40);
+    out.push_str(&format!(
+        "{}  {:>6}  {:>8}  {}  {:>7}\n",
+        cell("tool", name_w),
+        "params",
+        "required",
+        cell("hints", 14),
+        "tokens"
+    ));
+    for (t, (n, exact)) in catalog.tools.iter().zip(tokens) {
+        let tok = if *exact {
+            n.to_string()
+        } else {
+            format!("≈{n}")
+        };
+        out.push_str(&format!(
+            "{}  {:>6}  {:>8}  {}  {:>7}\n",
+            cell(t.name(), name_w),
+            t.params().len(),
+            t.required().len(),
+            cell(&hint_flags(t), 14),
+            tok
+        ));
+    }
+    out
+}
+
+pub fn lint(report: &LintReport) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let at = match (&f.tool, &f.file, f.line) {
+            (Some(t), Some(file), Some(line)) => format!("{t} ({file}:{line})"),
+            (Some(t), _, _) => t.clone(),
+            (None, Some(file), Some(line)) => format!("catalog ({file}:{line})"),
+            (None, _, _) => "catalog".into(),
+        };
+        out.push_str(&format!(
+            "{:<7} {} {}  {}\n",
+            f.severity.as_str(),
+            f.code,
+            f.slug,
+            at
+        ));
+        out.push_str(&format!("        {}\n", f.message));
+        out.push_str(&format!("        fix: {}\n", f.help));
+    }
+    let s = &report.summary;
+    out.push_str(&format!(
+        "{} tools, {} tokens ({}); {} error(s), {} warning(s), {} info\n",
+        report.tool_count, report.total_tokens, report.tokenizer, s.errors, s.warnings, s.infos
+    ));
+    out
+}
