@@ -74,7 +74,8 @@ pub fn redact_url(url: &str) -> String {
             let _ = u.set_username("");
             let _ = u.set_password(None);
             if u.query().is_some() {
-                u.set_query(Some("…"));
+                u.set_query(None);
+                return format!("{u}?…");
             }
             u.to_string()
         }

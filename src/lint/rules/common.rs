@@ -30,8 +30,14 @@ const SCHEMA_KEYS: &[&str] = &[
 const SCHEMA_ARRAY_KEYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
 
 /// Keywords whose value maps names to subschemas.
-const SCHEMA_MAP_KEYS: &[&str] =
-    &["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+const SCHEMA_MAP_KEYS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
 
 /// `base` + `/` + the RFC 6901-escaped `token`.
 pub(crate) fn join(base: &str, token: &str) -> String {
@@ -89,11 +95,18 @@ pub(crate) struct Property<'a> {
 pub(crate) fn properties<'a>(schema: &'a Value, base: &str) -> Vec<Property<'a>> {
     let mut out = Vec::new();
     for (ptr, node) in subschemas(schema, base) {
-        let Some(props) = node.get("properties").and_then(Value::as_object) else { continue };
+        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+            continue;
+        };
         let top_level = ptr == base;
         let at = join(&ptr, "properties");
         for (name, sub) in props {
-            out.push(Property { pointer: join(&at, name), name: name.as_str(), schema: sub, top_level });
+            out.push(Property {
+                pointer: join(&at, name),
+                name: name.as_str(),
+                schema: sub,
+                top_level,
+            });
         }
     }
     out
@@ -101,7 +114,10 @@ pub(crate) fn properties<'a>(schema: &'a Value, base: &str) -> Vec<Property<'a>>
 
 /// True when the schema carries a non-empty `description` string.
 pub(crate) fn has_description(schema: &Value) -> bool {
-    schema.get("description").and_then(Value::as_str).is_some_and(|d| !d.trim().is_empty())
+    schema
+        .get("description")
+        .and_then(Value::as_str)
+        .is_some_and(|d| !d.trim().is_empty())
 }
 
 /// The fragment (without `#`) a `$ref` names inside `root`, or `None` when the reference
@@ -111,7 +127,10 @@ pub(crate) fn local_fragment(root: &Value, reference: &str) -> Option<String> {
     if let Some(frag) = reference.strip_prefix('#') {
         return Some(frag.to_string());
     }
-    let id = root.get("$id").and_then(Value::as_str)?.trim_end_matches('#');
+    let id = root
+        .get("$id")
+        .and_then(Value::as_str)?
+        .trim_end_matches('#');
     if id.is_empty() {
         return None;
     }
@@ -131,9 +150,9 @@ pub(crate) fn resolve_fragment<'a>(root: &'a Value, fragment: &str) -> Option<(S
     if decoded.is_empty() {
         return Some((String::new(), root));
     }
-    if decoded.starts_with('/') {
+    if let Some(rest) = decoded.strip_prefix('/') {
         let mut cur = root;
-        for token in decoded[1..].split('/') {
+        for token in rest.split('/') {
             let token = token.replace("~1", "/").replace("~0", "~");
             cur = match cur {
                 Value::Object(m) => m.get(&token)?,
@@ -177,16 +196,50 @@ fn percent_decode(s: &str) -> Option<String> {
 
 /// Verbs that make a tool destructive (or irreversible) when it leads with them.
 pub(crate) const DESTRUCTIVE_VERBS: &[&str] = &[
-    "delete", "remove", "drop", "destroy", "purge", "erase", "wipe", "truncate", "refund",
-    "cancel", "revoke", "terminate", "kill", "reset", "overwrite", "uninstall", "unlink", "rm",
-    "del", "void", "expunge", "shred", "evict", "ban", "deactivate", "disable", "unsubscribe",
+    "delete",
+    "remove",
+    "drop",
+    "destroy",
+    "purge",
+    "erase",
+    "wipe",
+    "truncate",
+    "refund",
+    "cancel",
+    "revoke",
+    "terminate",
+    "kill",
+    "reset",
+    "overwrite",
+    "uninstall",
+    "unlink",
+    "rm",
+    "del",
+    "void",
+    "expunge",
+    "shred",
+    "evict",
+    "ban",
+    "deactivate",
+    "disable",
+    "unsubscribe",
     "clear",
 ];
 
 /// Adverbs skipped before the leading verb of a description ("Permanently deletes …").
 const LEADING_ADVERBS: &[&str] = &[
-    "permanently", "irreversibly", "completely", "forcibly", "force", "hard", "soft",
-    "recursively", "immediately", "bulk", "batch", "instantly",
+    "permanently",
+    "irreversibly",
+    "completely",
+    "forcibly",
+    "force",
+    "hard",
+    "soft",
+    "recursively",
+    "immediately",
+    "bulk",
+    "batch",
+    "instantly",
 ];
 
 /// The destructive verb a tool leads with: any word of its name (exact), or the first word of
@@ -198,7 +251,9 @@ pub(crate) fn destructive_verb(tool: &Tool) -> Option<&'static str> {
         }
     }
     let words = text::words(tool.description().unwrap_or(""));
-    let first = words.iter().find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
+    let first = words
+        .iter()
+        .find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
     verb_form(first)
 }
 
@@ -216,15 +271,28 @@ fn verb_form(word: &str) -> Option<&'static str> {
 /// with no `enum`/`const`/`format`/`pattern`, no type at all, or an object with no declared
 /// properties that is not closed.
 pub(crate) fn is_free_text(schema: &Value) -> bool {
-    let Some(m) = schema.as_object() else { return schema == &Value::Bool(true) };
-    if ["enum", "const", "format", "pattern"].iter().any(|k| m.contains_key(*k)) {
+    let Some(m) = schema.as_object() else {
+        return schema == &Value::Bool(true);
+    };
+    if ["enum", "const", "format", "pattern"]
+        .iter()
+        .any(|k| m.contains_key(*k))
+    {
         return false;
     }
     let open_object = || !has_declared_properties(m);
     match m.get("type") {
-        None => !["properties", "items", "anyOf", "oneOf", "allOf", "$ref", "not"]
-            .iter()
-            .any(|k| m.contains_key(*k)),
+        None => ![
+            "properties",
+            "items",
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "$ref",
+            "not",
+        ]
+        .iter()
+        .any(|k| m.contains_key(*k)),
         Some(Value::String(t)) => t == "string" || (t == "object" && open_object()),
         Some(Value::Array(ts)) => {
             ts.iter().any(|t| t == "string") || (ts.iter().any(|t| t == "object") && open_object())
@@ -234,7 +302,9 @@ pub(crate) fn is_free_text(schema: &Value) -> bool {
 }
 
 fn has_declared_properties(m: &Map<String, Value>) -> bool {
-    m.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty())
+    m.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty())
         || m.get("additionalProperties") == Some(&Value::Bool(false))
 }
 
@@ -242,7 +312,12 @@ fn has_declared_properties(m: &Map<String, Value>) -> bool {
 pub(crate) fn declared_type(schema: &Value) -> Option<String> {
     match schema.get("type")? {
         Value::String(t) => Some(t.clone()),
-        Value::Array(ts) => Some(ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("|")),
+        Value::Array(ts) => Some(
+            ts.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("|"),
+        ),
         _ => None,
     }
 }
@@ -260,7 +335,11 @@ pub(crate) fn quote(text: &str, max: usize) -> String {
 
 /// `a`, `b` and `c` → "`a`, `b`, `c`".
 pub(crate) fn ticked<S: AsRef<str>>(names: &[S]) -> String {
-    names.iter().map(|n| format!("`{}`", n.as_ref())).collect::<Vec<_>>().join(", ")
+    names
+        .iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `12345` → `12,345`.
@@ -268,7 +347,7 @@ pub(crate) fn thousands(n: usize) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -319,14 +398,20 @@ mod tests {
             "a/b": {"type": "array", "items": {"type": "object", "properties": {"c": {}}}},
             "d": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/x"}]}},
             "$defs": {"x": {"type": "null"}}});
-        let ptrs: Vec<String> = subschemas(&s, "/inputSchema").into_iter().map(|p| p.0).collect();
+        let ptrs: Vec<String> = subschemas(&s, "/inputSchema")
+            .into_iter()
+            .map(|p| p.0)
+            .collect();
         assert!(ptrs.contains(&"/inputSchema/properties/a~1b/items/properties/c".to_string()));
         assert!(ptrs.contains(&"/inputSchema/properties/d/anyOf/1".to_string()));
         assert!(ptrs.contains(&"/inputSchema/$defs/x".to_string()));
         let props = properties(&s, "/inputSchema");
         assert_eq!(props.iter().filter(|p| p.top_level).count(), 2);
         assert_eq!(props.len(), 3);
-        assert_eq!(resolve_ref(&s, "#/$defs/x").map(|r| r.0), Some("/$defs/x".to_string()));
+        assert_eq!(
+            resolve_ref(&s, "#/$defs/x").map(|r| r.0),
+            Some("/$defs/x".to_string())
+        );
         assert!(resolve_ref(&s, "#/$defs/y").is_none());
         assert!(resolve_ref(&s, "other.json#/x").is_none());
     }

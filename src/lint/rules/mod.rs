@@ -2,8 +2,56 @@
 
 use super::Rule;
 
+mod catalog_token_budget;
+mod common;
+mod deprecated_tool;
+mod description_restates_name;
+mod destructive_without_hint;
+mod duplicate_description;
 mod duplicate_name;
+mod enum_in_description;
+mod exfiltration_parameter;
+mod generic_tool_name;
+mod hidden_unicode;
+mod input_schema_not_object;
+mod invalid_schema;
+mod invalid_tool_name;
+mod look_alike_tools;
 mod missing_description;
+mod missing_disambiguation;
+mod model_directed_instructions;
+mod oversized_definition;
+mod read_only_destructive;
+mod required_undefined;
+mod short_description;
+mod too_many_tools;
+mod undocumented_parameter;
+mod unresolvable_ref;
 
 /// Every rule, in code order.
-pub static RULES: &[Rule] = &[duplicate_name::RULE, missing_description::RULE];
+pub static RULES: &[Rule] = &[
+    duplicate_name::RULE,
+    missing_description::RULE,
+    short_description::RULE,
+    duplicate_description::RULE,
+    look_alike_tools::RULE,
+    missing_disambiguation::RULE,
+    undocumented_parameter::RULE,
+    required_undefined::RULE,
+    invalid_schema::RULE,
+    input_schema_not_object::RULE,
+    unresolvable_ref::RULE,
+    oversized_definition::RULE,
+    generic_tool_name::RULE,
+    deprecated_tool::RULE,
+    destructive_without_hint::RULE,
+    read_only_destructive::RULE,
+    hidden_unicode::RULE,
+    model_directed_instructions::RULE,
+    exfiltration_parameter::RULE,
+    enum_in_description::RULE,
+    too_many_tools::RULE,
+    catalog_token_budget::RULE,
+    invalid_tool_name::RULE,
+    description_restates_name::RULE,
+];

@@ -1,0 +1,178 @@
+//! ## What it checks
+//! A tool says it is deprecated: the word "deprecated" in its title or description (unless the
+//! sentence is about a parameter), or `deprecated: true` in its annotations or `_meta`.
+//!
+//! ## Why it matters
+//! A deprecated tool still sits in the model's tool list, costs tokens on every request and
+//! competes with its replacement. Models do not reliably honour "DEPRECATED" in a description:
+//! they pick whichever tool matches the request best, so the old one keeps being called, often
+//! with the replacement's arguments.
+//!
+//! ## Example
+//! ```json
+//! {"name": "read_file", "description": "Read a file as text. DEPRECATED: Use read_text_file instead."}
+//! ```
+//!
+//! ## How to fix
+//! Stop listing the tool (keep accepting calls to it for old clients if needed), or hide it
+//! behind a configuration flag. If it must stay listed, say plainly which tool replaces it.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::common::quote;
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+
+pub(crate) const RULE: Rule = Rule {
+    code: "TG014",
+    slug: "deprecated-tool",
+    severity: Severity::Warning,
+    summary: "A deprecated tool is still listed.",
+    doc: rule_doc!("deprecated_tool"),
+    check,
+};
+
+static DEPRECATED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(not\s+|non-)?deprecated\b").unwrap());
+
+/// "use X instead", to name the replacement in the message.
+static REPLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:use|see|call|prefer)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?(?:\s+tool)?\s+instead\b",
+    )
+    .unwrap()
+});
+
+/// Words showing that a sentence is about a parameter, not the tool.
+const PARAM_WORDS: &[&str] = &[
+    "parameter",
+    "parameters",
+    "param",
+    "argument",
+    "arguments",
+    "field",
+    "fields",
+    "option",
+    "property",
+    "flag",
+];
+
+/// The sentence of `text` saying the tool is deprecated, if any.
+fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
+    for m in DEPRECATED.captures_iter(text_) {
+        if m.get(1).is_some() {
+            continue;
+        }
+        let Some(whole) = m.get(0) else { continue };
+        let start = text_[..whole.start()]
+            .rfind(['.', '\n', '!', '?', ';'])
+            .map_or(0, |p| p + 1);
+        let end = text_[whole.end()..]
+            .find(['.', '\n', '!', '?', ';'])
+            .map_or(text_.len(), |p| whole.end() + p);
+        let sentence = &text_[start..end];
+        let words = text::words(sentence);
+        let about_param = words.iter().any(|w| PARAM_WORDS.contains(&w.as_str()))
+            || params
+                .iter()
+                .any(|p| p.len() >= 3 && text::mentions(sentence, p));
+        if !about_param {
+            return Some(sentence.trim());
+        }
+    }
+    None
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (i, tool) in cx.tools() {
+        let params: Vec<&str> = tool.params().into_iter().map(|(n, _)| n).collect();
+        let flagged = |v: Option<&Value>| v.and_then(Value::as_bool) == Some(true);
+        let meta = tool.raw.get("_meta");
+        let hit: Option<(&str, String)> =
+            if let Some(s) = tool.title().and_then(|t| deprecated_sentence(t, &params)) {
+                Some(("/title", format!("its title says \"{}\"", quote(s, 80))))
+            } else if let Some(s) = tool
+                .description()
+                .and_then(|d| deprecated_sentence(d, &params))
+            {
+                Some((
+                    "/description",
+                    format!("its description says \"{}\"", quote(s, 80)),
+                ))
+            } else if flagged(tool.annotations().and_then(|a| a.get("deprecated"))) {
+                Some((
+                    "/annotations/deprecated",
+                    "its annotations set `deprecated: true`".to_string(),
+                ))
+            } else if flagged(meta.and_then(|m| m.get("deprecated"))) {
+                Some((
+                    "/_meta/deprecated",
+                    "its `_meta` sets `deprecated: true`".to_string(),
+                ))
+            } else {
+                None
+            };
+        let Some((ptr, why)) = hit else { continue };
+        let replacement = tool
+            .description()
+            .and_then(|d| REPLACEMENT.captures(d))
+            .and_then(|c| c.get(1))
+            .map(|m| m.as_str().trim_end_matches('.'))
+            .filter(|r| *r != tool.name() && cx.catalog.tool(r).is_some());
+        let message = match replacement {
+            Some(r) => format!(
+                "`{}` is deprecated ({why}) but still listed next to its replacement `{r}`",
+                tool.name()
+            ),
+            None => format!("`{}` is deprecated ({why}) but still listed", tool.name()),
+        };
+        out.push(cx.finding(
+            &RULE,
+            Some(i),
+            ptr,
+            message,
+            "Stop listing the deprecated tool (or hide it behind a flag) so models only see its replacement.",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::common::lint_tools;
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fires_on_deprecated_tools() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "read_file", "title": "Read File (Deprecated)",
+                       "description": "Read a file as text. DEPRECATED: Use read_text_file instead."}),
+                json!({"name": "read_text_file", "description": "Read a file as text."}),
+                json!({"name": "old", "description": "Old thing.", "annotations": {"deprecated": true}}),
+            ],
+        );
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(
+            out[0].message.contains("`read_text_file`"),
+            "{}",
+            out[0].message
+        );
+        assert_eq!(out[1].pointer, "/annotations/deprecated");
+    }
+
+    #[test]
+    fn quiet_when_only_a_parameter_is_deprecated() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "search", "description": "Search issues. The `sort` parameter is deprecated.",
+                        "inputSchema": {"type": "object", "properties": {"sort": {"type": "string"}}}}),
+            ],
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+}

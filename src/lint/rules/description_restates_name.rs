@@ -1,0 +1,111 @@
+//! ## What it checks
+//! A tool's description only repeats its name: every content word of the description (stop
+//! words and filler such as "tool", "function", "allows", "lets", "you", "user" left out) is
+//! already a word of the name, e.g. `get_user`: "Gets the user."
+//!
+//! ## Why it matters
+//! The description is where a model learns what the name cannot say: what exactly the tool
+//! acts on, what it returns, its limits, and when to use it rather than a sibling. One that
+//! restates the name passes a length check but gives the model nothing more to choose or to
+//! fill arguments with, so the model is left guessing from the name alone.
+//!
+//! ## Example
+//! ```json
+//! {"name": "get_user", "description": "Gets the user."}
+//! ```
+//!
+//! ## How to fix
+//! Say what the name leaves out: `"Fetch a user's profile (name, email, role, last login) by
+//! user id or email. Use list_users to search by name."`.
+
+use super::common::quote;
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+
+pub(crate) const RULE: Rule = Rule {
+    code: "TG024",
+    slug: "description-restates-name",
+    severity: Severity::Warning,
+    summary: "A tool's description only repeats its name.",
+    doc: rule_doc!("description_restates_name"),
+    check,
+};
+
+/// Words that add nothing to a description on their own.
+const FILLER: &[&str] = &[
+    "tool", "function", "this", "allows", "allow", "lets", "let", "you", "user",
+];
+
+/// Same word up to a crude stem: equal, or one a short extension of the other
+/// ("delet"/"delete", "creat"/"create").
+fn same(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 3 && long.starts_with(short) && long.len() - short.len() <= 2
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    for (i, tool) in cx.tools() {
+        let Some(desc) = tool.description() else {
+            continue;
+        };
+        let words: Vec<String> = text::content_words(desc)
+            .into_iter()
+            .filter(|w| !FILLER.contains(&w.as_str()))
+            .collect();
+        if words.is_empty() {
+            continue; // TG002 / TG003 cover empty and trivial descriptions.
+        }
+        let name: Vec<String> = text::name_words(tool.name())
+            .iter()
+            .map(|w| text::stem(w))
+            .collect();
+        if !words.iter().all(|w| name.iter().any(|n| same(w, n))) {
+            continue;
+        }
+        out.push(cx.finding(
+            &RULE,
+            Some(i),
+            "/description",
+            format!(
+                "`{}` has a description that only restates its name: \"{}\"",
+                tool.name(),
+                quote(desc, 80)
+            ),
+            "Say what the name leaves out: what the tool acts on, what it returns, and when to use it.",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::common::lint_tools;
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fires_when_the_description_adds_nothing() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "get_user", "description": "Gets the user."}),
+                json!({"name": "deleteEntity", "description": "This tool deletes an entity."}),
+            ],
+        );
+        assert_eq!(out.len(), 2, "{out:?}");
+    }
+
+    #[test]
+    fn quiet_when_the_description_says_more() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "echo", "description": "Echoes back the input string"}),
+                json!({"name": "read_graph", "description": "Read the entire knowledge graph"}),
+                json!({"name": "x", "description": "the"}),
+            ],
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+}

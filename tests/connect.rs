@@ -1,0 +1,313 @@
+//! Spawns real MCP servers — our fixtures over stdio and Streamable HTTP, hostile fixtures, and
+//! third-party servers installed from npm and PyPI by .ci/run — and reads their catalogs.
+
+mod common;
+
+use common::*;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn inspect_json(server: &str, extra: &[&str]) -> Value {
+    let out = toolgate()
+        .args(["inspect", server, "--json"])
+        .args(extra)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "inspect failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json output")
+}
+
+fn snapshot_hash(path: &str) -> String {
+    inspect_json(path, &[])["catalog_sha256"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn stdio_fixture_all_pages_same_hash_as_snapshot() {
+    let memory = fixture("catalogs/memory.json");
+    let live = inspect_json(
+        &py_server("fakemcp.py", &format!("{memory} --page-size 4")),
+        &[],
+    );
+    assert_eq!(live["tools"].as_array().unwrap().len(), 9);
+    assert_eq!(live["server"]["name"], "fakemcp");
+    assert_eq!(
+        live["catalog_sha256"].as_str().unwrap(),
+        snapshot_hash(&memory)
+    );
+}
+
+#[test]
+fn http_fixture_json_and_sse_with_credentials() {
+    let memory = fixture("catalogs/memory.json");
+    let expected = snapshot_hash(&memory);
+    let json_srv = HttpServer::start(&[&memory, "--token", "tok-123", "--page-size", "5"]);
+    let out = toolgate()
+        .args([
+            "inspect",
+            &json_srv.url,
+            "--json",
+            "--bearer-env",
+            "FIXTURE_TOKEN",
+        ])
+        .env("FIXTURE_TOKEN", "tok-123")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["catalog_sha256"].as_str().unwrap(), expected);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("tok-123"));
+
+    let sse_srv = HttpServer::start(&[&memory, "--sse", "--require-header", "X-Team: blue"]);
+    let v = inspect_json(&sse_srv.url, &["--header", "X-Team: blue"]);
+    assert_eq!(v["catalog_sha256"].as_str().unwrap(), expected);
+}
+
+#[test]
+fn http_without_credentials_is_a_clear_error() {
+    let srv = HttpServer::start(&[&fixture("catalogs/memory.json"), "--token", "tok-123"]);
+    toolgate()
+        .args(["inspect", &srv.url])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--bearer-env"))
+        .stderr(predicate::str::contains("rmcp::").not());
+}
+
+#[test]
+fn unreachable_url_is_exit_2() {
+    let port = free_port();
+    toolgate()
+        .args([
+            "inspect",
+            &format!("http://127.0.0.1:{port}/mcp"),
+            "--connect-timeout",
+            "5",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("could not read the tools"));
+}
+
+#[test]
+fn hostile_crash_during_handshake_shows_stderr() {
+    toolgate()
+        .args(["inspect", &py_server("hostile/crash_on_init.py", "")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exit status: 3"))
+        .stderr(predicate::str::contains("missing DATABASE_URL"))
+        .stderr(predicate::str::contains("panicked").not());
+}
+
+#[test]
+fn hostile_hang_ends_at_the_timeout() {
+    let started = std::time::Instant::now();
+    toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/hang.py", ""),
+            "--connect-timeout",
+            "2",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("within 2s (--connect-timeout)"));
+    assert!(started.elapsed().as_secs() < 60);
+}
+
+#[test]
+fn hostile_junk_on_stdout_is_skipped() {
+    toolgate()
+        .args(["inspect", &py_server("hostile/junk_stdout.py", "")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("echo"))
+        .stderr(predicate::str::contains("non-protocol line"));
+}
+
+#[test]
+fn hostile_repeated_cursor_and_endless_pages() {
+    toolgate()
+        .args(["inspect", &py_server("hostile/endless_cursor.py", "repeat")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "returned the cursor `page-2` twice",
+        ));
+    toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/endless_cursor.py", "endless"),
+            "--max-pages",
+            "7",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("after 7 pages (--max-pages)"));
+}
+
+#[test]
+fn hostile_ten_megabyte_description_is_a_finding() {
+    toolgate()
+        .args([
+            "lint",
+            &py_server("hostile/huge_description.py", ""),
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(predicate::in_iter([0, 1]))
+        .stdout(predicate::str::contains("\"code\": \"TG012\""))
+        .stdout(predicate::str::contains("\"code\": \"TG022\""));
+}
+
+#[test]
+fn hostile_self_referencing_ref_is_a_finding() {
+    let out = toolgate()
+        .args([
+            "lint",
+            &py_server("hostile/self_ref_schema.py", ""),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tools: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "TG011")
+        .map(|f| f["tool"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"loop_forever"), "{tools:?}");
+    assert!(tools.contains(&"self_root"), "{tools:?}");
+    assert!(!tools.contains(&"make_tree"), "{tools:?}");
+}
+
+#[test]
+fn provider_keys_never_reach_the_server() {
+    let snapshot = tempfile::NamedTempFile::new().unwrap();
+    toolgate()
+        .args(["inspect", &py_server("env_probe.py", ""), "--save"])
+        .arg(snapshot.path())
+        .env("OPENAI_API_KEY", "sk-test-1")
+        .env("ANTHROPIC_API_KEY", "sk-ant-test")
+        .env("GITHUB_TOKEN", "ghp_test")
+        .env("MY_SERVER_API_KEY", "server-own-key")
+        .assert()
+        .success();
+    let desc = read_json(snapshot.path())["tools"][0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(desc.contains("MY_SERVER_API_KEY"), "{desc}");
+    for stripped in ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN"] {
+        assert!(!desc.contains(stripped), "{stripped} leaked: {desc}");
+    }
+    toolgate()
+        .args([
+            "inspect",
+            &py_server("env_probe.py", ""),
+            "--pass-env",
+            "GITHUB_TOKEN",
+            "--save",
+        ])
+        .arg(snapshot.path())
+        .env("GITHUB_TOKEN", "ghp_test")
+        .assert()
+        .success();
+    let desc = read_json(snapshot.path())["tools"][0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(desc.contains("GITHUB_TOKEN"), "{desc}");
+}
+
+#[test]
+fn third_party_npm_memory_server_over_stdio_matches_its_published_catalog() {
+    let bin = third_party("npm/node_modules/.bin/mcp-server-memory");
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("memory.json");
+    toolgate()
+        .args(["inspect", &bin, "--save"])
+        .arg(&snap)
+        .env("MEMORY_FILE_PATH", dir.path().join("memory.jsonl"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("search_nodes"));
+    let saved = read_json(&snap);
+    let shared = read_json(&root().join("../shared/catalogs/server-memory.json"));
+    if shared.is_object() {
+        assert_eq!(
+            saved["tools"], shared["tools"],
+            "raw capture must keep every field"
+        );
+    }
+    let lock = dir.path().join("toolgate.lock");
+    toolgate()
+        .args(["pin", &bin, "--lock"])
+        .arg(&lock)
+        .env("MEMORY_FILE_PATH", dir.path().join("memory.jsonl"))
+        .assert()
+        .success();
+    toolgate()
+        .args(["pin", "--check", &bin, "--lock"])
+        .arg(&lock)
+        .env("MEMORY_FILE_PATH", dir.path().join("memory.jsonl"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("matches"));
+}
+
+#[test]
+fn third_party_npm_everything_server_over_streamable_http() {
+    let bin = third_party("npm/node_modules/.bin/mcp-server-everything");
+    let port = free_port();
+    let srv = HttpServer::start_on_port(
+        std::process::Command::new(bin)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string()),
+        port,
+        "/mcp",
+    );
+    let v = inspect_json(&srv.url, &["--connect-timeout", "20"]);
+    let names: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"get-sum"), "{names:?}");
+    assert!(v["instructions"].is_string());
+}
+
+#[test]
+fn third_party_pypi_time_server_over_stdio() {
+    let bin = third_party("venv/bin/mcp-server-time");
+    let v = inspect_json(&bin, &["--connect-timeout", "30"]);
+    let names: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["get_current_time", "convert_time"]);
+}
