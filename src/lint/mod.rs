@@ -117,17 +117,7 @@ impl<'a> Context<'a> {
                 .catalog
                 .tools
                 .iter()
-                .map(|t| {
-                    let mut terms = text::content_words(t.description().unwrap_or(""));
-                    let names = text::name_words(t.name());
-                    terms.extend(
-                        names
-                            .iter()
-                            .filter(|w| !text::is_stop(w))
-                            .map(|w| text::stem(w)),
-                    );
-                    (terms, names)
-                })
+                .map(|t| text::similarity_doc(t.name(), t.description().unwrap_or("")))
                 .collect();
             text::similar_pairs(&docs, self.settings.lookalike_threshold)
         })

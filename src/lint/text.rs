@@ -66,19 +66,66 @@ pub fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A crude stem: plural and -ing/-ed endings, so "files"/"file" and "reading"/"read" meet.
+/// The English Snowball (Porter2) stem: "files"/"file", "reading"/"read", "attendees"/"attende".
 pub fn stem(w: &str) -> String {
-    for suf in ["ies", "ing", "ed", "es", "s"] {
-        if w.len() > suf.len() + 2 && w.ends_with(suf) {
-            let base = &w[..w.len() - suf.len()];
-            return if suf == "ies" {
-                format!("{base}y")
-            } else {
-                base.to_string()
-            };
-        }
-    }
-    w.to_string()
+    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
+        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
+    });
+    STEMMER.stem(w).into_owned()
+}
+
+/// Verbs that ask for the same kind of action, mapped to one class, so `cancel_event` and
+/// `delete_event`, or `find_events` and `search_events`, are seen as alike.
+const VERB_CLASSES: &[(&str, &[&str])] = &[
+    (
+        "create",
+        &[
+            "create", "add", "new", "make", "insert", "schedul", "book", "regist", "post",
+        ],
+    ),
+    (
+        "read",
+        &[
+            "get", "read", "fetch", "retriev", "open", "view", "show", "describ", "load",
+        ],
+    ),
+    (
+        "search",
+        &[
+            "search", "find", "queri", "lookup", "look", "filter", "match", "discov",
+        ],
+    ),
+    (
+        "update",
+        &[
+            "updat",
+            "edit",
+            "modifi",
+            "chang",
+            "patch",
+            "reschedul",
+            "renam",
+            "amend",
+            "alter",
+        ],
+    ),
+    (
+        "delete",
+        &[
+            "delet", "remov", "cancel", "drop", "destroy", "eras", "purg", "revok", "void",
+            "unlink",
+        ],
+    ),
+    ("send", &["send", "notifi", "email", "messag", "alert"]),
+];
+
+/// A stemmed word's verb class, or the word itself.
+pub fn verb_class(stemmed: &str) -> &str {
+    VERB_CLASSES
+        .iter()
+        .find(|(_, members)| members.contains(&stemmed))
+        .map(|(class, _)| *class)
+        .unwrap_or(stemmed)
 }
 
 /// Content words (stop words dropped, stemmed).
@@ -135,6 +182,20 @@ pub fn mentions(text: &str, name: &str) -> bool {
     hit(&n) || (n.contains(['_', '-']) && hit(&name_words(name).join(" ")))
 }
 
+/// The terms the look-alike index compares for one tool: stemmed content words of the
+/// description and of the name, verbs folded into their class; and the name's own terms.
+pub fn similarity_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
+    let class = |w: String| verb_class(&w).to_string();
+    let names: Vec<String> = name_words(name)
+        .into_iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| class(stem(&w)))
+        .collect();
+    let mut terms: Vec<String> = content_words(description).into_iter().map(class).collect();
+    terms.extend(names.iter().cloned());
+    (terms, names)
+}
+
 /// A pair of tools whose descriptions and names are alike.
 #[derive(Clone, Debug)]
 pub struct SimilarPair {
@@ -149,7 +210,7 @@ pub struct SimilarPair {
 }
 
 /// Weight of text vs name overlap in the combined look-alike score.
-const TEXT_WEIGHT: f64 = 0.75;
+const TEXT_WEIGHT: f64 = 0.6;
 
 /// Finds all pairs with combined score at or above `threshold`, using an inverted index so
 /// the work grows with the number of shared terms, not with the square of the catalog size.

@@ -32,8 +32,33 @@ pub(crate) const RULE: Rule = Rule {
 
 /// Words that add nothing to a description on their own.
 const FILLER: &[&str] = &[
-    "tool", "function", "this", "allows", "allow", "lets", "let", "you", "user",
+    "tool", "function", "this", "allows", "allow", "lets", "let", "you", "user", "new", "existing",
+    "specific", "given", "one", "some", "certain", "thing", "item",
 ];
+
+/// Words (stemmed) found in at least half the descriptions of a catalog of four or more
+/// tools: the domain's own vocabulary ("calendar" in a calendar server) says nothing about
+/// what sets one tool apart.
+fn domain_words(cx: &Context) -> std::collections::HashSet<String> {
+    let n = cx.catalog.tools.len();
+    let mut df: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    if n < 4 {
+        return Default::default();
+    }
+    for t in &cx.catalog.tools {
+        let uniq: std::collections::HashSet<String> =
+            text::content_words(t.description().unwrap_or(""))
+                .into_iter()
+                .collect();
+        for w in uniq {
+            *df.entry(w).or_default() += 1;
+        }
+    }
+    df.into_iter()
+        .filter(|(_, c)| c * 2 >= n)
+        .map(|(w, _)| w)
+        .collect()
+}
 
 /// Same word up to a crude stem: equal, or one a short extension of the other
 /// ("delet"/"delete", "creat"/"create").
@@ -46,13 +71,14 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let domain = domain_words(cx);
     for (i, tool) in cx.tools() {
         let Some(desc) = tool.description() else {
             continue;
         };
         let words: Vec<String> = text::content_words(desc)
             .into_iter()
-            .filter(|w| !FILLER.contains(&w.as_str()))
+            .filter(|w| !FILLER.contains(&w.as_str()) && !domain.contains(w))
             .collect();
         if words.is_empty() {
             continue; // TG002 / TG003 cover empty and trivial descriptions.

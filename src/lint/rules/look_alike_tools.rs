@@ -36,24 +36,28 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// The stemmed terms the similarity index compares: description content words and name words.
-fn terms(tool: &Tool) -> Vec<String> {
-    let mut terms = text::content_words(tool.description().unwrap_or(""));
-    terms.extend(
-        text::name_words(tool.name())
-            .iter()
-            .filter(|w| !text::is_stop(w))
-            .map(|w| text::stem(w)),
-    );
-    terms
+/// (word as written, its stemmed verb-class form) for the description and name of a tool.
+fn terms(tool: &Tool) -> Vec<(String, String)> {
+    let mut words = text::words(tool.description().unwrap_or(""));
+    words.extend(text::name_words(tool.name()));
+    words
+        .into_iter()
+        .filter(|w| !text::is_stop(w))
+        .map(|w| {
+            let key = text::verb_class(&text::stem(&w)).to_string();
+            (w, key)
+        })
+        .collect()
 }
 
 /// Terms the two tools share, in `a`'s order, without repeats; at most `max`.
 fn shared(a: &Tool, b: &Tool, max: usize) -> Vec<String> {
-    let other: HashSet<String> = terms(b).into_iter().collect();
+    let other: HashSet<String> = terms(b).into_iter().map(|(_, k)| k).collect();
     let mut seen = HashSet::new();
     terms(a)
         .into_iter()
-        .filter(|t| other.contains(t) && seen.insert(t.clone()))
+        .filter(|(_, k)| other.contains(k) && seen.insert(k.clone()))
+        .map(|(w, _)| w)
         .take(max)
         .collect()
 }
