@@ -64,7 +64,12 @@ const WORDS: &[&str] = &[
     "tag",
 ];
 
-/// A deterministic catalog of `n` tools with realistic overlap between siblings.
+const SERVICES: &[&str] = &[
+    "jira", "github", "slack", "stripe", "notion", "gmail", "drive", "zendesk", "hubspot", "linear",
+];
+
+/// A deterministic catalog of `n` tools shaped like a gateway that aggregates many servers:
+/// 20 tools per service, siblings within a service overlapping as real ones do.
 pub fn synthetic(n: usize) -> Catalog {
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = |m: usize| {
@@ -75,24 +80,21 @@ pub fn synthetic(n: usize) -> Catalog {
     };
     let tools = (0..n)
         .map(|i| {
+            let service = i / 20;
+            let svc = format!("{}{}", SERVICES[service % SERVICES.len()], service / SERVICES.len());
             let verb = VERBS[i % VERBS.len()];
-            let noun = NOUNS[(i / VERBS.len()) % NOUNS.len()];
+            let noun = NOUNS[(i / 2 + service * 7) % NOUNS.len()];
             let words: Vec<&str> = (0..12).map(|_| WORDS[next(WORDS.len())]).collect();
             let desc = format!(
-                "{} a {noun} {} by {} and {}. Use this when the user asks about the {noun} {}.",
-                verb, words[0], words[1], words[2], words[3]
+                "{verb} a {noun} in the {svc} workspace {} by {} and {}. Use this when the user asks about the {svc} {noun} {}.",
+                words[0], words[1], words[2], words[3]
             );
             let props: serde_json::Map<String, serde_json::Value> = words[4..8]
                 .iter()
-                .map(|w| {
-                    (
-                        w.to_string(),
-                        json!({"type": "string", "description": format!("The {w} of the {noun}.")}),
-                    )
-                })
+                .map(|w| (w.to_string(), json!({"type": "string", "description": format!("The {w} of the {noun}.")})))
                 .collect();
             let v = json!({
-                "name": format!("{verb}_{noun}_{i}"),
+                "name": format!("{svc}_{verb}_{noun}"),
                 "description": desc,
                 "inputSchema": {"type": "object", "properties": props, "required": [words[4]]},
                 "annotations": {"readOnlyHint": verb == "get" || verb == "list" || verb == "search"}
@@ -106,7 +108,34 @@ pub fn synthetic(n: usize) -> Catalog {
     }
 }
 
+fn per_rule_times() {
+    if std::env::var_os("TOOLGATE_RULE_TIMES").is_none() {
+        return;
+    }
+    let settings = LintSettings::default();
+    let catalog = synthetic(2000);
+    let t = std::time::Instant::now();
+    let cx = lint::Context::new(&catalog, &settings);
+    eprintln!("context (token counts): {:?}", t.elapsed());
+    let t = std::time::Instant::now();
+    let pairs = cx.similar().len();
+    eprintln!("similarity index: {:?} ({pairs} pairs)", t.elapsed());
+    for rule in lint::RULES {
+        let t = std::time::Instant::now();
+        let mut out = Vec::new();
+        (rule.check)(&cx, &mut out);
+        eprintln!(
+            "{} {:<32} {:?} ({} findings)",
+            rule.code,
+            rule.slug,
+            t.elapsed(),
+            out.len()
+        );
+    }
+}
+
 fn bench(c: &mut Criterion) {
+    per_rule_times();
     let settings = LintSettings::default();
     // Load the tokenizer once outside the measurement (a fixed start-up cost).
     let _ = toolgate::tokens::count("warm up");

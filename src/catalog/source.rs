@@ -37,7 +37,11 @@ impl ServerSpec {
             });
         }
         let path = Path::new(trimmed);
-        if extra.is_empty() && (lower.ends_with(".json") || lower.ends_with(".lock")) {
+        let single_word = !trimmed.contains(char::is_whitespace);
+        if extra.is_empty()
+            && (lower.ends_with(".json") || lower.ends_with(".lock"))
+            && (single_word || path.is_file())
+        {
             if !path.is_file() {
                 bail!("snapshot file `{trimmed}` does not exist");
             }
@@ -105,7 +109,7 @@ pub struct ConnectOptions {
 impl Default for ConnectOptions {
     fn default() -> Self {
         ConnectOptions {
-            connect_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(60),
             request_timeout: Duration::from_secs(30),
             max_pages: 100,
             max_message_bytes: 32 * 1024 * 1024,
@@ -150,6 +154,10 @@ mod tests {
             ServerSpec::Http { .. }
         ));
         assert!(ServerSpec::parse("missing-file.json", &[]).is_err());
+        assert!(matches!(
+            ServerSpec::parse("python3 server.py catalog.json", &[]).unwrap(),
+            ServerSpec::Command { .. }
+        ));
         assert!(ServerSpec::parse("  ", &[]).is_err());
     }
 

@@ -74,37 +74,37 @@ pub fn stem(w: &str) -> String {
     STEMMER.stem(w).into_owned()
 }
 
-/// Verbs that ask for the same kind of action, mapped to one class, so `cancel_event` and
+/// Verbs that ask for the same kind of action, grouped under one class, so `cancel_event` and
 /// `delete_event`, or `find_events` and `search_events`, are seen as alike.
 const VERB_CLASSES: &[(&str, &[&str])] = &[
     (
         "create",
         &[
-            "create", "add", "new", "make", "insert", "schedul", "book", "regist", "post",
+            "create", "add", "new", "make", "insert", "schedule", "book", "register", "post",
         ],
     ),
     (
         "read",
         &[
-            "get", "read", "fetch", "retriev", "open", "view", "show", "describ", "load",
+            "get", "read", "fetch", "retrieve", "open", "view", "show", "describe", "load",
         ],
     ),
     (
         "search",
         &[
-            "search", "find", "queri", "lookup", "look", "filter", "match", "discov",
+            "search", "find", "query", "lookup", "look", "filter", "match", "discover",
         ],
     ),
     (
         "update",
         &[
-            "updat",
+            "update",
             "edit",
-            "modifi",
-            "chang",
+            "modify",
+            "change",
             "patch",
-            "reschedul",
-            "renam",
+            "reschedule",
+            "rename",
             "amend",
             "alter",
         ],
@@ -112,20 +112,23 @@ const VERB_CLASSES: &[(&str, &[&str])] = &[
     (
         "delete",
         &[
-            "delet", "remov", "cancel", "drop", "destroy", "eras", "purg", "revok", "void",
+            "delete", "remove", "cancel", "drop", "destroy", "erase", "purge", "revoke", "void",
             "unlink",
         ],
     ),
-    ("send", &["send", "notifi", "email", "messag", "alert"]),
+    ("send", &["send", "notify", "email", "message", "alert"]),
 ];
 
 /// A stemmed word's verb class, or the word itself.
 pub fn verb_class(stemmed: &str) -> &str {
-    VERB_CLASSES
-        .iter()
-        .find(|(_, members)| members.contains(&stemmed))
-        .map(|(class, _)| *class)
-        .unwrap_or(stemmed)
+    static BY_STEM: std::sync::LazyLock<HashMap<String, &'static str>> =
+        std::sync::LazyLock::new(|| {
+            VERB_CLASSES
+                .iter()
+                .flat_map(|(class, members)| members.iter().map(move |m| (stem(m), *class)))
+                .collect()
+        });
+    BY_STEM.get(stemmed).copied().unwrap_or(stemmed)
 }
 
 /// Content words (stop words dropped, stemmed).
@@ -294,6 +297,14 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbs_fold_into_classes_after_stemming() {
+        assert_eq!(verb_class(&stem("creates")), "create");
+        assert_eq!(verb_class(&stem("adds")), "create");
+        assert_eq!(verb_class(&stem("cancels")), "delete");
+        assert_eq!(verb_class(&stem("calendar")), "calendar");
+    }
 
     #[test]
     fn splits_names() {

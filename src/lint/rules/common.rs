@@ -263,7 +263,7 @@ fn verb_form(word: &str) -> Option<&'static str> {
         word == *v
             || word.strip_suffix('s') == Some(*v)
             || word.strip_suffix("es") == Some(*v)
-            || stemmed == *v
+            || (stemmed == *v && !word.ends_with("ed"))
     })
 }
 

@@ -59,6 +59,28 @@ const PARAM_WORDS: &[&str] = &[
     "flag",
 ];
 
+/// True when "deprecated" at `[s, e)` says something IS deprecated ("DEPRECATED: …",
+/// "this tool is deprecated", "deprecated in favour of …"), not when it qualifies a noun
+/// ("lists deprecated API versions").
+fn predicative(text_: &str, s: usize, e: usize, sentence_start: usize) -> bool {
+    let before = text::words(&text_[sentence_start..s]);
+    let after = text_[e..].trim_start();
+    let next_word = text::words(after).into_iter().next();
+    before.is_empty()
+        || before.last().is_some_and(|w| {
+            [
+                "is", "are", "was", "been", "now", "being", "be", "tool", "endpoint", "function",
+                "method",
+            ]
+            .contains(&w.as_str())
+        })
+        || after.is_empty()
+        || after.starts_with([':', ')', ',', ';', '.', '!', '-', '—', '–', ']'])
+        || next_word.is_some_and(|w| {
+            ["in", "and", "use", "since", "as", "please", "will", "for"].contains(&w.as_str())
+        })
+}
+
 /// The sentence of `text` saying the tool is deprecated, if any.
 fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
     for m in DEPRECATED.captures_iter(text_) {
@@ -73,6 +95,9 @@ fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
             .find(['.', '\n', '!', '?', ';'])
             .map_or(text_.len(), |p| whole.end() + p);
         let sentence = &text_[start..end];
+        if !predicative(text_, whole.start(), whole.end(), start) {
+            continue;
+        }
         let words = text::words(sentence);
         let about_param = words.iter().any(|w| PARAM_WORDS.contains(&w.as_str()))
             || params

@@ -36,13 +36,13 @@ const FILLER: &[&str] = &[
     "specific", "given", "one", "some", "certain", "thing", "item",
 ];
 
-/// Words (stemmed) found in at least half the descriptions of a catalog of four or more
+/// Words (stemmed) found in at least 80% of the descriptions of a catalog of five or more
 /// tools: the domain's own vocabulary ("calendar" in a calendar server) says nothing about
 /// what sets one tool apart.
 fn domain_words(cx: &Context) -> std::collections::HashSet<String> {
     let n = cx.catalog.tools.len();
     let mut df: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    if n < 4 {
+    if n < 5 {
         return Default::default();
     }
     for t in &cx.catalog.tools {
@@ -55,7 +55,7 @@ fn domain_words(cx: &Context) -> std::collections::HashSet<String> {
         }
     }
     df.into_iter()
-        .filter(|(_, c)| c * 2 >= n)
+        .filter(|(_, c)| c * 5 >= n * 4)
         .map(|(w, _)| w)
         .collect()
 }
@@ -78,7 +78,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         };
         let words: Vec<String> = text::content_words(desc)
             .into_iter()
-            .filter(|w| !FILLER.contains(&w.as_str()) && !domain.contains(w))
+            .filter(|w| !FILLER.iter().any(|f| text::stem(f) == *w) && !domain.contains(w))
             .collect();
         if words.is_empty() {
             continue; // TG002 / TG003 cover empty and trivial descriptions.

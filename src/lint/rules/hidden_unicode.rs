@@ -89,9 +89,20 @@ fn label(c: char) -> String {
     }
 }
 
-/// A visible, non-ASCII character (an emoji or other symbol a sequence may attach to).
-fn visible_symbol(c: Option<char>) -> bool {
-    c.is_some_and(|c| !c.is_ascii() && !c.is_whitespace() && !is_hidden(c))
+/// An emoji or pictographic symbol a variation selector or joiner may attach to.
+fn emoji(c: Option<char>) -> bool {
+    c.is_some_and(|c| {
+        matches!(c as u32,
+            0x00A9 | 0x00AE | 0x203C | 0x2049 | 0x2122 | 0x2139 | 0x2194..=0x21AA | 0x231A..=0x23FF
+            | 0x24C2 | 0x25AA..=0x27BF | 0x2934 | 0x2935 | 0x2B00..=0x2BFF | 0x3030 | 0x303D
+            | 0x3297 | 0x3299 | 0x1F000..=0x1FAFF)
+    })
+}
+
+/// A letter of a script that uses joiners in ordinary text (Arabic, Persian, Indic…):
+/// alphabetic, and outside Latin, Greek and Cyrillic.
+fn joining_script_letter(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphabetic() && (c as u32) >= 0x0590)
 }
 
 /// Part of a subdivision flag such as England's: U+1F3F4, a short run of tag letters/digits,
@@ -119,10 +130,16 @@ fn legitimate(chars: &[char], k: usize) -> bool {
     let prev = k.checked_sub(1).map(|j| chars[j]);
     let next = chars.get(k + 1).copied();
     match chars[k] as u32 {
-        0xFE0E | 0xFE0F => visible_symbol(prev) || next == Some('\u{20E3}'),
-        0x200C | 0x200D => {
-            (visible_symbol(prev) || prev == Some('\u{FE0F}')) && visible_symbol(next)
+        0xFE0E | 0xFE0F => {
+            emoji(prev)
+                || (prev.is_some_and(|p| p.is_ascii_digit() || p == '#' || p == '*')
+                    && next == Some('\u{20E3}'))
         }
+        0x200D => {
+            ((emoji(prev) || prev == Some('\u{FE0F}')) && emoji(next))
+                || (joining_script_letter(prev) && joining_script_letter(next))
+        }
+        0x200C => joining_script_letter(prev) && joining_script_letter(next),
         0xE0020..=0xE007F => in_flag(chars, k),
         _ => false,
     }

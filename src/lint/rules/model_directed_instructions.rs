@@ -78,7 +78,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         p(
             "an order to call another tool",
-            r"(?i)\b(you\s+must|always|first|before\s+(using|calling)\s+this\s+tool,?(\s+you\s+must)?)\s+(call|invoke|run|execute|use)\s+(the\s+)?`?[a-z_][a-z0-9_.-]*`?\s+tool\b",
+            r"(?i)\bbefore\s+(using|calling|invoking)\s+this\s+tool\b[^.\n]{0,30}?\b(call|invoke|run|execute|use|read)\s+\S+|\b(you\s+must|always|first)\s+(also\s+)?(call|invoke|run|execute|use)\s+(the\s+)?(`[^`]+`|[a-z][a-z0-9]*[_.-][a-z0-9_.-]+|[a-z][a-z0-9_.-]*\s+tool)",
             false,
         ),
         p(

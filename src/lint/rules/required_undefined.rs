@@ -63,7 +63,7 @@ fn checks_names(node: &Map<String, Value>, is_root: bool) -> bool {
             .is_some_and(|bs| bs.iter().filter_map(Value::as_object).any(&declares))
     });
     in_branches
-        || (is_root
+        || ((is_root || node.get("type").and_then(Value::as_str) == Some("object"))
             && !node.contains_key("patternProperties")
             && !node
                 .get("additionalProperties")

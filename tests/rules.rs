@@ -1,0 +1,134 @@
+//! Every lint rule over its fixture catalog (fixtures/lint/CODE-slug.json): tools marked
+//! `"_meta": {"expect": "fire"}` must be reported by that rule, tools marked `"quiet"` must
+//! not; catalog-wide rules use `"_expect_catalog"`. The findings and every rendered format are
+//! insta snapshots.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use toolgate::catalog::snapshot;
+use toolgate::cli::Format;
+use toolgate::lint::{self, LintSettings, RULES};
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("fixtures/lint")
+        .expect("fixtures/lint exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn settings_of(raw: &Value) -> LintSettings {
+    match raw.get("_settings") {
+        Some(s) => serde_json::from_value(s.clone()).expect("_settings are valid LintSettings"),
+        None => LintSettings::default(),
+    }
+}
+
+fn code_of(path: &Path) -> String {
+    path.file_name().unwrap().to_string_lossy()[..5].to_string()
+}
+
+#[test]
+fn every_rule_has_a_fixture() {
+    let codes: Vec<String> = fixtures().iter().map(|p| code_of(p)).collect();
+    for r in RULES {
+        assert!(
+            codes.iter().any(|c| c == r.code),
+            "no fixture for {} ({})",
+            r.code,
+            r.slug
+        );
+    }
+}
+
+#[test]
+fn rules_fire_and_stay_quiet_as_marked() {
+    for path in fixtures() {
+        let code = code_of(&path);
+        let raw: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let catalog = snapshot::read(&path).unwrap();
+        let settings = settings_of(&raw);
+        let found: Vec<_> = lint::run(&catalog, &settings)
+            .into_iter()
+            .filter(|f| f.code == code)
+            .collect();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let mut fired = 0;
+        let mut quiet = 0;
+        for tool in &catalog.tools {
+            let expect = tool
+                .raw
+                .get("_meta")
+                .and_then(|m| m.get("expect"))
+                .and_then(Value::as_str);
+            let hit = found.iter().any(|f| f.tool.as_deref() == Some(tool.name()));
+            match expect {
+                Some("fire") => {
+                    fired += 1;
+                    assert!(hit, "{name}: {code} should report `{}`", tool.name());
+                }
+                Some("quiet") => {
+                    quiet += 1;
+                    assert!(
+                        !hit,
+                        "{name}: {code} should not report `{}`: {found:#?}",
+                        tool.name()
+                    );
+                }
+                other => panic!("{name}: tool `{}` has _meta.expect {other:?}", tool.name()),
+            }
+        }
+        match raw.get("_expect_catalog").and_then(Value::as_str) {
+            Some(expect) => {
+                let hit = found.iter().any(|f| f.tool.is_none());
+                assert_eq!(
+                    hit,
+                    expect == "fire",
+                    "{name}: catalog-wide {code} expected {expect}"
+                );
+            }
+            None => {
+                assert!(
+                    fired >= 2 && quiet >= 2,
+                    "{name}: needs 2+ fire and 2+ quiet tools"
+                );
+            }
+        }
+        let snap: Vec<Value> = found
+            .iter()
+            .map(|f| json!({"tool": f.tool, "severity": f.severity, "pointer": f.pointer, "message": f.message}))
+            .collect();
+        insta::assert_json_snapshot!(name, snap);
+    }
+}
+
+#[test]
+fn rendered_formats_are_stable() {
+    let path = Path::new("fixtures/lint/TG008-required-undefined.json");
+    let catalog = snapshot::read(path).unwrap();
+    let cfg = toolgate::config::Config::default();
+    let report = toolgate::commands::lint::report_for(&catalog, &cfg, None);
+    for (format, name) in [
+        (Format::Terminal, "format-terminal"),
+        (Format::Markdown, "format-markdown"),
+        (Format::Github, "format-github"),
+    ] {
+        let text = toolgate::commands::lint::render(&report, format);
+        insta::assert_snapshot!(name, text);
+    }
+    let mut json_report: Value =
+        serde_json::from_str(&toolgate::commands::lint::render(&report, Format::Json)).unwrap();
+    json_report["toolgate_version"] = json!("[version]");
+    insta::assert_json_snapshot!("format-json", json_report);
+    let mut sarif: Value =
+        serde_json::from_str(&toolgate::commands::lint::render(&report, Format::Sarif)).unwrap();
+    let driver = &mut sarif["runs"][0]["tool"]["driver"];
+    driver["version"] = json!("[version]");
+    driver["semanticVersion"] = json!("[version]");
+    driver["rules"] = json!(driver["rules"].as_array().map(|r| r.len()));
+    insta::assert_json_snapshot!("format-sarif", sarif);
+}
