@@ -118,6 +118,16 @@ fn per_rule_times() {
     let cx = lint::Context::new(&catalog, &settings);
     eprintln!("context (token counts): {:?}", t.elapsed());
     let t = std::time::Instant::now();
+    let docs: Vec<_> = catalog
+        .tools
+        .iter()
+        .map(|t| lint::text::similarity_doc(t.name(), t.description().unwrap_or("")))
+        .collect();
+    eprintln!("similarity docs (stemming): {:?}", t.elapsed());
+    let t = std::time::Instant::now();
+    let n = lint::text::similar_pairs(&docs, settings.lookalike_threshold).len();
+    eprintln!("similarity pairs: {:?} ({n})", t.elapsed());
+    let t = std::time::Instant::now();
     let pairs = cx.similar().len();
     eprintln!("similarity index: {:?} ({pairs} pairs)", t.elapsed());
     for rule in lint::RULES {

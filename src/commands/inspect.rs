@@ -16,7 +16,7 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
     }
     let cx = Context::new(&catalog, &cfg.lint);
-    let report = super::lint::report_for(&catalog, cfg, None);
+    let report = super::lint::report_in(&cx, cfg, None);
     if args.json {
         let tools: Vec<_> = catalog
             .tools

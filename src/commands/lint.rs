@@ -10,8 +10,14 @@ use crate::report::{LintReport, github, markdown, sarif, terminal};
 
 /// Lints a catalog and builds the versioned report.
 pub fn report_for(catalog: &Catalog, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
-    let findings = lint::run(catalog, &cfg.lint);
-    let total = Context::new(catalog, &cfg.lint).total_tokens();
+    report_in(&Context::new(catalog, &cfg.lint), cfg, output)
+}
+
+/// Like [`report_for`], over a lint context the caller already built.
+pub fn report_in(cx: &Context, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
+    let catalog = cx.catalog;
+    let findings = lint::run_in(cx);
+    let total = cx.total_tokens();
     let file = output
         .and_then(|o| o.locate_in.clone())
         .or_else(|| catalog.snapshot_path.clone())

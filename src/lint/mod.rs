@@ -148,13 +148,18 @@ impl<'a> Context<'a> {
 /// Runs every rule, then applies the configuration. Findings come sorted by tool order,
 /// then code.
 pub fn run(catalog: &Catalog, settings: &LintSettings) -> Vec<Finding> {
-    let cx = Context::new(catalog, settings);
+    run_in(&Context::new(catalog, settings))
+}
+
+/// Like [`run`], over a context the caller already built (and reuses for token counts).
+pub fn run_in(cx: &Context) -> Vec<Finding> {
+    let settings = cx.settings;
     let mut all = Vec::new();
     for rule in RULES {
         if settings.level_of(rule.code) == Some(Level::Off) {
             continue;
         }
-        (rule.check)(&cx, &mut all);
+        (rule.check)(cx, &mut all);
     }
     let mut kept: Vec<Finding> = all.into_iter().filter_map(|f| settings.apply(f)).collect();
     kept.sort_by(|a, b| {

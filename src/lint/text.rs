@@ -215,83 +215,134 @@ pub struct SimilarPair {
 /// Weight of text vs name overlap in the combined look-alike score.
 const TEXT_WEIGHT: f64 = 0.6;
 
-/// Finds all pairs with combined score at or above `threshold`, using an inverted index so
-/// the work grows with the number of shared terms, not with the square of the catalog size.
+/// Candidate lists longer than this are not walked: a term shared by that many tools is
+/// weak evidence of a look-alike pair, and walking it would make the work quadratic.
+const POSTING_CAP: usize = 100;
+
+/// Finds all pairs with combined score at or above `threshold`.
+///
+/// Near-linear: candidates come from an inverted index over terms shared by at most
+/// [`POSTING_CAP`] tools, plus tools whose name terms are the same set (`cancel_event` /
+/// `delete_event` after verb folding); each candidate is then scored exactly (cosine over all
+/// IDF-weighted terms, Jaccard over name terms).
 pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec<SimilarPair> {
     let n = docs.len();
-    let mut df: HashMap<&str, usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
     for (terms, _) in docs {
-        let uniq: HashSet<&str> = terms.iter().map(String::as_str).collect();
-        for t in uniq {
-            *df.entry(t).or_default() += 1;
+        for t in terms {
+            let next = ids.len();
+            ids.entry(t.as_str()).or_insert(next);
         }
     }
-    let idf = |t: &str| ((1.0 + n as f64) / (1.0 + df[t] as f64)).ln() + 1.0;
-    let vectors: Vec<HashMap<&str, f64>> = docs
+    let mut df = vec![0usize; ids.len()];
+    let bags: Vec<HashMap<usize, f64>> = docs
         .iter()
         .map(|(terms, _)| {
-            let mut v: HashMap<&str, f64> = HashMap::new();
+            let mut bag: HashMap<usize, f64> = HashMap::new();
             for t in terms {
-                *v.entry(t.as_str()).or_default() += 1.0;
+                *bag.entry(ids[t.as_str()]).or_default() += 1.0;
             }
-            for (t, w) in v.iter_mut() {
-                *w = (1.0 + w.ln()) * idf(t);
+            for id in bag.keys() {
+                df[*id] += 1;
             }
-            let norm = v.values().map(|w| w * w).sum::<f64>().sqrt().max(1e-12);
-            v.values_mut().for_each(|w| *w /= norm);
+            bag
+        })
+        .collect();
+    // Unit-length, IDF-weighted term vectors, sorted by term id for merge-joins.
+    let vectors: Vec<Vec<(usize, f64)>> = bags
+        .into_iter()
+        .map(|bag| {
+            let mut v: Vec<(usize, f64)> = bag
+                .into_iter()
+                .map(|(id, tf)| {
+                    let idf = ((1.0 + n as f64) / (1.0 + df[id] as f64)).ln() + 1.0;
+                    (id, (1.0 + f64::ln(tf)) * idf)
+                })
+                .collect();
+            let norm = v.iter().map(|(_, w)| w * w).sum::<f64>().sqrt().max(1e-12);
+            v.iter_mut().for_each(|(_, w)| *w /= norm);
+            v.sort_by_key(|(id, _)| *id);
             v
         })
         .collect();
-    // Inverted index. Terms shared by a large share of a big catalog carry almost no weight;
-    // skipping them bounds the candidate lists.
-    let cap = (n / 4).max(64);
-    let mut postings: HashMap<&str, Vec<(usize, f64)>> = HashMap::new();
+    let mut postings: HashMap<usize, Vec<usize>> = HashMap::new();
     for (i, v) in vectors.iter().enumerate() {
-        for (t, w) in v {
-            postings.entry(t).or_default().push((i, *w));
+        for (id, _) in v {
+            if df[*id] <= POSTING_CAP {
+                postings.entry(*id).or_default().push(i);
+            }
         }
     }
-    let names: Vec<HashSet<&str>> = docs
+    let names: Vec<Vec<&str>> = docs
         .iter()
-        .map(|(_, nm)| nm.iter().map(String::as_str).collect())
+        .map(|(_, nm)| {
+            let mut v: Vec<&str> = nm.iter().map(String::as_str).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
         .collect();
-    let mut out = Vec::new();
-    let mut acc: HashMap<usize, f64> = HashMap::new();
-    for (i, v) in vectors.iter().enumerate() {
-        acc.clear();
-        for (t, w) in v {
-            let list = &postings[t];
-            if list.len() > cap {
-                continue;
-            }
-            for (j, wj) in list {
-                if *j > i {
-                    *acc.entry(*j).or_default() += w * wj;
-                }
-            }
+    let mut same_name: HashMap<&[&str], Vec<usize>> = HashMap::new();
+    for (i, nm) in names.iter().enumerate() {
+        if !nm.is_empty() {
+            same_name.entry(nm.as_slice()).or_default().push(i);
         }
-        for (&j, &text) in &acc {
-            let inter = names[i].intersection(&names[j]).count() as f64;
-            let union = names[i].union(&names[j]).count().max(1) as f64;
-            let name = inter / union;
-            let score = TEXT_WEIGHT * text + (1.0 - TEXT_WEIGHT) * name;
-            if score >= threshold {
-                out.push(SimilarPair {
-                    a: i,
-                    b: j,
-                    text,
-                    name,
-                    score,
-                });
+    }
+    let mut candidates: std::collections::HashSet<(usize, usize)> = HashSet::new();
+    for list in postings
+        .values()
+        .chain(same_name.values().filter(|l| l.len() <= POSTING_CAP))
+    {
+        for (k, &i) in list.iter().enumerate() {
+            for &j in &list[k + 1..] {
+                candidates.insert((i.min(j), i.max(j)));
             }
         }
     }
+    let mut out: Vec<SimilarPair> = candidates
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let text = dot(&vectors[a], &vectors[b]);
+            let name = jaccard(&names[a], &names[b]);
+            let score = TEXT_WEIGHT * text + (1.0 - TEXT_WEIGHT) * name;
+            (score >= threshold).then_some(SimilarPair {
+                a,
+                b,
+                text,
+                name,
+                score,
+            })
+        })
+        .collect();
     out.sort_by(|x, y| {
         y.score
             .total_cmp(&x.score)
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
     out
+}
+
+fn dot(x: &[(usize, f64)], y: &[(usize, f64)]) -> f64 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < x.len() && j < y.len() {
+        match x[i].0.cmp(&y[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += x[i].1 * y[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
+}
+
+/// Jaccard overlap of two sorted, de-duplicated word lists.
+fn jaccard(x: &[&str], y: &[&str]) -> f64 {
+    let inter = x.iter().filter(|w| y.binary_search(w).is_ok()).count() as f64;
+    let union = (x.len() + y.len()) as f64 - inter;
+    if union == 0.0 { 0.0 } else { inter / union }
 }
 
 #[cfg(test)]

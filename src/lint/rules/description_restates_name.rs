@@ -72,13 +72,14 @@ fn same(a: &str, b: &str) -> bool {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let domain = domain_words(cx);
+    let filler: Vec<String> = FILLER.iter().map(|f| text::stem(f)).collect();
     for (i, tool) in cx.tools() {
         let Some(desc) = tool.description() else {
             continue;
         };
         let words: Vec<String> = text::content_words(desc)
             .into_iter()
-            .filter(|w| !FILLER.iter().any(|f| text::stem(f) == *w) && !domain.contains(w))
+            .filter(|w| !filler.contains(w) && !domain.contains(w))
             .collect();
         if words.is_empty() {
             continue; // TG002 / TG003 cover empty and trivial descriptions.
