@@ -31,6 +31,15 @@ pub enum Command {
     Verify(PinArgs),
     /// Lint a server's tool definitions.
     Lint(LintArgs),
+    /// Check a task file against a server's catalog (unknown tools, bad arguments, leakage,
+    /// duplicates, coverage, malformed lines).
+    Validate(ValidateArgs),
+    /// Run models over a task file and score them: tool choice, arguments, intervals.
+    Run(RunArgs),
+    /// Re-render the reports of a run directory.
+    Report(ReportArgs),
+    /// Compare two runs on the tasks they share, with exact paired tests.
+    Compare(CompareArgs),
     /// Print one lint rule's documentation.
     Rule {
         /// Rule code (TG005) or slug (look-alike-tools).
@@ -136,4 +145,96 @@ pub struct LintArgs {
     /// Fail (exit 1) on warnings too, not only errors.
     #[arg(long)]
     pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The task file (JSONL).
+    #[arg(short = 't', long, value_name = "FILE")]
+    pub tasks: std::path::PathBuf,
+    /// Fail when a tool has fewer tasks than this (0: no minimum).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub min_per_tool: usize,
+    /// Print problems as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SplitArg {
+    All,
+    Dev,
+    Heldout,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GateArgs {
+    /// Fail (exit 1) when a model's overall tool accuracy is below this (0–1).
+    #[arg(long, value_name = "RATE")]
+    pub fail_under: Option<f64>,
+    /// Fail (exit 1) when any tool's accuracy (recall on its tasks) is below this (0–1).
+    #[arg(long, value_name = "RATE")]
+    pub min_tool_accuracy: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The task file (JSONL). On --resume, defaults to the run's own.
+    #[arg(short = 't', long, value_name = "FILE")]
+    pub tasks: Option<std::path::PathBuf>,
+    /// Model spec (repeatable): `bm25`, `bm25:<min_score>`.
+    #[arg(short = 'm', long = "model", value_name = "SPEC")]
+    pub models: Vec<String>,
+    /// Trials per task for models that are not deterministic.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub trials: u32,
+    /// Which tasks to run.
+    #[arg(long, value_enum, default_value_t = SplitArg::All)]
+    pub split: SplitArg,
+    /// Run directory to create (default: runs/<time>-<label>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Label in the run directory's name.
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// Continue an interrupted run in DIR without repeating or losing a task.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<std::path::PathBuf>,
+    /// Decisions in flight at once.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub concurrency: usize,
+    #[command(flatten)]
+    pub gate: GateArgs,
+    /// Format printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// A run directory.
+    pub run: std::path::PathBuf,
+    /// Format printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    pub format: Format,
+    #[command(flatten)]
+    pub gate: GateArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The base run directory (before).
+    pub base: std::path::PathBuf,
+    /// The new run directory (after).
+    pub head: std::path::PathBuf,
+    /// Format printed on stdout (terminal or markdown).
+    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    pub format: Format,
+    /// Significance level for the corrected tests.
+    #[arg(long, default_value_t = 0.05, value_name = "ALPHA")]
+    pub alpha: f64,
 }

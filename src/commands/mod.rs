@@ -1,10 +1,13 @@
 //! Command implementations: glue between the CLI, the config and the pipeline stages.
 //! Each returns `Ok(Outcome)`; errors are mapped to exit code 2 by main.
 
+pub mod compare;
 pub mod inspect;
 pub mod lint;
 pub mod pin;
 pub mod rules;
+pub mod run;
+pub mod validate;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

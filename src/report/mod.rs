@@ -1,9 +1,11 @@
 //! Renderers: pure functions from plain report types to text. Exit status is decided elsewhere.
 
 pub mod github;
+pub mod html;
 pub mod lint_report;
 pub mod locate;
 pub mod markdown;
+pub mod run;
 pub mod sarif;
 pub mod terminal;
 

@@ -1,0 +1,56 @@
+//! `toolgate validate SERVER -t tasks.jsonl`.
+
+use super::{Outcome, load_catalog};
+use crate::cli::ValidateArgs;
+use crate::config::Config;
+use crate::lint::Severity;
+use crate::tasks::{parse_tasks, validate::validate};
+
+pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+    let catalog = load_catalog(&args.server, cfg).await?;
+    let (tasks, malformed) = parse_tasks(&args.tasks)?;
+    let problems = validate(&catalog, &tasks, &malformed, args.min_per_tool);
+    let errors = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
+    let warnings = problems.len() - errors;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "schema_version": "toolgate.validate/v1",
+                "tasks": tasks.len(),
+                "errors": errors,
+                "warnings": warnings,
+                "problems": problems,
+            }))?
+        );
+    } else {
+        let file = args.tasks.display();
+        for p in &problems {
+            let at = if p.line == 0 {
+                file.to_string()
+            } else {
+                format!("{file}:{}", p.line)
+            };
+            let id =
+                p.id.as_deref()
+                    .map(|i| format!(" [{i}]"))
+                    .unwrap_or_default();
+            println!("{at}: {}{id}: {}", p.severity, p.message);
+        }
+        println!(
+            "{} task(s) checked: {errors} error(s), {warnings} warning(s)",
+            tasks.len()
+        );
+    }
+    if tasks.is_empty() && malformed.is_empty() {
+        anyhow::bail!("{} has no tasks", args.tasks.display());
+    }
+    Ok(if errors > 0 {
+        Outcome::GateFailed
+    } else {
+        Outcome::Pass
+    })
+}

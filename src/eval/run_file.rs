@@ -1,0 +1,211 @@
+//! The run directory's files: `run.json` (versioned, `toolgate.run/v1`) and
+//! `predictions.jsonl` (one line per task × trial × model, appended as each answer arrives).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use crate::models::Decision;
+use crate::score::Metrics;
+
+pub const RUN_SCHEMA: &str = "toolgate.run/v1";
+pub const RUN_FILE: &str = "run.json";
+pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogInfo {
+    pub source: String,
+    pub sha256: String,
+    pub tools: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteInfo {
+    pub path: String,
+    pub sha256: String,
+    pub tasks: usize,
+    pub by_kind: BTreeMap<String, usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    pub spec: String,
+    pub deterministic: bool,
+    /// Trials run per task for this model (1 for deterministic models).
+    pub trials: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelResult {
+    pub model: String,
+    pub metrics: Metrics,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateResult {
+    pub passed: bool,
+    pub reasons: Vec<String>,
+}
+
+/// `run.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    pub schema_version: String,
+    pub toolgate_version: String,
+    pub created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<String>,
+    /// `running`, `complete` or `partial`.
+    pub status: String,
+    pub catalog: CatalogInfo,
+    pub suite: SuiteInfo,
+    pub models: Vec<ModelInfo>,
+    /// Trials asked for (non-deterministic models).
+    pub trials: u32,
+    /// Which split was run (`all`, `dev`, `heldout`).
+    pub split: String,
+    #[serde(default)]
+    pub results: Vec<ModelResult>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateResult>,
+}
+
+impl RunFile {
+    pub fn read(dir: &Path) -> anyhow::Result<Self> {
+        let path = dir.join(RUN_FILE);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{} is not a run directory (no readable {RUN_FILE})",
+                dir.display()
+            )
+        })?;
+        let run: RunFile = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a valid run file", path.display()))?;
+        if run.schema_version != RUN_SCHEMA {
+            bail!(
+                "{}: schema_version `{}` is not supported (expected {RUN_SCHEMA})",
+                path.display(),
+                run.schema_version
+            );
+        }
+        Ok(run)
+    }
+
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let mut text = serde_json::to_string_pretty(self)?;
+        text.push('\n');
+        // Write then rename, so an interrupted write never leaves a truncated run.json.
+        let tmp = dir.join(format!("{RUN_FILE}.tmp"));
+        std::fs::write(&tmp, text).with_context(|| format!("could not write {}", tmp.display()))?;
+        std::fs::rename(&tmp, dir.join(RUN_FILE))
+            .with_context(|| format!("could not write {}", dir.join(RUN_FILE).display()))
+    }
+
+    pub fn result(&self, model: &str) -> Option<&ModelResult> {
+        self.results.iter().find(|r| r.model == model)
+    }
+}
+
+/// One line of `predictions.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PredictionLine {
+    pub model: String,
+    pub task_id: String,
+    pub trial: u32,
+    #[serde(flatten)]
+    pub decision: Decision,
+}
+
+/// Reads predictions; a torn last line (an interrupted write) is dropped and the file is cut
+/// back to the last complete line so appending can go on. Any other bad line is an error.
+pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
+    let path = dir.join(PREDICTIONS_FILE);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    let mut out = Vec::new();
+    let mut good_bytes = 0usize;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim();
+        if body.is_empty() {
+            good_bytes += line.len();
+            continue;
+        }
+        match serde_json::from_str::<PredictionLine>(body) {
+            Ok(p) if line.ends_with('\n') => {
+                out.push(p);
+                good_bytes += line.len();
+            }
+            _ if i == lines.len() - 1 => {
+                let f = std::fs::OpenOptions::new().write(true).open(&path)?;
+                f.set_len(good_bytes as u64)?;
+                break;
+            }
+            Ok(_) => unreachable!("only the last line can lack a newline"),
+            Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
+        }
+    }
+    Ok(out)
+}
+
+/// Appends prediction lines, flushing each so nothing is lost if the run is killed.
+pub struct PredictionWriter {
+    file: std::fs::File,
+    pub path: PathBuf,
+}
+
+impl PredictionWriter {
+    pub fn open(dir: &Path) -> anyhow::Result<Self> {
+        let path = dir.join(PREDICTIONS_FILE);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("could not open {}", path.display()))?;
+        Ok(PredictionWriter { file, path })
+    }
+
+    pub fn append(&mut self, p: &PredictionLine) -> anyhow::Result<()> {
+        let mut line = serde_json::to_string(p)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.flush())
+            .with_context(|| format!("could not append to {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torn_last_line_is_dropped_and_cut() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = PredictionWriter::open(dir.path()).unwrap();
+        let p = PredictionLine {
+            model: "bm25:4".into(),
+            task_id: "t1".into(),
+            trial: 0,
+            decision: Decision::default(),
+        };
+        w.append(&p).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(PREDICTIONS_FILE))
+            .unwrap()
+            .write_all(b"{\"model\":\"bm25:4\",\"task_")
+            .unwrap();
+        let read = read_predictions(dir.path()).unwrap();
+        assert_eq!(read, vec![p.clone()]);
+        let mut w = PredictionWriter::open(dir.path()).unwrap();
+        w.append(&p).unwrap();
+        assert_eq!(read_predictions(dir.path()).unwrap().len(), 2);
+    }
+}

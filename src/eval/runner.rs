@@ -1,0 +1,162 @@
+//! Runs every (model, task, trial) not yet in the run directory, with bounded concurrency,
+//! appending each decision to `predictions.jsonl` as it arrives; then scores the run.
+
+use std::collections::{HashMap, HashSet};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use futures::StreamExt;
+
+use super::run_file::{ModelResult, PredictionLine, PredictionWriter};
+use crate::catalog::Catalog;
+use crate::models::Model;
+use crate::score::{Metrics, Observation, grade};
+use crate::tasks::Task;
+use crate::tasks::validate::ArgChecker;
+
+/// One unit of work.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    model: usize,
+    task: usize,
+    trial: u32,
+}
+
+/// Whether to draw a progress bar: on a terminal, and not in CI.
+pub fn show_progress() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
+}
+
+/// Runs the jobs missing from `done` (keys: model spec, task id, trial) and appends each
+/// decision. Returns how many were run.
+pub async fn execute(
+    models: &[Box<dyn Model>],
+    trials: &[u32],
+    tasks: &[Task],
+    done: &HashSet<(String, String, u32)>,
+    writer: &mut PredictionWriter,
+    concurrency: usize,
+) -> anyhow::Result<usize> {
+    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
+    let mut jobs = Vec::new();
+    for (mi, spec) in specs.iter().enumerate() {
+        for (ti, task) in tasks.iter().enumerate() {
+            for trial in 0..trials[mi] {
+                if !done.contains(&(spec.clone(), task.id.clone(), trial)) {
+                    jobs.push(Job {
+                        model: mi,
+                        task: ti,
+                        trial,
+                    });
+                }
+            }
+        }
+    }
+    let total = jobs.len();
+    let bar = if show_progress() && total > 0 {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{spinner} {bar:40} {pos}/{len} decisions  {elapsed_precise} (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut stream = futures::stream::iter(jobs)
+        .map(|job| async move {
+            let start = Instant::now();
+            let mut d = models[job.model]
+                .decide(&tasks[job.task].request, job.trial)
+                .await;
+            if d.latency_ms == 0 {
+                d.latency_ms = start.elapsed().as_millis() as u64;
+            }
+            (job, d)
+        })
+        .buffer_unordered(concurrency.max(1));
+    while let Some((job, decision)) = stream.next().await {
+        writer.append(&PredictionLine {
+            model: specs[job.model].clone(),
+            task_id: tasks[job.task].id.clone(),
+            trial: job.trial,
+            decision,
+        })?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(total)
+}
+
+/// One graded observation, as written to `outcomes.jsonl` (what `compare` pairs on).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OutcomeLine {
+    pub model: String,
+    pub task_id: String,
+    pub trial: u32,
+    pub kind: crate::tasks::Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called: Option<String>,
+    pub outcome: crate::score::Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args_correct: Option<bool>,
+}
+
+pub const OUTCOMES_FILE: &str = "outcomes.jsonl";
+
+/// Grades every prediction and computes each model's metrics; also returns every graded
+/// observation.
+pub fn score(
+    catalog: &Catalog,
+    tasks: &[Task],
+    models: &[String],
+    predictions: &[PredictionLine],
+) -> (Vec<ModelResult>, Vec<OutcomeLine>) {
+    let mut lines = Vec::new();
+    let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let tools: Vec<String> = catalog.tools.iter().map(|t| t.name().to_string()).collect();
+    let mut checker = ArgChecker::new(catalog);
+    let results = models
+        .iter()
+        .map(|model| {
+            let obs: Vec<Observation> = predictions
+                .iter()
+                .filter(|p| &p.model == model)
+                .filter_map(|p| {
+                    let task = by_id.get(p.task_id.as_str())?;
+                    let graded = grade(task, &p.decision, catalog, &mut checker);
+                    Some(Observation {
+                        task,
+                        trial: p.trial,
+                        called: if p.decision.error.is_some() {
+                            None
+                        } else {
+                            p.decision.tool.clone()
+                        },
+                        graded,
+                        text: p.decision.text.clone(),
+                    })
+                })
+                .collect();
+            lines.extend(obs.iter().map(|o| OutcomeLine {
+                model: model.clone(),
+                task_id: o.task.id.clone(),
+                trial: o.trial,
+                kind: o.task.kind,
+                expected: o.task.expected_tool().map(str::to_string),
+                called: o.called.clone(),
+                outcome: o.graded.outcome,
+                args_correct: o.graded.args_correct,
+            }));
+            ModelResult {
+                model: model.clone(),
+                metrics: Metrics::compute(&tools, &obs),
+            }
+        })
+        .collect();
+    lines.sort_by(|a, b| (&a.model, &a.task_id, a.trial).cmp(&(&b.model, &b.task_id, b.trial)));
+    (results, lines)
+}

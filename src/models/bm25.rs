@@ -1,0 +1,233 @@
+//! The offline BM25 router: a lexical baseline that needs no key, no GPU and no network.
+//!
+//! Each tool is a document made of its name (split on `_ - .` and camelCase, counted three
+//! times: names carry the most signal), its description, and its parameters' names and
+//! descriptions. Words are lower-cased, stop words dropped, and stemmed (Snowball English).
+//! A request is scored against every tool with Okapi BM25 (`k1` = 1.2, `b` = 0.75); the best
+//! tool is called when its score reaches `min_score`, otherwise the router abstains (calls no
+//! tool). Ties go to the tool listed first by name, so runs are deterministic.
+//!
+//! Spec: `bm25` (min_score 4.0) or `bm25:<min_score>`. It never gives arguments.
+
+use std::collections::HashMap;
+
+use anyhow::Context as _;
+
+use super::{BoxFuture, Decision, Model};
+use crate::catalog::{Catalog, Tool};
+use crate::lint::text;
+
+pub const DEFAULT_MIN_SCORE: f64 = 4.0;
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// How many times a tool's name words count in its document.
+const NAME_BOOST: usize = 3;
+
+pub struct Bm25 {
+    min_score: f64,
+    names: Vec<String>,
+    /// Term frequencies per tool.
+    docs: Vec<HashMap<String, f64>>,
+    lengths: Vec<f64>,
+    avg_len: f64,
+    idf: HashMap<String, f64>,
+}
+
+/// Stemmed content terms of a text.
+fn terms(s: &str) -> Vec<String> {
+    text::words(s)
+        .into_iter()
+        .filter(|w| !text::is_stop(w))
+        .map(|w| text::stem(&w))
+        .collect()
+}
+
+/// The words of a tool's document.
+pub fn document(tool: &Tool) -> Vec<String> {
+    let mut out = Vec::new();
+    let name: Vec<String> = text::name_words(tool.name())
+        .into_iter()
+        .filter(|w| !text::is_stop(w))
+        .map(|w| text::stem(&w))
+        .collect();
+    for _ in 0..NAME_BOOST {
+        out.extend(name.iter().cloned());
+    }
+    out.extend(terms(tool.description().unwrap_or("")));
+    for (pname, schema) in tool.params() {
+        out.extend(
+            text::name_words(pname)
+                .iter()
+                .filter(|w| !text::is_stop(w))
+                .map(|w| text::stem(w)),
+        );
+        if let Some(d) = schema.get("description").and_then(|d| d.as_str()) {
+            out.extend(terms(d));
+        }
+    }
+    out
+}
+
+impl Bm25 {
+    pub fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+        let min_score = if rest.is_empty() {
+            DEFAULT_MIN_SCORE
+        } else {
+            rest.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .with_context(|| format!("bm25:{rest}: the minimum score must be a number ≥ 0"))?
+        };
+        Ok(Self::new(catalog, min_score))
+    }
+
+    pub fn new(catalog: &Catalog, min_score: f64) -> Self {
+        let mut names = Vec::new();
+        let mut docs = Vec::new();
+        let mut lengths = Vec::new();
+        let mut df: HashMap<String, usize> = HashMap::new();
+        for tool in &catalog.tools {
+            let words = document(tool);
+            let mut tf: HashMap<String, f64> = HashMap::new();
+            for w in &words {
+                *tf.entry(w.clone()).or_default() += 1.0;
+            }
+            for w in tf.keys() {
+                *df.entry(w.clone()).or_default() += 1;
+            }
+            names.push(tool.name().to_string());
+            lengths.push(words.len() as f64);
+            docs.push(tf);
+        }
+        let n = docs.len() as f64;
+        let avg_len = if lengths.is_empty() {
+            1.0
+        } else {
+            lengths.iter().sum::<f64>() / n
+        };
+        let idf = df
+            .into_iter()
+            .map(|(w, d)| (w, ((n - d as f64 + 0.5) / (d as f64 + 0.5) + 1.0).ln()))
+            .collect();
+        Bm25 {
+            min_score,
+            names,
+            docs,
+            lengths,
+            avg_len: avg_len.max(1.0),
+            idf,
+        }
+    }
+
+    /// Every tool's score for `request`, best first; ties by name.
+    pub fn rank(&self, request: &str) -> Vec<(&str, f64)> {
+        let q = terms(request);
+        let mut scores: Vec<(&str, f64)> = self
+            .docs
+            .iter()
+            .enumerate()
+            .map(|(i, tf)| {
+                let norm = K1 * (1.0 - B + B * self.lengths[i] / self.avg_len);
+                let s = q
+                    .iter()
+                    .filter_map(|t| {
+                        let f = *tf.get(t)?;
+                        Some(self.idf.get(t).copied().unwrap_or(0.0) * f * (K1 + 1.0) / (f + norm))
+                    })
+                    .sum::<f64>();
+                (self.names[i].as_str(), s)
+            })
+            .collect();
+        scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        scores
+    }
+
+    pub fn choose(&self, request: &str) -> Decision {
+        let ranked = self.rank(request);
+        match ranked.first() {
+            Some((name, score)) if *score >= self.min_score && *score > 0.0 => Decision {
+                tool: Some(name.to_string()),
+                score: Some(*score),
+                ..Default::default()
+            },
+            best => Decision {
+                tool: None,
+                score: best.map(|b| b.1),
+                text: Some(format!(
+                    "no tool scored {} or more (best: {})",
+                    self.min_score,
+                    best.map(|(n, s)| format!("{n} {s:.2}"))
+                        .unwrap_or_else(|| "none".into())
+                )),
+                ..Default::default()
+            },
+        }
+    }
+}
+
+impl Model for Bm25 {
+    fn spec(&self) -> String {
+        format!("bm25:{}", self.min_score)
+    }
+
+    fn deterministic(&self) -> bool {
+        true
+    }
+
+    fn decide<'a>(&'a self, request: &'a str, _trial: u32) -> BoxFuture<'a, Decision> {
+        Box::pin(async move { self.choose(request) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn catalog() -> Catalog {
+        let tools = [
+            json!({"name": "get_weather", "description": "Current weather and forecast for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}}}),
+            json!({"name": "send_email", "description": "Send an email message to a recipient.", "inputSchema": {"type": "object", "properties": {"to": {"type": "string", "description": "Recipient email address"}}}}),
+            json!({"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object"}}),
+        ];
+        Catalog {
+            tools: tools
+                .into_iter()
+                .map(|t| Tool::from_value(t, "t").unwrap())
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ranks_the_matching_tool_first_and_abstains_on_unrelated_requests() {
+        let m = Bm25::new(&catalog(), 1.0);
+        assert_eq!(
+            m.choose("What's the weather forecast in Lisbon?")
+                .tool
+                .as_deref(),
+            Some("get_weather")
+        );
+        assert_eq!(
+            m.choose("email the recipient a message").tool.as_deref(),
+            Some("send_email")
+        );
+        assert_eq!(m.choose("tell me a joke about penguins").tool, None);
+    }
+
+    #[test]
+    fn ties_break_by_name_and_spec_parses() {
+        let m = Bm25::new(&catalog(), 0.0);
+        let ranked = m.rank("zzz");
+        assert_eq!(
+            ranked.iter().map(|r| r.0).collect::<Vec<_>>(),
+            vec!["book_room", "get_weather", "send_email"]
+        );
+        assert_eq!(
+            Bm25::from_spec("2.5", &catalog()).unwrap().spec(),
+            "bm25:2.5"
+        );
+        assert!(Bm25::from_spec("x", &catalog()).is_err());
+        assert!(Bm25::from_spec("-1", &catalog()).is_err());
+    }
+}

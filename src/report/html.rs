@@ -1,0 +1,205 @@
+//! The self-contained HTML report: one file, no external assets, light and dark mode, a
+//! confusion heatmap with hover detail per cell, the per-tool table and the confused requests.
+
+use crate::eval::RunFile;
+use crate::score::metrics::{ERROR, Metrics, NONE};
+
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+const STYLE: &str = r#"
+:root { --bg:#ffffff; --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --card:#f6f8fa; --hot:31,111,235; --bad:207,34,46; --good:26,127,55; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme=light]) { --bg:#0d1117; --fg:#e6edf3; --muted:#9198a1; --line:#3d444d; --card:#151b23; --hot:56,139,253; --bad:248,81,73; --good:63,185,80; } }
+:root[data-theme=dark] { --bg:#0d1117; --fg:#e6edf3; --muted:#9198a1; --line:#3d444d; --card:#151b23; --hot:56,139,253; --bad:248,81,73; --good:63,185,80; }
+body { background:var(--bg); color:var(--fg); font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif; margin:2rem auto; max-width:1200px; padding:0 1rem; }
+h1,h2,h3 { line-height:1.2 } .muted { color:var(--muted) } code { font-family:ui-monospace,monospace; font-size:90% }
+table { border-collapse:collapse; margin:1rem 0 } th,td { border:1px solid var(--line); padding:4px 8px; text-align:left } th { background:var(--card) }
+td.num { text-align:right; font-variant-numeric:tabular-nums }
+.cards { display:flex; gap:1rem; flex-wrap:wrap } .card { background:var(--card); border:1px solid var(--line); border-radius:8px; padding:.75rem 1rem; min-width:180px }
+.card .big { font-size:1.8rem; font-weight:600 }
+.heat td.cell { text-align:center; min-width:2.2rem; cursor:default } .heat th.rot { writing-mode:vertical-rl; transform:rotate(180deg); font-weight:normal; font-size:12px }
+.heat td.diag { outline:2px solid rgba(var(--good),.7); outline-offset:-2px }
+#tip { position:fixed; pointer-events:none; background:var(--card); color:var(--fg); border:1px solid var(--line); border-radius:6px; padding:6px 8px; font-size:12px; display:none; max-width:360px; box-shadow:0 4px 12px rgba(0,0,0,.2) }
+button#theme { float:right; background:var(--card); color:var(--fg); border:1px solid var(--line); border-radius:6px; padding:4px 10px; cursor:pointer }
+.fail { color:rgb(var(--bad)) } .pass { color:rgb(var(--good)) }
+"#;
+
+const SCRIPT: &str = r#"
+(function(){
+  var tip=document.getElementById('tip');
+  document.querySelectorAll('td.cell').forEach(function(td){
+    td.addEventListener('mousemove',function(e){ tip.textContent=td.getAttribute('data-tip'); tip.style.display='block'; tip.style.left=(e.clientX+14)+'px'; tip.style.top=(e.clientY+14)+'px'; });
+    td.addEventListener('mouseleave',function(){ tip.style.display='none'; });
+  });
+  var b=document.getElementById('theme');
+  b.addEventListener('click',function(){ var r=document.documentElement; var dark=r.getAttribute('data-theme')==='dark' || (!r.getAttribute('data-theme') && matchMedia('(prefers-color-scheme: dark)').matches); r.setAttribute('data-theme', dark?'light':'dark'); });
+})();
+"#;
+
+fn rate_card(label: &str, r: &crate::score::Rate) -> String {
+    format!(
+        "<div class=card><div class=muted>{}</div><div class=big>{:.1}%</div><div class=muted>95% CI {:.1}–{:.1}% · n={}</div></div>",
+        esc(label),
+        r.value * 100.0,
+        r.lo * 100.0,
+        r.hi * 100.0,
+        r.n
+    )
+}
+
+fn heatmap(m: &Metrics) -> String {
+    let mut cols = m.labels.clone();
+    if m.confusion.values().any(|r| r.contains_key(ERROR)) {
+        cols.push(ERROR.into());
+    }
+    let mut out = String::from("<table class=heat><thead><tr><th>expected ↓ / called →</th>");
+    for c in &cols {
+        out.push_str(&format!("<th class=rot>{}</th>", esc(c)));
+    }
+    out.push_str("<th>n</th></tr></thead><tbody>");
+    for row in &m.labels {
+        let Some(r) = m.confusion.get(row) else {
+            continue;
+        };
+        let total: u64 = r.values().sum();
+        out.push_str(&format!("<tr><th>{}</th>", esc(row)));
+        for c in &cols {
+            let v = r.get(c).copied().unwrap_or(0);
+            let share = if total == 0 {
+                0.0
+            } else {
+                v as f64 / total as f64
+            };
+            let right = c == row;
+            let colour = if v == 0 {
+                String::new()
+            } else if right {
+                format!("background:rgba(var(--good),{:.2})", 0.15 + 0.75 * share)
+            } else {
+                format!("background:rgba(var(--bad),{:.2})", 0.15 + 0.75 * share)
+            };
+            let what = if right {
+                if row == NONE {
+                    "correctly called nothing"
+                } else {
+                    "correct"
+                }
+            } else if c == NONE {
+                "missed call"
+            } else if c == ERROR {
+                "error"
+            } else if row == NONE {
+                "false call"
+            } else {
+                "confused"
+            };
+            let tip = format!(
+                "expected {row} → called {c}: {v} of {total} ({:.0}% of the row) — {what}",
+                share * 100.0
+            );
+            out.push_str(&format!(
+                "<td class=\"cell{}\" data-expected=\"{}\" data-called=\"{}\" data-n=\"{v}\" data-tip=\"{}\" title=\"{}\" style=\"{colour}\">{}</td>",
+                if right { " diag" } else { "" },
+                esc(row), esc(c), esc(&tip), esc(&tip),
+                if v == 0 { String::new() } else { v.to_string() }
+            ));
+        }
+        out.push_str(&format!("<td class=num>{total}</td></tr>"));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+fn model_section(model: &str, m: &Metrics) -> String {
+    let mut out = format!(
+        "<h2>Model <code>{}</code></h2><div class=cards>",
+        esc(model)
+    );
+    out.push_str(&rate_card("tool accuracy", &m.accuracy));
+    for (k, r) in &m.by_kind {
+        out.push_str(&rate_card(k, r));
+    }
+    out.push_str(&rate_card("abstention recall", &m.abstention_recall));
+    if m.args_valid.n > 0 {
+        out.push_str(&rate_card("arguments valid", &m.args_valid));
+        out.push_str(&rate_card("arguments correct", &m.args_correct));
+    }
+    out.push_str("</div>");
+    out.push_str(&format!(
+        "<p>{} confusions · {} missed calls · {} false calls · {} errors, of {} decisions. Abstention precision {}.</p>",
+        m.confusions, m.missed_calls, m.false_calls, m.errors, m.n, esc(&m.abstention_precision.show())
+    ));
+    out.push_str("<h3>Confusion matrix</h3><p class=muted>Rows: the tool a task expects; columns: what the model called. Hover a cell for detail.</p>");
+    out.push_str(&heatmap(m));
+    out.push_str("<h3>Per tool</h3><table><thead><tr><th>tool</th><th>n</th><th>accuracy (recall)</th><th>95% CI</th><th>precision</th><th>F1</th></tr></thead><tbody>");
+    for t in &m.per_tool {
+        out.push_str(&format!(
+            "<tr><td><code>{}</code></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.1}%</td><td class=num>{:.2}</td></tr>",
+            esc(&t.tool), t.support,
+            if t.support == 0 { "—".into() } else { format!("{:.1}%", t.accuracy.value * 100.0) },
+            if t.support == 0 { "".into() } else { format!("{:.1}–{:.1}%", t.accuracy.lo * 100.0, t.accuracy.hi * 100.0) },
+            t.precision.value * 100.0, t.f1
+        ));
+    }
+    out.push_str("</tbody></table>");
+    if !m.most_confused.is_empty() {
+        out.push_str("<h3>Confused requests</h3><table><thead><tr><th>expected → called</th><th>count</th><th>requests that tripped the model</th></tr></thead><tbody>");
+        for p in &m.most_confused {
+            let ex: Vec<String> = p
+                .examples
+                .iter()
+                .map(|(id, q)| format!("<div><code>{}</code> {}</div>", esc(id), esc(q)))
+                .collect();
+            out.push_str(&format!("<tr><td><code>{}</code> → <code>{}</code></td><td class=num>{}</td><td>{}</td></tr>", esc(&p.expected), esc(&p.called), p.count, ex.join("")));
+        }
+        out.push_str("</tbody></table>");
+    }
+    out
+}
+
+pub fn render(run: &RunFile) -> String {
+    let mut body = String::new();
+    body.push_str("<button id=theme type=button>light / dark</button><h1>toolgate run report</h1>");
+    body.push_str(&format!(
+        "<p class=muted>Catalog <code>{}</code> ({} tools, sha256 <code>{}</code>) · tasks <code>{}</code> ({} tasks, split {}, sha256 <code>{}</code>) · created {} · toolgate {}</p>",
+        esc(&run.catalog.source), run.catalog.tools.len(), esc(&run.catalog.sha256), esc(&run.suite.path), run.suite.tasks, esc(&run.split), esc(&run.suite.sha256), esc(&run.created), esc(&run.toolgate_version)
+    ));
+    if run.status != "complete" {
+        body.push_str(&format!(
+            "<p class=fail><strong>This run is {}: its numbers are not final.</strong></p>",
+            esc(&run.status)
+        ));
+    }
+    if let Some(g) = &run.gate {
+        body.push_str(&if g.passed {
+            "<p class=pass><strong>Gate passed.</strong></p>".to_string()
+        } else {
+            format!(
+                "<p class=fail><strong>Gate failed:</strong> {}</p>",
+                esc(&g.reasons.join("; "))
+            )
+        });
+    }
+    for r in &run.results {
+        body.push_str(&model_section(&r.model, &r.metrics));
+    }
+    format!(
+        "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>toolgate report</title><style>{STYLE}</style></head><body>{body}<div id=tip></div><script>{SCRIPT}</script></body></html>\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            super::esc("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+}

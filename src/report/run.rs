@@ -1,0 +1,234 @@
+//! Run reports for a terminal and in Markdown (one renderer serves job summaries, PR comments
+//! and report.md).
+
+use crate::eval::RunFile;
+use crate::report::markdown::escape_cell;
+use crate::report::terminal::cell;
+use crate::score::Rate;
+use crate::score::metrics::{ERROR, Metrics, NONE};
+
+fn pct(r: &Rate) -> String {
+    r.show()
+}
+
+fn header(run: &RunFile) -> String {
+    format!(
+        "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
+        run.catalog.source,
+        run.catalog.tools.len(),
+        &run.catalog.sha256[..12.min(run.catalog.sha256.len())],
+        run.suite.path,
+        run.suite.tasks,
+        run.split,
+        &run.suite.sha256[..12.min(run.suite.sha256.len())],
+        if run.status == "complete" {
+            "complete".to_string()
+        } else {
+            format!("{} — numbers are NOT final", run.status.to_uppercase())
+        }
+    )
+}
+
+pub fn terminal(run: &RunFile) -> String {
+    let mut out = format!("{}\n", header(run));
+    for r in &run.results {
+        let m = &r.metrics;
+        out.push_str(&format!("\n== {}\n", r.model));
+        out.push_str(&format!("tool accuracy      {}\n", pct(&m.accuracy)));
+        for (k, rate) in &m.by_kind {
+            out.push_str(&format!("  {:<16} {}\n", k, pct(rate)));
+        }
+        for (k, rate) in &m.by_split {
+            out.push_str(&format!("  split {:<10} {}\n", k, pct(rate)));
+        }
+        out.push_str(&format!(
+            "outcomes           {} confusions, {} missed calls, {} false calls, {} errors (of {})\n",
+            m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
+        ));
+        out.push_str(&format!(
+            "abstention         precision {}  recall {}\n",
+            pct(&m.abstention_precision),
+            pct(&m.abstention_recall)
+        ));
+        if m.args_valid.n > 0 {
+            out.push_str(&format!(
+                "arguments          valid {}  correct {}\n",
+                pct(&m.args_valid),
+                pct(&m.args_correct)
+            ));
+        }
+        let w = m
+            .per_tool
+            .iter()
+            .map(|t| t.tool.chars().count())
+            .max()
+            .unwrap_or(4)
+            .clamp(4, 36);
+        out.push_str(&format!(
+            "\n{}  {:>3}  {:>26}  {:>9}  {:>5}\n",
+            cell("tool", w),
+            "n",
+            "accuracy (recall)",
+            "precision",
+            "F1"
+        ));
+        for t in &m.per_tool {
+            out.push_str(&format!(
+                "{}  {:>3}  {:>26}  {:>8.1}%  {:>5.2}\n",
+                cell(&t.tool, w),
+                t.support,
+                if t.support == 0 {
+                    "—".into()
+                } else {
+                    format!(
+                        "{:.1}% [{:.0}, {:.0}]",
+                        t.accuracy.value * 100.0,
+                        t.accuracy.lo * 100.0,
+                        t.accuracy.hi * 100.0
+                    )
+                },
+                t.precision.value * 100.0,
+                t.f1
+            ));
+        }
+        if !m.most_confused.is_empty() {
+            out.push_str("\nmost confused (expected → called):\n");
+            for p in &m.most_confused {
+                out.push_str(&format!(
+                    "  {:>3}×  {} → {}\n",
+                    p.count, p.expected, p.called
+                ));
+                for (id, req) in p.examples.iter().take(2) {
+                    out.push_str(&format!("        {id}: {}\n", cell(req, 100).trim_end()));
+                }
+            }
+        }
+    }
+    if let Some(g) = &run.gate {
+        out.push_str(&format!(
+            "\ngate: {}\n",
+            if g.passed {
+                "passed".to_string()
+            } else {
+                format!("FAILED — {}", g.reasons.join("; "))
+            }
+        ));
+    }
+    out
+}
+
+/// The confusion matrix as a Markdown table (rows expected, columns called).
+pub fn matrix_markdown(m: &Metrics) -> String {
+    let mut cols: Vec<String> = m.labels.clone();
+    if m.confusion.values().any(|r| r.contains_key(ERROR)) {
+        cols.push(ERROR.into());
+    }
+    let mut out = String::from("| expected \\ called |");
+    for c in &cols {
+        out.push_str(&format!(" {} |", escape_cell(c)));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---:|".repeat(cols.len()));
+    out.push('\n');
+    for row in &m.labels {
+        let Some(r) = m.confusion.get(row) else {
+            continue;
+        };
+        out.push_str(&format!("| **{}** |", escape_cell(row)));
+        for c in &cols {
+            let v = r.get(c).copied().unwrap_or(0);
+            let cellv = if v == 0 {
+                String::new()
+            } else if c == row || (row == NONE && c == NONE) {
+                format!("**{v}**")
+            } else {
+                v.to_string()
+            };
+            out.push_str(&format!(" {cellv} |"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn markdown(run: &RunFile) -> String {
+    let mut out = format!("## toolgate run\n\n{}\n", escape_cell(&header(run)));
+    for r in &run.results {
+        let m = &r.metrics;
+        out.push_str(&format!("\n### `{}`\n\n", r.model));
+        out.push_str("| metric | value |\n|---|---|\n");
+        out.push_str(&format!(
+            "| **tool accuracy** | **{}** |\n",
+            pct(&m.accuracy)
+        ));
+        for (k, rate) in &m.by_kind {
+            out.push_str(&format!("| {k} | {} |\n", pct(rate)));
+        }
+        for (k, rate) in &m.by_split {
+            out.push_str(&format!("| split {k} | {} |\n", pct(rate)));
+        }
+        out.push_str(&format!(
+            "| confusions / missed / false calls / errors | {} / {} / {} / {} (of {}) |\n",
+            m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
+        ));
+        out.push_str(&format!(
+            "| abstention precision | {} |\n| abstention recall | {} |\n",
+            pct(&m.abstention_precision),
+            pct(&m.abstention_recall)
+        ));
+        if m.args_valid.n > 0 {
+            out.push_str(&format!(
+                "| arguments valid | {} |\n| arguments correct | {} |\n",
+                pct(&m.args_valid),
+                pct(&m.args_correct)
+            ));
+        }
+        out.push_str("\n| tool | n | accuracy | precision | F1 |\n|---|---:|---|---:|---:|\n");
+        for t in &m.per_tool {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {:.1}% | {:.2} |\n",
+                escape_cell(&t.tool),
+                t.support,
+                if t.support == 0 {
+                    "—".into()
+                } else {
+                    pct(&t.accuracy)
+                },
+                t.precision.value * 100.0,
+                t.f1
+            ));
+        }
+        if !m.most_confused.is_empty() {
+            out.push_str("\n**Most confused** (expected → called)\n\n");
+            for p in &m.most_confused {
+                let ex: Vec<String> = p
+                    .examples
+                    .iter()
+                    .take(2)
+                    .map(|(id, q)| format!("`{id}` “{}”", escape_cell(q)))
+                    .collect();
+                out.push_str(&format!(
+                    "- {}× `{}` → `{}`: {}\n",
+                    p.count,
+                    p.expected,
+                    p.called,
+                    ex.join("; ")
+                ));
+            }
+        }
+        out.push_str("\n<details><summary>Confusion matrix</summary>\n\n");
+        out.push_str(&matrix_markdown(m));
+        out.push_str("\n</details>\n");
+    }
+    if let Some(g) = &run.gate {
+        out.push_str(&format!(
+            "\n**Gate:** {}\n",
+            if g.passed {
+                "passed ✅".to_string()
+            } else {
+                format!("failed ❌ — {}", g.reasons.join("; "))
+            }
+        ));
+    }
+    out
+}

@@ -1,0 +1,367 @@
+//! Grading one decision against its task: the tool choice, then the arguments in layers —
+//! schema validity, then values (canonical dates, case- and space-insensitive text, lists in
+//! any order, nested objects; free text may sit inside a longer value; identifiers, emails and
+//! dates must match exactly).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::catalog::Catalog;
+use crate::models::Decision;
+use crate::tasks::Task;
+use crate::tasks::validate::ArgChecker;
+
+/// What happened on one task, in the scoring contract's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// The expected (or an acceptable) tool was called, or nothing when no tool fits.
+    Correct,
+    /// Another tool of the catalog was called instead of the expected one.
+    Confused,
+    /// A tool was expected and nothing was called.
+    Missed,
+    /// No tool fits and one was called anyway.
+    FalseCall,
+    /// Transport failure, malformed output, or a tool name the catalog does not have.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Graded {
+    pub outcome: Outcome,
+    /// Arguments valid against the tool's input schema (right tool, arguments given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args_valid: Option<bool>,
+    /// Every expected argument value matched (right tool, expected arguments known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub args_correct: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChecker) -> Graded {
+    let mut g = Graded {
+        outcome: Outcome::Correct,
+        args_valid: None,
+        args_correct: None,
+        notes: vec![],
+    };
+    if let Some(e) = &d.error {
+        g.outcome = Outcome::Error;
+        g.notes.push(e.clone());
+        return g;
+    }
+    let Some(called) = &d.tool else {
+        g.outcome = if task.expected.is_some() {
+            Outcome::Missed
+        } else {
+            Outcome::Correct
+        };
+        return g;
+    };
+    if catalog.tool(called).is_none() {
+        g.outcome = Outcome::Error;
+        g.notes.push(format!(
+            "called `{called}`, which is not a tool of this catalog"
+        ));
+        return g;
+    }
+    let Some(exp) = &task.expected else {
+        g.outcome = Outcome::FalseCall;
+        return g;
+    };
+    if !exp.accepts(called) {
+        g.outcome = Outcome::Confused;
+        return g;
+    }
+    if let Some(args) = &d.arguments {
+        match checker.check(called, &Value::Object(args.clone())) {
+            Ok(()) => g.args_valid = Some(true),
+            Err(errs) => {
+                g.args_valid = Some(false);
+                g.notes.extend(errs);
+            }
+        }
+        if let Some(want) = &exp.arguments {
+            let schema = catalog.tool(called).and_then(|t| t.input_schema());
+            let mismatches = compare_args(want, args, schema);
+            g.args_correct = Some(mismatches.is_empty());
+            g.notes.extend(mismatches);
+        }
+    }
+    g
+}
+
+/// Differences between expected and actual arguments (empty when every expected value matches).
+pub fn compare_args(
+    want: &Map<String, Value>,
+    got: &Map<String, Value>,
+    schema: Option<&Value>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, w) in want {
+        let prop = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(k));
+        match got.get(k) {
+            None => out.push(format!("`{k}` missing (expected {w})")),
+            Some(g) if !values_match(w, g, k, prop) => {
+                out.push(format!("`{k}`: expected {w}, got {g}"))
+            }
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+static EMAIL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[^@\s]+@[^@\s]+\.[^@\s]+$").expect("regex"));
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+        .expect("regex")
+});
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|z|[+-]\d{2}:?\d{2})?)?$")
+        .expect("regex")
+});
+
+/// Minutes since 1970-01-01T00:00Z of an ISO 8601 date or date-time (UTC when no offset),
+/// with a flag telling whether a time of day was given.
+pub fn parse_instant(s: &str) -> Option<(i64, bool)> {
+    let c = DATE.captures(s.trim())?;
+    let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<i64>().ok());
+    let (y, m, d) = (num(1)?, num(2)?, num(3)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    // Days from civil (Howard Hinnant's algorithm).
+    let yy = if m <= 2 { y - 1 } else { y };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let timed = c.get(4).is_some();
+    let mut minutes = days * 1440 + num(4).unwrap_or(0) * 60 + num(5).unwrap_or(0);
+    if let Some(off) = c
+        .get(7)
+        .map(|m| m.as_str())
+        .filter(|o| !o.eq_ignore_ascii_case("z"))
+    {
+        let sign = if off.starts_with('-') { -1 } else { 1 };
+        let digits: String = off.chars().filter(char::is_ascii_digit).collect();
+        let h: i64 = digits.get(..2)?.parse().ok()?;
+        let mm: i64 = digits.get(2..4)?.parse().ok()?;
+        minutes -= sign * (h * 60 + mm);
+    }
+    Some((minutes, timed))
+}
+
+fn norm_text(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Whether a string value is an identifier-like value that must match exactly.
+fn exact_kind(key: &str, schema: Option<&Value>, want: &str) -> bool {
+    let fmt = schema
+        .and_then(|s| s.get("format"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let k = key.to_lowercase();
+    matches!(
+        fmt,
+        "email" | "uuid" | "uri" | "url" | "hostname" | "ipv4" | "ipv6"
+    ) || schema.is_some_and(|s| s.get("enum").is_some() || s.get("pattern").is_some())
+        || k == "id"
+        || k.ends_with("_id")
+        || k.ends_with("id") && key.ends_with("Id")
+        || k.ends_with("ids")
+        || EMAIL.is_match(want)
+        || UUID.is_match(want)
+        || (!want.contains(char::is_whitespace)
+            && want.chars().any(|c| c.is_ascii_digit())
+            && want.len() >= 4)
+}
+
+/// Whether `got` matches `want` for argument `key` (schema `schema`, when known).
+pub fn values_match(want: &Value, got: &Value, key: &str, schema: Option<&Value>) -> bool {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            let props = schema.and_then(|s| s.get("properties"));
+            w.iter().all(|(k, wv)| {
+                g.get(k)
+                    .is_some_and(|gv| values_match(wv, gv, k, props.and_then(|p| p.get(k))))
+            })
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            if w.len() != g.len() {
+                return false;
+            }
+            let items = schema.and_then(|s| s.get("items"));
+            let mut used = vec![false; g.len()];
+            w.iter().all(|wv| {
+                let hit = g
+                    .iter()
+                    .enumerate()
+                    .find(|(i, gv)| !used[*i] && values_match(wv, gv, key, items));
+                match hit {
+                    Some((i, _)) => {
+                        used[i] = true;
+                        true
+                    }
+                    None => false,
+                }
+            })
+        }
+        (Value::Number(w), Value::Number(g)) => match (w.as_f64(), g.as_f64()) {
+            (Some(a), Some(b)) => (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+            _ => w == g,
+        },
+        (Value::Number(w), Value::String(g)) => g.trim().parse::<f64>().ok() == w.as_f64(),
+        (Value::String(w), Value::String(g)) => {
+            if let (Some((a, ta)), Some((b, tb))) = (parse_instant(w), parse_instant(g)) {
+                return ta == tb && a == b;
+            }
+            if EMAIL.is_match(w.trim()) {
+                return w.trim().eq_ignore_ascii_case(g.trim());
+            }
+            if exact_kind(key, schema, w) {
+                let enum_like = schema.is_some_and(|s| s.get("enum").is_some());
+                return if enum_like {
+                    w.trim().eq_ignore_ascii_case(g.trim())
+                } else {
+                    w.trim() == g.trim()
+                };
+            }
+            let (w, g) = (norm_text(w), norm_text(g));
+            w == g || (!w.is_empty() && g.contains(&w))
+        }
+        (w, g) => w == g,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn dates_compare_as_instants() {
+        assert!(values_match(
+            &json!("2026-05-08T12:00:00Z"),
+            &json!("2026-05-08T14:00:00+02:00"),
+            "start",
+            None
+        ));
+        assert!(values_match(
+            &json!("2026-05-08T12:00Z"),
+            &json!("2026-05-08 12:00:00"),
+            "start",
+            None
+        ));
+        assert!(!values_match(
+            &json!("2026-05-08T12:00:00Z"),
+            &json!("2026-05-08T13:00:00Z"),
+            "start",
+            None
+        ));
+        assert!(values_match(
+            &json!("2026-05-08"),
+            &json!("2026-05-08"),
+            "date",
+            None
+        ));
+        assert!(!values_match(
+            &json!("2026-05-08"),
+            &json!("2026-05-09"),
+            "date",
+            None
+        ));
+        assert_eq!(parse_instant("1970-01-02").unwrap().0, 1440);
+    }
+
+    #[test]
+    fn text_is_forgiving_identifiers_are_not() {
+        assert!(values_match(
+            &json!("Lunch with Dana"),
+            &json!("  lunch   WITH dana "),
+            "title",
+            None
+        ));
+        assert!(values_match(
+            &json!("dentist"),
+            &json!("Dentist appointment at 9"),
+            "title",
+            None
+        ));
+        assert!(!values_match(
+            &json!("evt_7H2K9"),
+            &json!("evt_7h2k9"),
+            "event_id",
+            None
+        ));
+        assert!(values_match(
+            &json!("Ana.Souza@example.com"),
+            &json!("ana.souza@example.com"),
+            "to",
+            None
+        ));
+        assert!(!values_match(
+            &json!("ana@example.com"),
+            &json!("ana@example.org"),
+            "to",
+            None
+        ));
+        let schema = json!({"type": "string", "enum": ["email", "sms"]});
+        assert!(values_match(
+            &json!("sms"),
+            &json!("SMS"),
+            "channel",
+            Some(&schema)
+        ));
+        assert!(!values_match(
+            &json!("sms"),
+            &json!("sms or email"),
+            "channel",
+            Some(&schema)
+        ));
+    }
+
+    #[test]
+    fn lists_in_any_order_nested_objects_and_numbers() {
+        assert!(values_match(
+            &json!(["a@x.io", "b@x.io"]),
+            &json!(["b@x.io", "a@x.io"]),
+            "attendees",
+            None
+        ));
+        assert!(!values_match(
+            &json!(["a@x.io"]),
+            &json!(["a@x.io", "b@x.io"]),
+            "attendees",
+            None
+        ));
+        assert!(values_match(
+            &json!({"city": "Lisbon", "n": 2}),
+            &json!({"city": "lisbon", "n": 2.0, "x": 1}),
+            "loc",
+            None
+        ));
+        assert!(values_match(
+            &json!(30),
+            &json!("30"),
+            "duration_minutes",
+            None
+        ));
+        let want = json!({"room": "Vega"}).as_object().unwrap().clone();
+        let got = json!({"room": "Orion"}).as_object().unwrap().clone();
+        assert_eq!(compare_args(&want, &got, None).len(), 1);
+    }
+}

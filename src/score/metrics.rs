@@ -1,0 +1,294 @@
+//! Aggregates graded observations into the numbers of the scoring contract: tool accuracy
+//! overall and by kind, a confusion matrix with a no-call row and column, per-tool precision /
+//! recall / F1, missed calls, false calls and errors apart from confusions, abstention
+//! precision and recall, argument validity and correctness, and the most-confused pairs.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::grade::{Graded, Outcome};
+use super::stats::Rate;
+use crate::tasks::{Kind, Task};
+
+/// The label of "no tool" in the confusion matrix.
+pub const NONE: &str = "(no call)";
+/// The label of errors in the confusion matrix's columns.
+pub const ERROR: &str = "(error)";
+
+/// One graded trial of one task.
+#[derive(Clone, Debug)]
+pub struct Observation<'a> {
+    pub task: &'a Task,
+    pub trial: u32,
+    /// The tool called (`None` for no call or an error).
+    pub called: Option<String>,
+    pub graded: Graded,
+    pub text: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolMetrics {
+    pub tool: String,
+    /// Tasks expecting this tool.
+    pub support: u64,
+    /// Right calls among tasks expecting this tool.
+    pub recall: Rate,
+    /// Right calls among all calls of this tool.
+    pub precision: Rate,
+    pub f1: f64,
+    /// Accuracy on the tasks expecting this tool (= recall).
+    pub accuracy: Rate,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConfusedPair {
+    pub expected: String,
+    pub called: String,
+    pub count: u64,
+    /// Up to five task ids and requests that tripped the model.
+    pub examples: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Task × trial observations scored.
+    pub n: u64,
+    pub accuracy: Rate,
+    pub by_kind: BTreeMap<String, Rate>,
+    pub by_split: BTreeMap<String, Rate>,
+    /// Tool expected, another tool called.
+    pub confusions: u64,
+    /// Tool expected, nothing called.
+    pub missed_calls: u64,
+    /// No tool fits, one was called.
+    pub false_calls: u64,
+    /// Transport failures, malformed output, invented tools.
+    pub errors: u64,
+    pub error_rate: Rate,
+    /// Among decisions to call nothing, how many were right to.
+    pub abstention_precision: Rate,
+    /// Among tasks no tool serves, how many got no call.
+    pub abstention_recall: Rate,
+    /// Among right-tool calls with arguments, schema-valid ones.
+    pub args_valid: Rate,
+    /// Among right-tool calls with arguments and expected values, fully correct ones.
+    pub args_correct: Rate,
+    /// Rows: expected tool or (no call). Columns: called tool, (no call) or (error).
+    pub labels: Vec<String>,
+    pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
+    pub per_tool: Vec<ToolMetrics>,
+    pub most_confused: Vec<ConfusedPair>,
+}
+
+impl Metrics {
+    pub fn compute(tools: &[String], obs: &[Observation]) -> Metrics {
+        let mut m = Metrics {
+            n: obs.len() as u64,
+            ..Default::default()
+        };
+        let count = |f: &dyn Fn(&Observation) -> bool| obs.iter().filter(|o| f(o)).count() as u64;
+        let correct = |o: &Observation| o.graded.outcome == Outcome::Correct;
+        m.accuracy = Rate::new(count(&correct), m.n);
+        for kind in Kind::ALL {
+            let n = count(&|o| o.task.kind == kind);
+            if n > 0 {
+                m.by_kind.insert(
+                    kind.as_str().into(),
+                    Rate::new(count(&|o| o.task.kind == kind && correct(o)), n),
+                );
+            }
+        }
+        for (split, name) in [
+            (crate::tasks::Split::Dev, "dev"),
+            (crate::tasks::Split::Heldout, "heldout"),
+        ] {
+            let n = count(&|o| o.task.split == split);
+            if n > 0 {
+                m.by_split.insert(
+                    name.into(),
+                    Rate::new(count(&|o| o.task.split == split && correct(o)), n),
+                );
+            }
+        }
+        let outcome = |k: Outcome| count(&|o| o.graded.outcome == k);
+        m.confusions = outcome(Outcome::Confused);
+        m.missed_calls = outcome(Outcome::Missed);
+        m.false_calls = outcome(Outcome::FalseCall);
+        m.errors = outcome(Outcome::Error);
+        m.error_rate = Rate::new(m.errors, m.n);
+        let no_call = |o: &Observation| o.called.is_none() && o.graded.outcome != Outcome::Error;
+        m.abstention_precision = Rate::new(
+            count(&|o| no_call(o) && o.task.expected.is_none()),
+            count(&no_call),
+        );
+        m.abstention_recall = Rate::new(
+            count(&|o| no_call(o) && o.task.expected.is_none()),
+            count(&|o| o.task.expected.is_none()),
+        );
+        m.args_valid = Rate::new(
+            count(&|o| o.graded.args_valid == Some(true)),
+            count(&|o| o.graded.args_valid.is_some()),
+        );
+        m.args_correct = Rate::new(
+            count(&|o| o.graded.args_correct == Some(true)),
+            count(&|o| o.graded.args_correct.is_some()),
+        );
+
+        // Confusion matrix.
+        let mut labels: Vec<String> = tools.to_vec();
+        labels.push(NONE.into());
+        m.labels = labels;
+        for o in obs {
+            let row = o.task.expected_tool().unwrap_or(NONE).to_string();
+            let col = if o.graded.outcome == Outcome::Error {
+                ERROR.to_string()
+            } else {
+                o.called.clone().unwrap_or_else(|| NONE.into())
+            };
+            *m.confusion.entry(row).or_default().entry(col).or_default() += 1;
+        }
+
+        // Per tool.
+        for t in tools {
+            let expecting: Vec<&Observation> = obs
+                .iter()
+                .filter(|o| o.task.expected_tool() == Some(t))
+                .collect();
+            let hits = expecting.iter().filter(|o| correct(o)).count() as u64;
+            let calls = obs
+                .iter()
+                .filter(|o| o.called.as_deref() == Some(t))
+                .count() as u64;
+            let right_calls = obs
+                .iter()
+                .filter(|o| {
+                    o.called.as_deref() == Some(t) && correct(o) && o.task.expected.is_some()
+                })
+                .count() as u64;
+            let recall = Rate::new(hits, expecting.len() as u64);
+            let precision = Rate::new(right_calls, calls);
+            let f1 = if precision.value + recall.value > 0.0 {
+                2.0 * precision.value * recall.value / (precision.value + recall.value)
+            } else {
+                0.0
+            };
+            m.per_tool.push(ToolMetrics {
+                tool: t.clone(),
+                support: expecting.len() as u64,
+                recall,
+                precision,
+                f1,
+                accuracy: recall,
+            });
+        }
+
+        // Most-confused pairs (confusions, missed calls and false calls), with examples.
+        let mut pairs: BTreeMap<(String, String), ConfusedPair> = BTreeMap::new();
+        for o in obs {
+            if !matches!(
+                o.graded.outcome,
+                Outcome::Confused | Outcome::Missed | Outcome::FalseCall
+            ) {
+                continue;
+            }
+            let exp = o.task.expected_tool().unwrap_or(NONE).to_string();
+            let got = o.called.clone().unwrap_or_else(|| NONE.into());
+            let p = pairs
+                .entry((exp.clone(), got.clone()))
+                .or_insert(ConfusedPair {
+                    expected: exp,
+                    called: got,
+                    count: 0,
+                    examples: vec![],
+                });
+            p.count += 1;
+            if p.examples.len() < 5 && !p.examples.iter().any(|(id, _)| id == &o.task.id) {
+                p.examples.push((o.task.id.clone(), o.task.request.clone()));
+            }
+        }
+        let mut pairs: Vec<ConfusedPair> = pairs.into_values().collect();
+        pairs.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(a.expected.cmp(&b.expected))
+                .then(a.called.cmp(&b.called))
+        });
+        pairs.truncate(10);
+        m.most_confused = pairs;
+        m
+    }
+
+    /// The per-tool entry for `tool`.
+    pub fn tool(&self, tool: &str) -> Option<&ToolMetrics> {
+        self.per_tool.iter().find(|t| t.tool == tool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn task(id: &str, kind: &str, tool: Option<&str>) -> Task {
+        let mut v = json!({"id": id, "request": format!("request {id}"), "kind": kind});
+        if let Some(t) = tool {
+            v["expected"] = json!({"tool": t});
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn obs<'a>(task: &'a Task, called: Option<&str>, outcome: Outcome) -> Observation<'a> {
+        Observation {
+            task,
+            trial: 0,
+            called: called.map(str::to_string),
+            graded: Graded {
+                outcome,
+                args_valid: None,
+                args_correct: None,
+                notes: vec![],
+            },
+            text: None,
+        }
+    }
+
+    #[test]
+    fn counts_outcomes_apart_and_fills_the_matrix() {
+        let t = [
+            task("1", "direct", Some("a")),
+            task("2", "direct", Some("a")),
+            task("3", "near_miss", Some("b")),
+            task("4", "no_tool", None),
+            task("5", "no_tool", None),
+            task("6", "direct", Some("b")),
+        ];
+        let o = vec![
+            obs(&t[0], Some("a"), Outcome::Correct),
+            obs(&t[1], Some("b"), Outcome::Confused),
+            obs(&t[2], None, Outcome::Missed),
+            obs(&t[3], None, Outcome::Correct),
+            obs(&t[4], Some("a"), Outcome::FalseCall),
+            obs(&t[5], None, Outcome::Error),
+        ];
+        let m = Metrics::compute(&["a".into(), "b".into()], &o);
+        assert_eq!((m.accuracy.k, m.accuracy.n), (2, 6));
+        assert_eq!(
+            (m.confusions, m.missed_calls, m.false_calls, m.errors),
+            (1, 1, 1, 1)
+        );
+        assert_eq!(m.confusion["a"]["b"], 1);
+        assert_eq!(m.confusion[NONE]["a"], 1);
+        assert_eq!(m.confusion["b"][ERROR], 1);
+        assert_eq!(m.by_kind["no_tool"].k, 1);
+        // Abstentions: tasks 3 and 4 called nothing; only 4 was right to.
+        assert_eq!((m.abstention_precision.k, m.abstention_precision.n), (1, 2));
+        assert_eq!((m.abstention_recall.k, m.abstention_recall.n), (1, 2));
+        let a = m.tool("a").unwrap();
+        assert_eq!(
+            (a.recall.k, a.recall.n, a.precision.k, a.precision.n),
+            (1, 2, 1, 2)
+        );
+        assert_eq!(m.most_confused.len(), 3);
+    }
+}

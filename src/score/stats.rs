@@ -1,0 +1,117 @@
+//! Statistics for honest numbers: Wilson score intervals for every rate, the exact McNemar test
+//! for paired before/after comparisons, and the Bonferroni correction.
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
+
+/// A rate with its sample size and 95% Wilson interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Rate {
+    pub k: u64,
+    pub n: u64,
+    /// k / n (0 when n is 0).
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Rate {
+    pub fn new(k: u64, n: u64) -> Self {
+        let (lo, hi) = wilson(k, n);
+        Rate {
+            k,
+            n,
+            value: if n == 0 { 0.0 } else { k as f64 / n as f64 },
+            lo,
+            hi,
+        }
+    }
+
+    /// `0.83 [0.75, 0.89] (n=120)` style text, as percentages.
+    pub fn show(&self) -> String {
+        if self.n == 0 {
+            return "— (n=0)".into();
+        }
+        format!(
+            "{:.1}% [{:.1}, {:.1}] (n={})",
+            self.value * 100.0,
+            self.lo * 100.0,
+            self.hi * 100.0,
+            self.n
+        )
+    }
+}
+
+fn z975() -> f64 {
+    Normal::standard().inverse_cdf(0.975)
+}
+
+/// Wilson score interval at 95% for k successes in n trials; (0, 1) when n is 0.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = z975();
+    let n_f = n as f64;
+    let p = k as f64 / n_f;
+    let denom = 1.0 + z * z / n_f;
+    let centre = (p + z * z / (2.0 * n_f)) / denom;
+    let half = z * ((p * (1.0 - p) / n_f) + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Two-sided exact McNemar p-value from the discordant counts: `b` pairs only A got right,
+/// `c` pairs only B got right. 1.0 when there are no discordant pairs.
+pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
+    let n = b + c;
+    if n == 0 {
+        return 1.0;
+    }
+    match Binomial::new(0.5, n) {
+        Ok(bin) => (2.0_f64 * bin.cdf(b.min(c))).min(1.0),
+        Err(_) => 1.0,
+    }
+}
+
+/// The smallest p-value an exact McNemar test can reach with `n` discordant pairs.
+pub fn mcnemar_floor(n: u64) -> f64 {
+    mcnemar_exact(0, n)
+}
+
+/// Bonferroni-corrected p-value for one of `m` comparisons.
+pub fn bonferroni(p: f64, m: usize) -> f64 {
+    (p * m.max(1) as f64).min(1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // Known: 8/10 → [0.490, 0.943]; 0/10 → [0, 0.278]; 50/100 → [0.404, 0.596].
+        let (lo, hi) = wilson(8, 10);
+        assert!(
+            (lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0, 10);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3);
+        let (lo, hi) = wilson(50, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+    }
+
+    #[test]
+    fn mcnemar_exact_matches_the_binomial() {
+        // b=0, c=6: p = 2 * 0.5^6 = 0.03125
+        assert!((mcnemar_exact(0, 6) - 0.03125).abs() < 1e-9);
+        assert!((mcnemar_exact(6, 0) - 0.03125).abs() < 1e-9);
+        // b=2, c=8: 2 * P(X<=2 | n=10) = 2 * 56/1024
+        assert!((mcnemar_exact(2, 8) - 112.0 / 1024.0).abs() < 1e-9);
+        assert_eq!(mcnemar_exact(5, 5), 1.0);
+        assert_eq!(mcnemar_exact(0, 0), 1.0);
+        assert!(mcnemar_floor(5) > 0.05 && mcnemar_floor(6) < 0.05);
+        assert_eq!(bonferroni(0.02, 3), 0.06);
+        assert_eq!(bonferroni(0.5, 3), 1.0);
+    }
+}

@@ -1,0 +1,249 @@
+//! The task format: one JSON object per line. Reading reports the file and line of every
+//! problem; writing is deterministic (same tasks, same bytes).
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Plainly asks for what one tool does.
+    Direct,
+    /// Uses a sibling's vocabulary while still needing the intended tool.
+    NearMiss,
+    /// No tool in the catalog serves it: the right answer is to call nothing.
+    NoTool,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Direct, Kind::NearMiss, Kind::NoTool];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Direct => "direct",
+            Kind::NearMiss => "near_miss",
+            Kind::NoTool => "no_tool",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Split {
+    #[default]
+    Dev,
+    Heldout,
+}
+
+/// The call a task expects.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Map<String, Value>>,
+    /// Other tools that are also a correct choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acceptable: Vec<String>,
+}
+
+impl Expected {
+    /// True when calling `tool` counts as the right choice.
+    pub fn accepts(&self, tool: &str) -> bool {
+        self.tool == tool || self.acceptable.iter().any(|t| t == tool)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    pub id: String,
+    /// What a user types.
+    pub request: String,
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<Expected>,
+    /// The sibling a near-miss request aims at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lure: Option<String>,
+    #[serde(default)]
+    pub split: Split,
+    /// `template`, `llm:<model>` or `hand`.
+    #[serde(default = "default_source")]
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Problems a generator could not resolve, kept for review.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+fn default_source() -> String {
+    "hand".into()
+}
+
+impl Task {
+    /// The tool the task expects, or `None` for no_tool tasks.
+    pub fn expected_tool(&self) -> Option<&str> {
+        self.expected.as_ref().map(|e| e.tool.as_str())
+    }
+
+    /// Checks the fields that must agree with `kind`.
+    fn check_shape(&self) -> Result<(), String> {
+        if self.id.trim().is_empty() {
+            return Err("`id` is empty".into());
+        }
+        if self.request.trim().is_empty() {
+            return Err("`request` is empty".into());
+        }
+        match (self.kind, &self.expected) {
+            (Kind::NoTool, Some(_)) => Err("a no_tool task must not have `expected`".into()),
+            (Kind::Direct | Kind::NearMiss, None) => Err(format!(
+                "a {} task needs `expected.tool`",
+                self.kind.as_str()
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A task with the line it was read from.
+pub type Numbered = (usize, Task);
+
+/// A malformed line: its number and what is wrong.
+pub type LineError = (usize, String);
+
+/// Parses a JSONL task file leniently: good tasks with their line numbers, and one message per
+/// malformed line. Blank lines and lines starting with `//` are skipped.
+pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read the task file {}", path.display()))?;
+    let mut tasks = Vec::new();
+    let mut errors = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        match serde_json::from_str::<Task>(trimmed) {
+            Ok(t) => match t.check_shape() {
+                Ok(()) => tasks.push((n + 1, t)),
+                Err(e) => errors.push((n + 1, e)),
+            },
+            Err(e) => errors.push((n + 1, e.to_string())),
+        }
+    }
+    Ok((tasks, errors))
+}
+
+/// Reads a JSONL task file strictly: any malformed line, an empty file or a repeated id is an
+/// error naming the file and line.
+pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
+    let shown = path.display();
+    let (tasks, errors) = parse_tasks(path)?;
+    if !errors.is_empty() {
+        let more = if errors.len() > 10 {
+            format!("\n  … and {} more", errors.len() - 10)
+        } else {
+            String::new()
+        };
+        let lines: Vec<String> = errors
+            .iter()
+            .take(10)
+            .map(|(n, e)| format!("{shown}:{n}: {e}"))
+            .collect();
+        bail!(
+            "{} malformed task line(s):\n  {}{more}",
+            errors.len(),
+            lines.join("\n  ")
+        );
+    }
+    if tasks.is_empty() {
+        bail!("{shown} has no tasks");
+    }
+    let mut seen = std::collections::HashMap::new();
+    for (n, t) in &tasks {
+        if let Some(first) = seen.insert(t.id.as_str(), *n) {
+            bail!(
+                "{shown}:{n}: task id `{}` is already used on line {first}",
+                t.id
+            );
+        }
+    }
+    Ok(tasks.into_iter().map(|(_, t)| t).collect())
+}
+
+pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
+    let mut out = String::new();
+    for t in tasks {
+        out.push_str(&serde_json::to_string(t)?);
+        out.push('\n');
+    }
+    crate::commands::write_file(path, &out)
+}
+
+/// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance.
+pub fn suite_hash(tasks: &[Task]) -> String {
+    let mut sorted: Vec<&Task> = tasks.iter().collect();
+    sorted.sort_by(|a, b| a.id.cmp(&b.id));
+    let v = serde_json::to_value(&sorted).unwrap_or_default();
+    crate::catalog::canonical::sha256_hex(&crate::catalog::canonical::to_canonical_string(&v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> tempfile::NamedTempFile {
+        let f = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(f.path(), text).unwrap();
+        f
+    }
+
+    #[test]
+    fn reads_valid_lines_and_names_bad_ones() {
+        let f = file(concat!(
+            r#"{"id":"a","request":"book a room","kind":"direct","expected":{"tool":"book_room","arguments":{"room":"Vega"}}}"#,
+            "\n\n",
+            r#"{"id":"b","request":"weather?","kind":"no_tool"}"#,
+            "\n"
+        ));
+        let tasks = read_tasks(f.path()).unwrap();
+        assert_eq!(tasks.len(), 2);
+        assert_eq!(tasks[0].split, Split::Dev);
+
+        let f = file(concat!(
+            r#"{"id":"a","request":"x","kind":"direct"}"#,
+            "\n",
+            r#"{"id":"b","request":"y","kind":"sideways"}"#,
+            "\nnot json\n"
+        ));
+        let e = read_tasks(f.path()).unwrap_err().to_string();
+        assert!(e.contains(":1: a direct task needs `expected.tool`"), "{e}");
+        assert!(e.contains(":2: unknown variant `sideways`"), "{e}");
+        assert!(e.contains(":3: expected"), "{e}");
+    }
+
+    #[test]
+    fn empty_and_duplicate_ids_are_errors() {
+        assert!(
+            read_tasks(file("\n\n").path())
+                .unwrap_err()
+                .to_string()
+                .contains("no tasks")
+        );
+        let line = r#"{"id":"a","request":"x","kind":"no_tool"}"#;
+        let e = read_tasks(file(&format!("{line}\n{line}\n")).path()).unwrap_err();
+        assert!(e.to_string().contains("already used on line 1"));
+    }
+
+    #[test]
+    fn suite_hash_ignores_order() {
+        let a: Task = serde_json::from_str(r#"{"id":"a","request":"x","kind":"no_tool"}"#).unwrap();
+        let b: Task = serde_json::from_str(r#"{"id":"b","request":"y","kind":"no_tool"}"#).unwrap();
+        assert_eq!(suite_hash(&[a.clone(), b.clone()]), suite_hash(&[b, a]));
+    }
+}
