@@ -96,7 +96,7 @@ mod tests {
             "{lo} {hi}"
         );
         let (lo, hi) = wilson(0, 10);
-        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3);
+        assert!(lo.abs() < 1e-12 && (hi - 0.2775).abs() < 1e-3);
         let (lo, hi) = wilson(50, 100);
         assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
     }
