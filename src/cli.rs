@@ -31,6 +31,8 @@ pub enum Command {
     Verify(PinArgs),
     /// Lint a server's tool definitions.
     Lint(LintArgs),
+    /// Generate labelled requests (direct, near-miss, no-tool) from the schemas, seeded.
+    Generate(GenerateArgs),
     /// Check a task file against a server's catalog (unknown tools, bad arguments, leakage,
     /// duplicates, coverage, malformed lines).
     Validate(ValidateArgs),
@@ -237,4 +239,31 @@ pub struct CompareArgs {
     /// Significance level for the corrected tests.
     #[arg(long, default_value_t = 0.05, value_name = "ALPHA")]
     pub alpha: f64,
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Where to write the tasks (JSONL).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: std::path::PathBuf,
+    /// Direct requests per tool.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub per_tool: usize,
+    /// Near-miss requests per tool (aimed at its most similar sibling).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub near_miss: usize,
+    /// Requests no tool serves.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub no_tool: usize,
+    /// Seed: the same seed gives byte-identical tasks.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+    /// Share of tasks marked `heldout` (0–1).
+    #[arg(long, default_value_t = 0.0, value_name = "FRACTION")]
+    pub heldout: f64,
+    /// Generate tasks for this tool only (repeatable); the whole catalog is still offered.
+    #[arg(long, value_name = "TOOL")]
+    pub only: Vec<String>,
 }

@@ -15,6 +15,7 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Pin(a) => commands::pin::run(a, &cfg, a.check).await,
         Command::Verify(a) => commands::pin::run(a, &cfg, true).await,
         Command::Lint(a) => commands::lint::run(a, &cfg).await,
+        Command::Generate(a) => commands::generate::run(a, &cfg).await,
         Command::Validate(a) => commands::validate::run(a, &cfg).await,
         Command::Run(a) => commands::run::run(a, &cfg).await,
         Command::Report(a) => commands::run::report(&a.run, a.format, &a.gate),

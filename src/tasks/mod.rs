@@ -1,7 +1,9 @@
 //! The tasks stage: labelled requests (JSONL), their validation, and their generation from a
 //! catalog (seeded schema sampler + offline templates).
 
+pub mod sampler;
 pub mod task;
+pub mod template;
 pub mod validate;
 pub mod vocab;
 

@@ -1,0 +1,60 @@
+//! `toolgate generate SERVER -o tasks.jsonl`: seeded template tasks.
+
+use anyhow::bail;
+
+use super::{Outcome, load_catalog};
+use crate::cli::GenerateArgs;
+use crate::config::Config;
+use crate::tasks::template::{GenerateOptions, generate};
+use crate::tasks::write_tasks;
+
+pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+    if !(0.0..=1.0).contains(&args.heldout) {
+        bail!(
+            "--heldout takes a fraction between 0 and 1, not {}",
+            args.heldout
+        );
+    }
+    let catalog = load_catalog(&args.server, cfg).await?;
+    for name in &args.only {
+        if catalog.tool(name).is_none() {
+            bail!("--only {name}: the server has no such tool");
+        }
+    }
+    let opts = GenerateOptions {
+        per_tool: args.per_tool,
+        near_miss: args.near_miss,
+        no_tool: args.no_tool,
+        seed: args.seed,
+        heldout: args.heldout,
+        only: args.only.clone(),
+    };
+    let out = generate(&catalog, &opts);
+    if out.tasks.is_empty() {
+        bail!(
+            "no tasks could be generated from {} (see the unsampleable tools above)",
+            catalog.source
+        );
+    }
+    write_tasks(&args.output, &out.tasks)?;
+    let count = |k: crate::tasks::Kind| out.tasks.iter().filter(|t| t.kind == k).count();
+    eprintln!(
+        "wrote {} tasks to {} ({} direct, {} near_miss, {} no_tool; seed {}). Template tasks are a smoke test, not a confusion measure.",
+        out.tasks.len(),
+        args.output.display(),
+        count(crate::tasks::Kind::Direct),
+        count(crate::tasks::Kind::NearMiss),
+        count(crate::tasks::Kind::NoTool),
+        args.seed
+    );
+    if !out.unsampleable.is_empty() {
+        eprintln!(
+            "{} tool(s) could not be sampled and have no tasks:",
+            out.unsampleable.len()
+        );
+        for (tool, reason) in &out.unsampleable {
+            eprintln!("  {tool}: {reason}");
+        }
+    }
+    Ok(Outcome::Pass)
+}

@@ -1,0 +1,338 @@
+//! Offline evaluation end to end: the bundled example (BM25 must prefer the "after"
+//! descriptions by 15+ points), resumable runs, gates, compare, generate, bad inputs.
+
+mod common;
+
+use common::*;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn example(which: &str) -> String {
+    py_server("fakemcp.py", &fixture(&format!("example/{which}.json")))
+}
+
+fn tasks() -> String {
+    fixture("example/tasks.jsonl")
+}
+
+fn run_json(dir: &std::path::Path) -> Value {
+    read_json(&dir.join("run.json"))
+}
+
+fn accuracy(dir: &std::path::Path) -> f64 {
+    run_json(dir)["results"][0]["metrics"]["accuracy"]["value"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn example_after_beats_before_by_fifteen_points_with_bm25() {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = (dir.path().join("before"), dir.path().join("after"));
+    for (server, out) in [(example("before"), &before), (example("after"), &after)] {
+        toolgate()
+            .args(["run", &server, "-t", &tasks(), "-m", "bm25", "--out"])
+            .arg(out)
+            .assert()
+            .success();
+    }
+    let (b, a) = (accuracy(&before), accuracy(&after));
+    assert!(
+        a - b >= 0.15,
+        "after {a:.3} should beat before {b:.3} by 15 points"
+    );
+    toolgate()
+        .args(["compare"])
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"overall\s+130 .* better").unwrap());
+    toolgate()
+        .args(["compare", "--format", "markdown"])
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| `overall` | 130 |"));
+}
+
+#[test]
+fn example_servers_share_one_contract_and_differ_only_in_descriptions() {
+    let load = |w: &str| read_json(std::path::Path::new(&fixture(&format!("example/{w}.json"))));
+    let (b, a) = (load("before"), load("after"));
+    let (bt, at) = (
+        b["tools"].as_array().unwrap(),
+        a["tools"].as_array().unwrap(),
+    );
+    assert!(bt.len() >= 10);
+    assert_eq!(bt.len(), at.len());
+    let mut differing = 0;
+    for (x, y) in bt.iter().zip(at) {
+        let strip = |v: &Value| {
+            let mut v = v.clone();
+            v.as_object_mut().unwrap().remove("description");
+            v
+        };
+        assert_eq!(
+            strip(x),
+            strip(y),
+            "only descriptions may differ ({})",
+            x["name"]
+        );
+        if x["description"] != y["description"] {
+            differing += 1;
+        }
+    }
+    assert_eq!(differing, bt.len(), "every description differs");
+    let lines = std::fs::read_to_string(tasks()).unwrap();
+    assert!(lines.lines().count() >= 100);
+}
+
+#[test]
+fn a_killed_run_resumes_without_losing_or_repeating_a_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    let cut = dir.path().join("cut");
+    let snap = fixture("example/after.json");
+    toolgate()
+        .args(["run", &snap, "-t", &tasks(), "--out"])
+        .arg(&full)
+        .assert()
+        .success();
+    toolgate()
+        .args(["run", &snap, "-t", &tasks(), "--out"])
+        .arg(&cut)
+        .assert()
+        .success();
+    // Simulate a kill: keep the first 50 decisions and half of the 51st line.
+    let text = std::fs::read_to_string(cut.join("predictions.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut kept = lines[..50].join("\n");
+    kept.push('\n');
+    kept.push_str(&lines[50][..lines[50].len() / 2]);
+    std::fs::write(cut.join("predictions.jsonl"), kept).unwrap();
+    toolgate()
+        .args(["run", "--resume"])
+        .arg(&cut)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("50 decision(s) already made"))
+        .stderr(predicate::str::contains("80 decision(s) made"));
+    let text = std::fs::read_to_string(cut.join("predictions.jsonl")).unwrap();
+    let ids: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["task_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let unique: std::collections::HashSet<&String> = ids.iter().collect();
+    assert_eq!(ids.len(), 130);
+    assert_eq!(unique.len(), 130);
+    assert_eq!(run_json(&cut)["status"], "complete");
+    assert_eq!(run_json(&cut)["results"], run_json(&full)["results"]);
+    // Resuming a finished run makes no new decision.
+    toolgate()
+        .args(["run", "--resume"])
+        .arg(&cut)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("0 decision(s) made"));
+}
+
+#[test]
+fn a_run_dir_from_another_catalog_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    toolgate()
+        .args([
+            "run",
+            &fixture("example/after.json"),
+            "-t",
+            &tasks(),
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    toolgate()
+        .args([
+            "run",
+            &fixture("example/before.json"),
+            "-t",
+            &tasks(),
+            "--resume",
+        ])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("was made from another catalog"));
+}
+
+#[test]
+fn gates_exit_1_with_a_one_line_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = fixture("example/after.json");
+    toolgate()
+        .args([
+            "run",
+            &snap,
+            "-t",
+            &tasks(),
+            "--fail-under",
+            "0.95",
+            "--out",
+        ])
+        .arg(dir.path().join("a"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is under --fail-under 95.0%"));
+    toolgate()
+        .args(["run", &snap, "-t", &tasks(), "--fail-under", "0.2", "--out"])
+        .arg(dir.path().join("b"))
+        .assert()
+        .success();
+    toolgate()
+        .args(["report"])
+        .arg(dir.path().join("b"))
+        .args(["--min-tool-accuracy", "0.99"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--min-tool-accuracy"));
+    toolgate()
+        .args(["run", &snap, "-t", &tasks(), "--fail-under", "80"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn bad_task_inputs_are_exit_2_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = fixture("example/after.json");
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id\":\"a\",\"request\":\"hi\",\"kind\":\"no_tool\"}\n{\"id\": \"b\", \"request\": \n",
+    )
+    .unwrap();
+    toolgate()
+        .args(["run", &snap, "-t"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.jsonl:2:"));
+    std::fs::write(&bad, "{\"id\":\"a\",\"request\":\"send it\",\"kind\":\"direct\",\"expected\":{\"tool\":\"send_fax\"}}\n").unwrap();
+    toolgate()
+        .args(["run", &snap, "-t"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "bad.jsonl:1: task `a` names `send_fax`",
+        ));
+    std::fs::write(&bad, "\n\n").unwrap();
+    toolgate()
+        .args(["run", &snap, "-t"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no tasks"));
+    toolgate()
+        .args(["validate", &snap, "-t"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("has no tasks"));
+    toolgate()
+        .args(["compare"])
+        .arg(dir.path())
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a run directory"));
+}
+
+#[test]
+fn generate_is_seeded_and_its_tasks_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    let snap = fixture("example/after.json");
+    let generate = |seed: &str, name: &str| {
+        let p = dir.path().join(name);
+        toolgate()
+            .args(["generate", &snap, "-o"])
+            .arg(&p)
+            .args([
+                "--seed",
+                seed,
+                "--per-tool",
+                "2",
+                "--near-miss",
+                "1",
+                "--no-tool",
+                "4",
+                "--heldout",
+                "0.25",
+            ])
+            .assert()
+            .success();
+        std::fs::read_to_string(p).unwrap()
+    };
+    let (a, b, c) = (
+        generate("5", "a.jsonl"),
+        generate("5", "b.jsonl"),
+        generate("6", "c.jsonl"),
+    );
+    assert_eq!(a, b, "same seed, same bytes");
+    assert_ne!(a, c);
+    assert!(
+        a.contains("\"kind\":\"near_miss\"")
+            && a.contains("\"kind\":\"no_tool\"")
+            && a.contains("\"split\":\"heldout\"")
+    );
+    toolgate()
+        .args(["validate", &snap, "-t"])
+        .arg(dir.path().join("a.jsonl"))
+        .args(["--min-per-tool", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0 error(s)"));
+    toolgate()
+        .args(["generate", &snap, "-o"])
+        .arg(dir.path().join("x.jsonl"))
+        .args(["--only", "no_such_tool"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn html_report_is_self_contained_with_a_heatmap() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    toolgate()
+        .args([
+            "run",
+            &fixture("example/before.json"),
+            "-t",
+            &tasks(),
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!doctype html>"));
+    for external in ["<link", "src=\"http", "src='http", "@import", "url(http"] {
+        assert!(!html.contains(external), "external asset: {external}");
+    }
+    // 12 tools + the no-call row, each with 13+ cells.
+    assert!(html.matches("class=\"cell").count() >= 13 * 13);
+    assert!(html.contains("prefers-color-scheme: dark"));
+    assert!(
+        std::fs::read_to_string(out.join("report.md"))
+            .unwrap()
+            .contains("| **tool accuracy** |")
+    );
+}
