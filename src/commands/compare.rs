@@ -64,7 +64,11 @@ fn row(d: &Delta, md: bool) -> String {
         pct(d.head.value),
         signed(d.delta),
         format!("{}/{}", d.only_base, d.only_head),
-        format!("{:.3}", d.p_adjusted),
+        if d.p_adjusted < 0.001 {
+            format!("{:.1e}", d.p_adjusted)
+        } else {
+            format!("{:.3}", d.p_adjusted)
+        },
         d.verdict.clone(),
     ];
     if md {

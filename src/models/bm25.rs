@@ -26,11 +26,10 @@ const NAME_BOOST: usize = 3;
 pub struct Bm25 {
     min_score: f64,
     names: Vec<String>,
-    /// Term frequencies per tool.
-    docs: Vec<HashMap<String, f64>>,
-    lengths: Vec<f64>,
-    avg_len: f64,
-    idf: HashMap<String, f64>,
+    /// term → (tool index, term frequency) for every tool containing it, with the term's IDF.
+    postings: HashMap<String, (f64, Vec<(usize, f64)>)>,
+    /// Per tool: the length normaliser `k1 · (1 − b + b · len / avg_len)`.
+    norms: Vec<f64>,
 }
 
 /// Stemmed content terms of a text.
@@ -83,71 +82,79 @@ impl Bm25 {
 
     pub fn new(catalog: &Catalog, min_score: f64) -> Self {
         let mut names = Vec::new();
-        let mut docs = Vec::new();
         let mut lengths = Vec::new();
-        let mut df: HashMap<String, usize> = HashMap::new();
-        for tool in &catalog.tools {
+        let mut postings: HashMap<String, (f64, Vec<(usize, f64)>)> = HashMap::new();
+        for (i, tool) in catalog.tools.iter().enumerate() {
             let words = document(tool);
             let mut tf: HashMap<String, f64> = HashMap::new();
             for w in &words {
                 *tf.entry(w.clone()).or_default() += 1.0;
             }
-            for w in tf.keys() {
-                *df.entry(w.clone()).or_default() += 1;
+            for (w, f) in tf {
+                postings.entry(w).or_default().1.push((i, f));
             }
             names.push(tool.name().to_string());
             lengths.push(words.len() as f64);
-            docs.push(tf);
         }
-        let n = docs.len() as f64;
+        let n = names.len() as f64;
         let avg_len = if lengths.is_empty() {
             1.0
         } else {
-            lengths.iter().sum::<f64>() / n
+            (lengths.iter().sum::<f64>() / n).max(1.0)
         };
-        let idf = df
-            .into_iter()
-            .map(|(w, d)| (w, ((n - d as f64 + 0.5) / (d as f64 + 0.5) + 1.0).ln()))
+        for (idf, list) in postings.values_mut() {
+            let d = list.len() as f64;
+            *idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
+        }
+        let norms = lengths
+            .iter()
+            .map(|l| K1 * (1.0 - B + B * l / avg_len))
             .collect();
         Bm25 {
             min_score,
             names,
-            docs,
-            lengths,
-            avg_len: avg_len.max(1.0),
-            idf,
+            postings,
+            norms,
         }
+    }
+
+    /// Each tool's BM25 score for `request`, in catalog order.
+    fn scores(&self, request: &str) -> Vec<f64> {
+        let mut scores = vec![0.0f64; self.names.len()];
+        for t in terms(request) {
+            if let Some((idf, list)) = self.postings.get(&t) {
+                for (i, f) in list {
+                    scores[*i] += idf * f * (K1 + 1.0) / (f + self.norms[*i]);
+                }
+            }
+        }
+        scores
     }
 
     /// Every tool's score for `request`, best first; ties by name.
     pub fn rank(&self, request: &str) -> Vec<(&str, f64)> {
-        let q = terms(request);
-        let mut scores: Vec<(&str, f64)> = self
-            .docs
+        let scores = self.scores(request);
+        let mut ranked: Vec<(&str, f64)> =
+            self.names.iter().map(String::as_str).zip(scores).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        ranked
+    }
+
+    /// The best tool and its score (ties by name), without sorting every tool.
+    fn best(&self, request: &str) -> Option<(&str, f64)> {
+        let scores = self.scores(request);
+        self.names
             .iter()
-            .enumerate()
-            .map(|(i, tf)| {
-                let norm = K1 * (1.0 - B + B * self.lengths[i] / self.avg_len);
-                let s = q
-                    .iter()
-                    .filter_map(|t| {
-                        let f = *tf.get(t)?;
-                        Some(self.idf.get(t).copied().unwrap_or(0.0) * f * (K1 + 1.0) / (f + norm))
-                    })
-                    .sum::<f64>();
-                (self.names[i].as_str(), s)
-            })
-            .collect();
-        scores.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-        scores
+            .map(String::as_str)
+            .zip(scores)
+            .min_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)))
     }
 
     pub fn choose(&self, request: &str) -> Decision {
-        let ranked = self.rank(request);
-        match ranked.first() {
-            Some((name, score)) if *score >= self.min_score && *score > 0.0 => Decision {
+        match self.best(request) {
+            Some((name, score)) if score >= self.min_score && score > 0.0 => Decision {
                 tool: Some(name.to_string()),
-                score: Some(*score),
+                score: Some(score),
                 ..Default::default()
             },
             best => Decision {

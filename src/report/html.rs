@@ -2,7 +2,7 @@
 //! confusion heatmap with hover detail per cell, the per-tool table and the confused requests.
 
 use crate::eval::RunFile;
-use crate::score::metrics::{ERROR, Metrics, NONE};
+use crate::score::metrics::{ERROR, Metrics, NONE, OTHER};
 
 pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -53,29 +53,27 @@ fn rate_card(label: &str, r: &crate::score::Rate) -> String {
 }
 
 fn heatmap(m: &Metrics) -> String {
-    let mut cols = m.labels.clone();
-    if m.confusion.values().any(|r| r.contains_key(ERROR)) {
-        cols.push(ERROR.into());
+    let (rows, cols, cells) = m.matrix_view(crate::report::run::MATRIX_MAX);
+    let mut out = String::new();
+    if rows.iter().any(|r| r == OTHER) {
+        out.push_str(&format!("<p class=muted>Showing the {} most confused tools; the others are folded into “{OTHER}”.</p>", crate::report::run::MATRIX_MAX));
     }
-    let mut out = String::from("<table class=heat><thead><tr><th>expected ↓ / called →</th>");
+    out.push_str("<table class=heat><thead><tr><th>expected ↓ / called →</th>");
     for c in &cols {
         out.push_str(&format!("<th class=rot>{}</th>", esc(c)));
     }
     out.push_str("<th>n</th></tr></thead><tbody>");
-    for row in &m.labels {
-        let Some(r) = m.confusion.get(row) else {
+    for row in &rows {
+        let get = |c: &String| cells.get(&(row.clone(), c.clone())).copied().unwrap_or(0);
+        let total: u64 = cols.iter().map(get).sum();
+        if total == 0 {
             continue;
-        };
-        let total: u64 = r.values().sum();
+        }
         out.push_str(&format!("<tr><th>{}</th>", esc(row)));
         for c in &cols {
-            let v = r.get(c).copied().unwrap_or(0);
-            let share = if total == 0 {
-                0.0
-            } else {
-                v as f64 / total as f64
-            };
-            let right = c == row;
+            let v = get(c);
+            let share = v as f64 / total as f64;
+            let right = c == row && row != OTHER;
             let colour = if v == 0 {
                 String::new()
             } else if right {

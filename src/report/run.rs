@@ -5,7 +5,7 @@ use crate::eval::RunFile;
 use crate::report::markdown::escape_cell;
 use crate::report::terminal::cell;
 use crate::score::Rate;
-use crate::score::metrics::{ERROR, Metrics, NONE};
+use crate::score::metrics::Metrics;
 
 fn pct(r: &Rate) -> String {
     r.show()
@@ -117,12 +117,12 @@ pub fn terminal(run: &RunFile) -> String {
     out
 }
 
+/// Most tools shown in a rendered confusion matrix; larger catalogs fold the rest.
+pub const MATRIX_MAX: usize = 30;
+
 /// The confusion matrix as a Markdown table (rows expected, columns called).
 pub fn matrix_markdown(m: &Metrics) -> String {
-    let mut cols: Vec<String> = m.labels.clone();
-    if m.confusion.values().any(|r| r.contains_key(ERROR)) {
-        cols.push(ERROR.into());
-    }
+    let (rows, cols, cells) = m.matrix_view(MATRIX_MAX);
     let mut out = String::from("| expected \\ called |");
     for c in &cols {
         out.push_str(&format!(" {} |", escape_cell(c)));
@@ -130,16 +130,19 @@ pub fn matrix_markdown(m: &Metrics) -> String {
     out.push_str("\n|---|");
     out.push_str(&"---:|".repeat(cols.len()));
     out.push('\n');
-    for row in &m.labels {
-        let Some(r) = m.confusion.get(row) else {
+    for row in &rows {
+        if !cols
+            .iter()
+            .any(|c| cells.contains_key(&(row.clone(), c.clone())))
+        {
             continue;
-        };
+        }
         out.push_str(&format!("| **{}** |", escape_cell(row)));
         for c in &cols {
-            let v = r.get(c).copied().unwrap_or(0);
+            let v = cells.get(&(row.clone(), c.clone())).copied().unwrap_or(0);
             let cellv = if v == 0 {
                 String::new()
-            } else if c == row || (row == NONE && c == NONE) {
+            } else if c == row {
                 format!("**{v}**")
             } else {
                 v.to_string()
