@@ -336,3 +336,81 @@ fn html_report_is_self_contained_with_a_heatmap() {
             .contains("| **tool accuracy** |")
     );
 }
+
+/// Chromium from Debian's package (installed by .ci/run).
+fn chromium() -> String {
+    for p in [
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome",
+    ] {
+        if std::path::Path::new(p).exists() {
+            return p.to_string();
+        }
+    }
+    panic!("chromium is missing: run `bash .ci/run` (it installs Debian's chromium package)");
+}
+
+#[test]
+fn html_report_renders_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    toolgate()
+        .args([
+            "run",
+            &fixture("example/after.json"),
+            "-t",
+            &tasks(),
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let page = format!("file://{}", out.join("report.html").display());
+    let profile = dir.path().join("profile");
+    let shot = dir.path().join("report.png");
+    let base = |extra: &[&str]| {
+        let mut c = std::process::Command::new(chromium());
+        c.args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(&page);
+        c
+    };
+    let dom = base(&["--dump-dom", "--virtual-time-budget=2000"])
+        .output()
+        .expect("chromium runs");
+    assert!(
+        dom.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dom.stderr)
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    // The rendered DOM has the heatmap: 13 rows (12 tools + no call) × 13+ columns of cells,
+    // each with its hover detail, and the theme toggle and tooltip wired up.
+    assert!(
+        dom.matches("class=\"cell").count() >= 13 * 13,
+        "heatmap cells missing"
+    );
+    assert!(dom.contains("data-tip=\"expected create_event → called create_event"));
+    assert!(dom.contains("id=\"tip\"") && dom.contains("id=\"theme\""));
+    let status = base(&[
+        "--window-size=1300,1800",
+        &format!("--screenshot={}", shot.display()),
+    ])
+    .output()
+    .unwrap();
+    assert!(status.status.success());
+    assert!(
+        std::fs::metadata(&shot).unwrap().len() > 10_000,
+        "the screenshot is blank"
+    );
+}
