@@ -206,9 +206,35 @@ pub struct RunArgs {
     /// Continue an interrupted run in DIR without repeating or losing a task.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<std::path::PathBuf>,
-    /// Decisions in flight at once.
+    /// Requests in flight at once, per provider.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub concurrency: usize,
+    /// Base URL for the (single) LLM provider of the run: a proxy, gateway or local server.
+    /// Default: the provider's own variable (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …) or URL.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// API key for the (single) LLM provider of the run. Prefer the provider's own variable
+    /// (OPENAI_API_KEY, ANTHROPIC_API_KEY, …): a flag can end up in shell history.
+    #[arg(long, value_name = "KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// Seconds to wait for one model reply.
+    #[arg(long, default_value_t = 60.0, value_name = "SECS")]
+    pub timeout: f64,
+    /// Retries of a request that failed with 429, 5xx or a timeout.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub retries: u32,
+    /// Stop after this many provider calls; the run is marked partial.
+    #[arg(long, value_name = "N")]
+    pub max_calls: Option<usize>,
+    /// Do not read or write the response cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Response cache folder.
+    #[arg(long, default_value = ".toolgate-cache", value_name = "DIR")]
+    pub cache_dir: std::path::PathBuf,
+    /// Seed passed to APIs that accept one.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
     #[command(flatten)]
     pub gate: GateArgs,
     /// Format printed on stdout.

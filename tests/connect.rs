@@ -254,13 +254,12 @@ fn third_party_npm_memory_server_over_stdio_matches_its_published_catalog() {
         .success()
         .stdout(predicate::str::contains("search_nodes"));
     let saved = read_json(&snap);
-    let shared = read_json(&root().join("../shared/catalogs/server-memory.json"));
-    if shared.is_object() {
-        assert_eq!(
-            saved["tools"], shared["tools"],
-            "raw capture must keep every field"
-        );
-    }
+    // fixtures/catalogs/memory.json is the published catalog of this exact package version.
+    let published = read_json(std::path::Path::new(&fixture("catalogs/memory.json")));
+    assert_eq!(
+        saved["tools"], published["tools"],
+        "raw capture must keep every field"
+    );
     let lock = dir.path().join("toolgate.lock");
     toolgate()
         .args(["pin", &bin, "--lock"])

@@ -181,9 +181,38 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             None => vec!["bm25".into()],
         };
     }
+    let providers: std::collections::BTreeSet<&str> = specs
+        .iter()
+        .filter_map(|s| models::provider_of(s))
+        .map(|p| p.name)
+        .collect();
+    if providers.len() > 1 && (args.api_key.is_some() || args.base_url.is_some()) {
+        bail!(
+            "--api-key/--base-url apply to one provider, but this run mixes {}: set each provider's own variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) instead",
+            providers.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let model_opts = models::ModelOptions {
+        base_url: args.base_url.clone(),
+        api_key: args.api_key.clone(),
+        llm: models::llm::LlmOptions {
+            timeout: std::time::Duration::from_secs_f64(args.timeout),
+            retries: args.retries,
+            concurrency: args.concurrency,
+            cache: (!args.no_cache).then(|| models::cache::Cache::new(args.cache_dir.clone())),
+            budget: args
+                .max_calls
+                .map(|m| std::sync::Arc::new(models::llm::Budget::new(m))),
+            seed: args.seed,
+            ..Default::default()
+        },
+    };
     let models: Vec<Box<dyn models::Model>> = specs
         .iter()
-        .map(|s| models::build(s, &catalog))
+        .map(|s| models::build(s, &catalog, &model_opts))
         .collect::<anyhow::Result<_>>()?;
     let trials: Vec<u32> = models
         .iter()
@@ -257,6 +286,8 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
                         spec: m.spec(),
                         deterministic: m.deterministic(),
                         trials: *t,
+                        served_by: vec![],
+                        notes: vec![],
                     })
                     .collect(),
                 trials: args.trials,
@@ -281,15 +312,15 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         );
     }
     let mut writer = PredictionWriter::open(&dir)?;
-    let ran = runner::execute(
-        &models,
-        &trials,
-        &tasks,
-        &done,
-        &mut writer,
-        args.concurrency,
-    )
-    .await?;
+    let concurrency = args.concurrency.max(1) * models.len().max(1);
+    let ran = runner::execute(&models, &trials, &tasks, &done, &mut writer, concurrency).await?;
+    for (info, m) in run.models.iter_mut().zip(&models) {
+        for n in m.notes() {
+            if !info.notes.contains(&n) {
+                info.notes.push(n);
+            }
+        }
+    }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
     let predictions: Vec<PredictionLine> = read_predictions(&dir)?;
     finish(
@@ -314,6 +345,16 @@ pub fn finish(
     format: Format,
 ) -> anyhow::Result<Outcome> {
     let specs: Vec<String> = run.models.iter().map(|m| m.spec.clone()).collect();
+    for info in run.models.iter_mut() {
+        let mut seen: Vec<String> = predictions
+            .iter()
+            .filter(|p| p.model == info.spec)
+            .filter_map(|p| p.decision.served_by.clone())
+            .collect();
+        seen.sort();
+        seen.dedup();
+        info.served_by = seen;
+    }
     let (results, outcomes) = runner::score(catalog, tasks, &specs, predictions);
     let expected: usize = run
         .models

@@ -36,6 +36,12 @@ pub struct ModelInfo {
     pub deterministic: bool,
     /// Trials run per task for this model (1 for deterministic models).
     pub trials: u32,
+    /// Model ids (and fingerprints) the provider reported.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub served_by: Vec<String>,
+    /// How the model was run (e.g. a temperature it rejected).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

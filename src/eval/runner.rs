@@ -67,26 +67,35 @@ pub async fn execute(
     let mut stream = futures::stream::iter(jobs)
         .map(|job| async move {
             let start = Instant::now();
-            let mut d = models[job.model]
-                .decide(&tasks[job.task].request, job.trial)
-                .await;
+            let mut d = models[job.model].decide(&tasks[job.task], job.trial).await;
             if d.latency_ms == 0 {
                 d.latency_ms = start.elapsed().as_millis() as u64;
             }
             (job, d)
         })
         .buffer_unordered(concurrency.max(1));
+    let mut skipped = 0usize;
     while let Some((job, decision)) = stream.next().await {
+        bar.inc(1);
+        if decision.error.as_deref() == Some(crate::models::llm::BUDGET_EXHAUSTED) {
+            // Not made, so not recorded: a resumed run makes it.
+            skipped += 1;
+            continue;
+        }
         writer.append(&PredictionLine {
             model: specs[job.model].clone(),
             task_id: tasks[job.task].id.clone(),
             trial: job.trial,
             decision,
         })?;
-        bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(total)
+    if skipped > 0 {
+        eprintln!(
+            "stopped early: --max-calls reached; {skipped} decision(s) not made (resume with a larger budget)"
+        );
+    }
+    Ok(total - skipped)
 }
 
 /// One graded observation, as written to `outcomes.jsonl` (what `compare` pairs on).

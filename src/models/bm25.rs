@@ -181,8 +181,8 @@ impl Model for Bm25 {
         true
     }
 
-    fn decide<'a>(&'a self, request: &'a str, _trial: u32) -> BoxFuture<'a, Decision> {
-        Box::pin(async move { self.choose(request) })
+    fn decide<'a>(&'a self, task: &'a crate::tasks::Task, _trial: u32) -> BoxFuture<'a, Decision> {
+        Box::pin(async move { self.choose(&task.request) })
     }
 }
 

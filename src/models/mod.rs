@@ -2,6 +2,11 @@
 //! replayed logs build on the same interface. A model is built for one catalog.
 
 pub mod bm25;
+pub mod cache;
+pub mod llm;
+pub mod provider;
+pub mod replay;
+pub mod wire;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -11,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::catalog::Catalog;
+use crate::tasks::Task;
 
 /// What a model decided for one request (one trial).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -33,6 +39,9 @@ pub struct Decision {
     pub score: Option<f64>,
     #[serde(default)]
     pub latency_ms: u64,
+    /// The model id (and fingerprint) the provider says answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_by: Option<String>,
 }
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -43,17 +52,78 @@ pub trait Model: Send + Sync {
     fn spec(&self) -> String;
     /// True when the same request always gets the same decision (no need for trials).
     fn deterministic(&self) -> bool;
-    /// Decides what to call for `request`. Never fails: problems become `Decision::error`.
-    fn decide<'a>(&'a self, request: &'a str, trial: u32) -> BoxFuture<'a, Decision>;
+    /// Decides what to call for `task`. Never fails: problems become `Decision::error`.
+    fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision>;
+    /// Things worth reporting about how the model was run (e.g. a dropped temperature).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
-/// Builds a model from its spec (`bm25`, `bm25:<min_score>`).
-pub fn build(spec: &str, catalog: &Catalog) -> anyhow::Result<Box<dyn Model>> {
+/// How LLM models are reached: flags that apply to every model of a run.
+#[derive(Clone, Debug, Default)]
+pub struct ModelOptions {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub llm: llm::LlmOptions,
+}
+
+/// The provider part of a spec (`openai` in `openai:gpt-4o-mini`), if it names one.
+pub fn provider_of(spec: &str) -> Option<&'static provider::Provider> {
+    provider::provider(spec.split_once(':')?.0)
+}
+
+/// Builds a model from its spec: `bm25[:min_score]`, `replay:<file.jsonl>`, or
+/// `<provider>:<model>` with provider one of openai, openrouter, ollama, vllm, llamacpp,
+/// lmstudio, openai-compat, anthropic.
+pub fn build(spec: &str, catalog: &Catalog, opts: &ModelOptions) -> anyhow::Result<Box<dyn Model>> {
     let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
     match kind {
         "bm25" => Ok(Box::new(bm25::Bm25::from_spec(rest, catalog)?)),
-        other => bail!(
-            "unknown model `{other}` in `{spec}`: this build knows `bm25` and `bm25:<min_score>`"
-        ),
+        "replay" => Ok(Box::new(replay::Replay::load(rest)?)),
+        _ => {
+            let Some(p) = provider::provider(kind) else {
+                let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
+                bail!(
+                    "unknown model `{spec}`: use bm25, replay:<file>, or <provider>:<model> with provider one of {}",
+                    names.join(", ")
+                );
+            };
+            if rest.trim().is_empty() {
+                bail!("`{spec}`: name the model after the colon, e.g. `{kind}:<model>`");
+            }
+            let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
+            Ok(Box::new(llm::LlmModel::new(
+                spec.to_string(),
+                rest.to_string(),
+                ep,
+                catalog,
+                opts.llm.clone(),
+            )?))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_name_their_provider() {
+        assert_eq!(provider_of("openai:gpt-4o-mini").unwrap().name, "openai");
+        assert_eq!(
+            provider_of("anthropic:claude-x").unwrap().wire,
+            provider::Wire::Anthropic
+        );
+        assert!(provider_of("bm25").is_none());
+        let c = Catalog::default();
+        let err = |s: &str| {
+            build(s, &c, &ModelOptions::default())
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        };
+        assert!(err("gpt4").contains("unknown model"));
+        assert!(err("ollama:").contains("name the model"));
     }
 }

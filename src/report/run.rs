@@ -34,6 +34,17 @@ pub fn terminal(run: &RunFile) -> String {
     for r in &run.results {
         let m = &r.metrics;
         out.push_str(&format!("\n== {}\n", r.model));
+        if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
+            if !info.served_by.is_empty() {
+                out.push_str(&format!(
+                    "served by          {}\n",
+                    info.served_by.join(", ")
+                ));
+            }
+            for n in &info.notes {
+                out.push_str(&format!("note               {n}\n"));
+            }
+        }
         out.push_str(&format!("tool accuracy      {}\n", pct(&m.accuracy)));
         for (k, rate) in &m.by_kind {
             out.push_str(&format!("  {:<16} {}\n", k, pct(rate)));
@@ -55,6 +66,17 @@ pub fn terminal(run: &RunFile) -> String {
                 "arguments          valid {}  correct {}\n",
                 pct(&m.args_valid),
                 pct(&m.args_correct)
+            ));
+        }
+        let a = &m.attribution;
+        out.push_str(&format!(
+            "failures           {} description confusion, {} argument problems, {} model mechanics, {} no call, {} false call\n",
+            a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
+        ));
+        for (id, said) in a.no_call_replies.iter().take(3) {
+            out.push_str(&format!(
+                "  said instead ({id}): {}\n",
+                cell(said, 100).trim_end()
             ));
         }
         let w = m
@@ -159,6 +181,17 @@ pub fn markdown(run: &RunFile) -> String {
     for r in &run.results {
         let m = &r.metrics;
         out.push_str(&format!("\n### `{}`\n\n", r.model));
+        if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
+            if !info.served_by.is_empty() {
+                out.push_str(&format!(
+                    "Served by {}.\n\n",
+                    escape_cell(&info.served_by.join(", "))
+                ));
+            }
+            for n in &info.notes {
+                out.push_str(&format!("> note: {}\n\n", escape_cell(n)));
+            }
+        }
         out.push_str("| metric | value |\n|---|---|\n");
         out.push_str(&format!(
             "| **tool accuracy** | **{}** |\n",
@@ -186,6 +219,11 @@ pub fn markdown(run: &RunFile) -> String {
                 pct(&m.args_correct)
             ));
         }
+        let a = &m.attribution;
+        out.push_str(&format!(
+            "| failures: description confusion / arguments / model mechanics / no call / false call | {} / {} / {} / {} / {} |\n",
+            a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
+        ));
         out.push_str("\n| tool | n | accuracy | precision | F1 |\n|---|---:|---|---:|---:|\n");
         for t in &m.per_tool {
             out.push_str(&format!(

@@ -55,6 +55,24 @@ pub struct ConfusedPair {
     pub examples: Vec<(String, String)>,
 }
 
+/// Every failure in one bucket, so a reader knows what a description change can move.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Attribution {
+    /// Another tool was chosen: the descriptions did not tell the tools apart.
+    pub description_confusion: u64,
+    /// The right tool with invalid or wrong arguments.
+    pub argument_problems: u64,
+    /// Malformed output, invented tools, transport errors: a floor no description can move.
+    pub model_mechanics: u64,
+    /// A tool was needed and none was called.
+    pub no_call: u64,
+    /// No tool fits and one was called.
+    pub false_call: u64,
+    /// What the model said instead of calling (up to five), with the task id.
+    #[serde(default)]
+    pub no_call_replies: Vec<(String, String)>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Task × trial observations scored.
@@ -84,6 +102,8 @@ pub struct Metrics {
     pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
     pub per_tool: Vec<ToolMetrics>,
     pub most_confused: Vec<ConfusedPair>,
+    #[serde(default)]
+    pub attribution: Attribution,
 }
 
 impl Metrics {
@@ -139,6 +159,27 @@ impl Metrics {
             count(&|o| o.graded.args_correct == Some(true)),
             count(&|o| o.graded.args_correct.is_some()),
         );
+
+        m.attribution = Attribution {
+            description_confusion: m.confusions,
+            argument_problems: count(&|o| {
+                o.graded.outcome == Outcome::Correct
+                    && (o.graded.args_valid == Some(false) || o.graded.args_correct == Some(false))
+            }),
+            model_mechanics: m.errors,
+            no_call: m.missed_calls,
+            false_call: m.false_calls,
+            no_call_replies: obs
+                .iter()
+                .filter(|o| o.graded.outcome == Outcome::Missed)
+                .filter_map(|o| {
+                    o.text
+                        .clone()
+                        .map(|t| (o.task.id.clone(), t.chars().take(200).collect()))
+                })
+                .take(5)
+                .collect(),
+        };
 
         // Confusion matrix.
         let mut labels: Vec<String> = tools.to_vec();

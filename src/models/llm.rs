@@ -1,0 +1,391 @@
+//! The LLM adapter: one model behind an OpenAI-compatible or Anthropic endpoint. It never
+//! aborts a run: timeouts, 429/5xx (retried with backoff that honours Retry-After, a bounded
+//! number of times), malformed tool-call JSON, non-object arguments, invented tool names and
+//! plain-text replies all become scored outcomes. Temperature 0 is sent and dropped, with a
+//! note, when a model rejects it; a seed is sent where the API takes one. Replies are cached.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use super::cache::Cache;
+use super::provider::{Endpoint, Wire};
+use super::wire::{self, Reply};
+use super::{BoxFuture, Decision, Model};
+use crate::catalog::Catalog;
+use crate::tasks::Task;
+
+/// The error text of a decision not made because `--max-calls` was reached. The runner does
+/// not persist such decisions, so a resumed run (with a larger budget) makes them.
+pub const BUDGET_EXHAUSTED: &str = "budget exhausted (--max-calls)";
+
+/// A shared cap on provider calls across every model of a run.
+#[derive(Debug)]
+pub struct Budget {
+    max: usize,
+    used: AtomicUsize,
+}
+
+impl Budget {
+    pub fn new(max: usize) -> Self {
+        Budget {
+            max,
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    fn take(&self) -> bool {
+        self.used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
+                (u < self.max).then_some(u + 1)
+            })
+            .is_ok()
+    }
+
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::SeqCst)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LlmOptions {
+    pub timeout: Duration,
+    pub retries: u32,
+    /// Requests in flight at once to this model's provider.
+    pub concurrency: usize,
+    pub cache: Option<Cache>,
+    pub budget: Option<Arc<Budget>>,
+    pub seed: Option<u64>,
+    /// First retry wait when the provider gives no Retry-After.
+    pub backoff: Duration,
+}
+
+impl Default for LlmOptions {
+    fn default() -> Self {
+        LlmOptions {
+            timeout: Duration::from_secs(60),
+            retries: 4,
+            concurrency: 4,
+            cache: None,
+            budget: None,
+            seed: None,
+            backoff: Duration::from_millis(500),
+        }
+    }
+}
+
+pub struct LlmModel {
+    spec: String,
+    model: String,
+    endpoint: Endpoint,
+    tools: Vec<Value>,
+    client: reqwest::Client,
+    sem: Arc<Semaphore>,
+    opts: LlmOptions,
+    temperature: AtomicBool,
+    notes: Mutex<Vec<String>>,
+    /// HTTP requests actually sent (cache hits excluded).
+    pub calls: AtomicUsize,
+}
+
+enum CallError {
+    TemperatureRejected,
+    Failed(String),
+}
+
+/// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
+fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = v.parse::<f64>() {
+        return Some(Duration::from_secs_f64(secs.clamp(0.0, 120.0)));
+    }
+    let when = httpdate_to_system(v)?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or_default()
+            .min(Duration::from_secs(120)),
+    )
+}
+
+fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
+    humantime::parse_rfc3339_weak(v).ok().or_else(|| {
+        // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
+        let parts: Vec<&str> = v.split_whitespace().collect();
+        let months = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let m = months
+            .iter()
+            .position(|x| Some(*x) == parts.get(2).copied())?
+            + 1;
+        let iso = format!(
+            "{}-{:02}-{:02}T{}Z",
+            parts.get(3)?,
+            m,
+            parts.get(1)?.parse::<u32>().ok()?,
+            parts.get(4)?
+        );
+        humantime::parse_rfc3339(&iso).ok()
+    })
+}
+
+impl LlmModel {
+    pub fn new(
+        spec: String,
+        model: String,
+        endpoint: Endpoint,
+        catalog: &Catalog,
+        opts: LlmOptions,
+    ) -> anyhow::Result<Self> {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(LlmModel {
+            spec,
+            model,
+            tools: wire::tools(endpoint.provider.wire, catalog),
+            endpoint,
+            client,
+            sem: Arc::new(Semaphore::new(opts.concurrency.max(1))),
+            temperature: AtomicBool::new(true),
+            notes: Mutex::new(Vec::new()),
+            calls: AtomicUsize::new(0),
+            opts,
+        })
+    }
+
+    fn url(&self) -> String {
+        match self.endpoint.provider.wire {
+            Wire::OpenAi => format!("{}/chat/completions", self.endpoint.base_url),
+            Wire::Anthropic => {
+                let base = &self.endpoint.base_url;
+                if base.ends_with("/v1") {
+                    format!("{base}/messages")
+                } else {
+                    format!("{base}/v1/messages")
+                }
+            }
+        }
+    }
+
+    /// Removes the key from any text that could be shown or stored.
+    fn scrub(&self, text: &str) -> String {
+        match &self.endpoint.key {
+            Some(k) if !k.expose().is_empty() => text.replace(k.expose(), "[redacted]"),
+            _ => text.to_string(),
+        }
+    }
+
+    fn note(&self, n: String) {
+        if let Ok(mut notes) = self.notes.lock()
+            && !notes.contains(&n)
+        {
+            notes.push(n);
+        }
+    }
+
+    async fn send(&self, body: &Value) -> Result<Value, CallError> {
+        let mut attempt = 0u32;
+        loop {
+            if let Some(b) = &self.opts.budget
+                && !b.take()
+            {
+                return Err(CallError::Failed(BUDGET_EXHAUSTED.into()));
+            }
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let mut req = self
+                .client
+                .post(self.url())
+                .timeout(self.opts.timeout)
+                .json(body);
+            match (self.endpoint.provider.wire, &self.endpoint.key) {
+                (Wire::OpenAi, Some(k)) => req = req.bearer_auth(k.expose()),
+                (Wire::Anthropic, Some(k)) => req = req.header("x-api-key", k.expose()),
+                _ => {}
+            }
+            if self.endpoint.provider.wire == Wire::Anthropic {
+                req = req.header("anthropic-version", "2023-06-01");
+            }
+            let outcome: Result<Value, (String, Option<Duration>)> = match req.send().await {
+                Ok(resp) => {
+                    let status = resp.status();
+                    let wait = retry_after(resp.headers());
+                    let text = resp.text().await.unwrap_or_default();
+                    if status.is_success() {
+                        match serde_json::from_str::<Value>(&text) {
+                            Ok(v) => return Ok(v),
+                            Err(e) => {
+                                return Err(CallError::Failed(format!(
+                                    "the reply is not JSON: {e}"
+                                )));
+                            }
+                        }
+                    }
+                    let lower = text.to_lowercase();
+                    if status.as_u16() == 400
+                        && lower.contains("temperature")
+                        && self.temperature.load(Ordering::SeqCst)
+                    {
+                        return Err(CallError::TemperatureRejected);
+                    }
+                    let prefix: String = self.scrub(&text).chars().take(300).collect();
+                    let msg = format!("HTTP {status}: {prefix}");
+                    if status.as_u16() == 429 || status.as_u16() == 408 || status.is_server_error()
+                    {
+                        Err((msg, wait))
+                    } else {
+                        return Err(CallError::Failed(msg));
+                    }
+                }
+                Err(e) => {
+                    let what = if e.is_timeout() {
+                        format!(
+                            "no reply within {}s (--timeout)",
+                            self.opts.timeout.as_secs_f64()
+                        )
+                    } else {
+                        format!("request failed: {}", self.scrub(&e.to_string()))
+                    };
+                    Err((what, None))
+                }
+            };
+            let Err((msg, wait)) = outcome else {
+                unreachable!("successes return early")
+            };
+            if attempt >= self.opts.retries {
+                return Err(CallError::Failed(format!(
+                    "{msg} (after {} retries)",
+                    self.opts.retries
+                )));
+            }
+            let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
+            tokio::time::sleep(wait.unwrap_or(backoff).min(Duration::from_secs(120))).await;
+            attempt += 1;
+        }
+    }
+
+    /// One model turn: cache, budget, retries, and the temperature fallback.
+    async fn turn(&self, request: &str, turns: &[wire::Turn], trial: u32) -> Result<Reply, String> {
+        loop {
+            let temp = self.temperature.load(Ordering::SeqCst);
+            let body = wire::body(
+                self.endpoint.provider.wire,
+                &self.model,
+                &self.tools,
+                request,
+                turns,
+                temp,
+                self.opts.seed,
+            );
+            let key = Cache::key(self.endpoint.provider.name, &self.model, &body, trial);
+            let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
+                Some(v) => v,
+                None => {
+                    let _permit = self.sem.acquire().await.map_err(|e| e.to_string())?;
+                    match self.send(&body).await {
+                        Ok(v) => {
+                            if let Some(c) = &self.opts.cache {
+                                c.put(&key, &v);
+                            }
+                            v
+                        }
+                        Err(CallError::TemperatureRejected) => {
+                            self.temperature.store(false, Ordering::SeqCst);
+                            self.note(format!(
+                                "{} rejected temperature 0; sent without a temperature",
+                                self.spec
+                            ));
+                            continue;
+                        }
+                        Err(CallError::Failed(e)) => return Err(e),
+                    }
+                }
+            };
+            return wire::parse(self.endpoint.provider.wire, &reply)
+                .map_err(|e| format!("unexpected reply: {e}"));
+        }
+    }
+}
+
+impl Model for LlmModel {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn deterministic(&self) -> bool {
+        false
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            match self.turn(&task.request, &[], trial).await {
+                Err(e) => Decision {
+                    error: Some(e),
+                    ..Default::default()
+                },
+                Ok(reply) => reply_to_decision(reply),
+            }
+        })
+    }
+}
+
+/// The first call of a reply as a decision (or no call, with the text kept).
+pub fn reply_to_decision(reply: Reply) -> Decision {
+    let served_by = reply.served_by.clone();
+    match reply.calls.into_iter().next() {
+        None => Decision {
+            tool: None,
+            text: reply.text,
+            served_by,
+            ..Default::default()
+        },
+        Some(call) => match call.arguments {
+            Ok(args) => Decision {
+                tool: Some(call.name),
+                arguments: Some(args),
+                text: reply.text,
+                served_by,
+                ..Default::default()
+            },
+            Err(e) => Decision {
+                tool: Some(call.name),
+                error: Some(e),
+                text: reply.text,
+                served_by,
+                ..Default::default()
+            },
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        let mut h = reqwest::header::HeaderMap::new();
+        h.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        h.insert(
+            reqwest::header::RETRY_AFTER,
+            "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&h), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn budget_is_shared_and_bounded() {
+        let b = Budget::new(2);
+        assert!(b.take() && b.take() && !b.take());
+        assert_eq!(b.used(), 2);
+    }
+}

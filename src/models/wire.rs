@@ -1,0 +1,258 @@
+//! The two wire formats: request bodies (the same system prompt and the tools in each API's
+//! native shape) and reply parsing into tool calls and text. Pure functions, so the exact
+//! bytes each adapter sends are tested.
+
+use serde_json::{Map, Value, json};
+
+use super::provider::Wire;
+use crate::catalog::Catalog;
+
+/// The system prompt every model gets.
+pub const SYSTEM_PROMPT: &str = "You are an assistant that can use tools. When one of the available tools serves the user's request, call it with arguments taken from the request. When no tool fits, answer directly without calling a tool.";
+
+/// A conversation turn beyond the first user message (for multi-step runs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turn {
+    /// The assistant called `name` with `arguments` (call id `id`).
+    Call {
+        id: String,
+        name: String,
+        arguments: Value,
+    },
+    /// The (synthetic) result of call `id`.
+    Result { id: String, content: String },
+}
+
+/// Tools as the wire format wants them.
+pub fn tools(wire: Wire, catalog: &Catalog) -> Vec<Value> {
+    catalog
+        .tools
+        .iter()
+        .map(|t| {
+            let schema = t.input_schema().cloned().unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+            let desc = t.description().unwrap_or("");
+            match wire {
+                Wire::OpenAi => json!({"type": "function", "function": {"name": t.name(), "description": desc, "parameters": schema}}),
+                Wire::Anthropic => json!({"name": t.name(), "description": desc, "input_schema": schema}),
+            }
+        })
+        .collect()
+}
+
+/// The request body for one decision.
+pub fn body(
+    wire: Wire,
+    model: &str,
+    tools: &[Value],
+    request: &str,
+    turns: &[Turn],
+    temperature: bool,
+    seed: Option<u64>,
+) -> Value {
+    match wire {
+        Wire::OpenAi => {
+            let mut messages = vec![
+                json!({"role": "system", "content": SYSTEM_PROMPT}),
+                json!({"role": "user", "content": request}),
+            ];
+            for t in turns {
+                messages.push(match t {
+                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]}),
+                    Turn::Result { id, content } => json!({"role": "tool", "tool_call_id": id, "content": content}),
+                });
+            }
+            let mut b = json!({"model": model, "messages": messages, "tools": tools, "tool_choice": "auto"});
+            if temperature {
+                b["temperature"] = json!(0);
+            }
+            if let Some(s) = seed {
+                b["seed"] = json!(s);
+            }
+            b
+        }
+        Wire::Anthropic => {
+            let mut messages = vec![json!({"role": "user", "content": request})];
+            for t in turns {
+                messages.push(match t {
+                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": name, "input": arguments}]}),
+                    Turn::Result { id, content } => json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]}),
+                });
+            }
+            let mut b = json!({"model": model, "max_tokens": 1024, "system": SYSTEM_PROMPT, "messages": messages, "tools": tools, "tool_choice": {"type": "auto"}});
+            if temperature {
+                b["temperature"] = json!(0);
+            }
+            b
+        }
+    }
+}
+
+/// One tool call in a reply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub id: String,
+    pub name: String,
+    /// The arguments object, or why it is unusable (malformed JSON, not an object).
+    pub arguments: Result<Map<String, Value>, String>,
+}
+
+/// What a reply said.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reply {
+    pub calls: Vec<Call>,
+    pub text: Option<String>,
+    /// The model id (and fingerprint) the provider reports.
+    pub served_by: Option<String>,
+}
+
+fn args_from(v: &Value) -> Result<Map<String, Value>, String> {
+    match v {
+        Value::Object(m) => Ok(m.clone()),
+        Value::String(s) => {
+            match serde_json::from_str::<Value>(if s.trim().is_empty() { "{}" } else { s }) {
+                Ok(Value::Object(m)) => Ok(m),
+                Ok(other) => Err(format!(
+                    "tool arguments are not a JSON object: {}",
+                    crate::catalog::kind(&other)
+                )),
+                Err(e) => Err(format!(
+                    "malformed tool-call arguments JSON ({e}): {}",
+                    s.chars().take(120).collect::<String>()
+                )),
+            }
+        }
+        Value::Null => Ok(Map::new()),
+        other => Err(format!(
+            "tool arguments are not a JSON object: {}",
+            crate::catalog::kind(other)
+        )),
+    }
+}
+
+/// Parses a provider reply. `Err` when the reply is not the wire format at all.
+pub fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
+    let model = v.get("model").and_then(Value::as_str);
+    match wire {
+        Wire::OpenAi => {
+            let msg = v
+                .pointer("/choices/0/message")
+                .ok_or("the reply has no choices[0].message")?;
+            let calls = msg
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .enumerate()
+                        .map(|(i, c)| Call {
+                            id: c
+                                .get("id")
+                                .and_then(Value::as_str)
+                                .map(str::to_string)
+                                .unwrap_or_else(|| format!("call_{i}")),
+                            name: c
+                                .pointer("/function/name")
+                                .and_then(Value::as_str)
+                                .unwrap_or("")
+                                .to_string(),
+                            arguments: args_from(
+                                c.pointer("/function/arguments").unwrap_or(&Value::Null),
+                            ),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let text = msg
+                .get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.trim().is_empty())
+                .map(str::to_string);
+            let fp = v.get("system_fingerprint").and_then(Value::as_str);
+            let served_by = model.map(|m| match fp {
+                Some(f) => format!("{m} ({f})"),
+                None => m.to_string(),
+            });
+            Ok(Reply {
+                calls,
+                text,
+                served_by,
+            })
+        }
+        Wire::Anthropic => {
+            let content = v
+                .get("content")
+                .and_then(Value::as_array)
+                .ok_or("the reply has no content array")?;
+            let mut reply = Reply {
+                served_by: model.map(str::to_string),
+                ..Default::default()
+            };
+            let mut texts = Vec::new();
+            for (i, block) in content.iter().enumerate() {
+                match block.get("type").and_then(Value::as_str) {
+                    Some("tool_use") => reply.calls.push(Call {
+                        id: block
+                            .get("id")
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                            .unwrap_or_else(|| format!("toolu_{i}")),
+                        name: block
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string(),
+                        arguments: args_from(block.get("input").unwrap_or(&Value::Null)),
+                    }),
+                    Some("text") => {
+                        if let Some(t) = block.get("text").and_then(Value::as_str) {
+                            texts.push(t.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            reply.text = Some(texts.join("\n")).filter(|t| !t.trim().is_empty());
+            Ok(reply)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_openai_tool_calls_and_bad_arguments() {
+        let v = json!({"model": "gpt-x", "system_fingerprint": "fp_1", "choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "book_room", "arguments": "{\"room\": \"Vega\"}"}},
+                           {"id": "c2", "type": "function", "function": {"name": "x", "arguments": "{room: Vega"}}]}}]});
+        let r = parse(Wire::OpenAi, &v).unwrap();
+        assert_eq!(r.served_by.as_deref(), Some("gpt-x (fp_1)"));
+        assert_eq!(r.calls[0].arguments.as_ref().unwrap()["room"], "Vega");
+        assert!(
+            r.calls[1]
+                .arguments
+                .as_ref()
+                .unwrap_err()
+                .contains("malformed")
+        );
+        let v = json!({"choices": [{"message": {"content": "I can't help with that.", "tool_calls": [{"function": {"name": "y", "arguments": "[1]"}}]}}]});
+        let r = parse(Wire::OpenAi, &v).unwrap();
+        assert!(
+            r.calls[0]
+                .arguments
+                .as_ref()
+                .unwrap_err()
+                .contains("not a JSON object")
+        );
+        assert_eq!(r.text.as_deref(), Some("I can't help with that."));
+        assert!(parse(Wire::OpenAi, &json!({"error": "x"})).is_err());
+    }
+
+    #[test]
+    fn parses_anthropic_tool_use_and_text() {
+        let v = json!({"model": "claude-x", "content": [{"type": "text", "text": "Booking it."}, {"type": "tool_use", "id": "t1", "name": "book_room", "input": {"room": "Vega"}}]});
+        let r = parse(Wire::Anthropic, &v).unwrap();
+        assert_eq!(r.calls[0].name, "book_room");
+        assert_eq!(r.text.as_deref(), Some("Booking it."));
+    }
+}

@@ -1,0 +1,484 @@
+//! LLM adapters against local mock servers speaking the exact OpenAI chat-completions and
+//! Anthropic Messages wire formats: request bodies, retries, timeouts, malformed replies,
+//! invented tools, the cache, the call budget, credentials, and kill-and-resume.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use common::*;
+use predicates::prelude::PredicateBooleanExt;
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+fn catalog(dir: &Path) -> PathBuf {
+    let p = dir.join("catalog.json");
+    std::fs::write(
+        &p,
+        json!({"tools": [
+            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
+            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    p
+}
+
+fn tasks(dir: &Path, requests: &[&str]) -> PathBuf {
+    let p = dir.join("tasks.jsonl");
+    let lines: Vec<String> = requests
+        .iter()
+        .enumerate()
+        .map(|(i, r)| json!({"id": format!("t{i:02}"), "request": r, "kind": "direct", "expected": {"tool": "book_room", "arguments": {"room": "Vega"}}}).to_string())
+        .collect();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    p
+}
+
+fn last_user_text(body: &Value) -> String {
+    let msgs = body["messages"].as_array().unwrap();
+    msgs.iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or("")
+        .to_string()
+}
+
+fn openai_call(name: &str, args: &str) -> Value {
+    json!({"id": "chatcmpl-1", "model": "mock-model-2026", "system_fingerprint": "fp_mock",
+           "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+             "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": args}}]}}]})
+}
+
+/// Answers by the request text: "rate" → one 429 then a call; "boom" → 500; "slow" → too late;
+/// "malformed" → bad arguments JSON; "invent" → an unknown tool; "chat" → text only.
+struct Scripted {
+    calls: Arc<AtomicUsize>,
+    rate_seen: Arc<AtomicUsize>,
+    delay: Duration,
+}
+
+impl Respond for Scripted {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let text = last_user_text(&body);
+        let ok = ResponseTemplate::new(200).set_delay(self.delay);
+        if text.contains("rate") && self.rate_seen.fetch_add(1, Ordering::SeqCst) == 0 {
+            return ResponseTemplate::new(429)
+                .insert_header("retry-after", "1")
+                .set_body_json(json!({"error": {"message": "slow down"}}));
+        }
+        if text.contains("boom") {
+            return ResponseTemplate::new(500).set_body_string("upstream exploded");
+        }
+        if text.contains("slow") {
+            return ResponseTemplate::new(200)
+                .set_delay(Duration::from_secs(10))
+                .set_body_json(openai_call("book_room", "{}"));
+        }
+        if text.contains("malformed") {
+            return ok.set_body_json(openai_call("book_room", "{\"room\": \"Vega\""));
+        }
+        if text.contains("invent") {
+            return ok.set_body_json(openai_call("reserve_everything", "{}"));
+        }
+        if text.contains("chat") {
+            return ok.set_body_json(json!({"model": "mock-model-2026", "choices": [{"message": {"role": "assistant", "content": "Which room would you like?"}}]}));
+        }
+        ok.set_body_json(openai_call("book_room", "{\"room\": \"Vega\"}"))
+    }
+}
+
+async fn openai_mock(delay: Duration) -> (MockServer, Arc<AtomicUsize>) {
+    let server = MockServer::start().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(Scripted {
+            calls: calls.clone(),
+            rate_seen: Arc::new(AtomicUsize::new(0)),
+            delay,
+        })
+        .mount(&server)
+        .await;
+    (server, calls)
+}
+
+fn predictions(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("predictions.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+async fn run(args: Vec<String>, envs: Vec<(&'static str, String)>) -> std::process::Output {
+    tokio::task::spawn_blocking(move || {
+        let mut cmd = toolgate();
+        cmd.args(&args);
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+fn s(x: impl AsRef<std::ffi::OsStr>) -> String {
+    x.as_ref().to_string_lossy().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, _) = openai_mock(Duration::ZERO).await;
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(dir.path(), &["Reserve Vega please"])),
+            "-m".into(),
+            "openai-compat:mock-model".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--seed".into(),
+            "7".into(),
+            "--out".into(),
+            s(&out),
+            "--cache-dir".into(),
+            s(dir.path().join("cache")),
+        ],
+        vec![
+            ("OPENAI_COMPAT_API_KEY", "sk-test-secret-123".into()),
+            ("ANTHROPIC_API_KEY", "sk-ant-other".into()),
+        ],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reqs = server.received_requests().await.unwrap();
+    assert_eq!(reqs.len(), 1);
+    let r = &reqs[0];
+    assert_eq!(
+        r.headers.get("authorization").unwrap().to_str().unwrap(),
+        "Bearer sk-test-secret-123"
+    );
+    let body: Value = serde_json::from_slice(&r.body).unwrap();
+    let expected = json!({
+        "model": "mock-model",
+        "messages": [
+            {"role": "system", "content": toolgate::models::wire::SYSTEM_PROMPT},
+            {"role": "user", "content": "Reserve Vega please"}
+        ],
+        "tools": [
+            {"type": "function", "function": {"name": "book_room", "description": "Reserve a meeting room.", "parameters": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}}},
+            {"type": "function", "function": {"name": "get_weather", "description": "Weather for a city.", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+        ],
+        "tool_choice": "auto",
+        "temperature": 0,
+        "seed": 7
+    });
+    assert_eq!(body, expected);
+    let run_json = read_json(&out.join("run.json"));
+    assert_eq!(
+        run_json["models"][0]["served_by"][0],
+        "mock-model-2026 (fp_mock)"
+    );
+    assert_eq!(run_json["results"][0]["metrics"]["args_correct"]["k"], 1);
+    for f in std::fs::read_dir(&out).unwrap().flatten() {
+        let text = std::fs::read_to_string(f.path()).unwrap();
+        assert!(
+            !text.contains("sk-test-secret") && !text.contains("sk-ant-other"),
+            "a key leaked into {}",
+            f.path().display()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn anthropic_request_body_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/messages"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-mock-1",
+            "content": [{"type": "text", "text": "Booking."}, {"type": "tool_use", "id": "toolu_1", "name": "book_room", "input": {"room": "vega"}}], "stop_reason": "tool_use"})))
+        .mount(&server)
+        .await;
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(dir.path(), &["Reserve Vega please"])),
+            "-m".into(),
+            "anthropic:claude-mock".into(),
+            "--out".into(),
+            s(&out),
+            "--no-cache".into(),
+        ],
+        vec![
+            ("ANTHROPIC_API_KEY", "sk-ant-secret".into()),
+            ("ANTHROPIC_BASE_URL", server.uri()),
+            ("OPENAI_API_KEY", "sk-openai-other".into()),
+        ],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reqs = server.received_requests().await.unwrap();
+    let r = &reqs[0];
+    assert_eq!(
+        r.headers.get("x-api-key").unwrap().to_str().unwrap(),
+        "sk-ant-secret"
+    );
+    assert_eq!(
+        r.headers
+            .get("anthropic-version")
+            .unwrap()
+            .to_str()
+            .unwrap(),
+        "2023-06-01"
+    );
+    assert!(r.headers.get("authorization").is_none());
+    let body: Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(
+        body,
+        json!({
+            "model": "claude-mock",
+            "max_tokens": 1024,
+            "system": toolgate::models::wire::SYSTEM_PROMPT,
+            "messages": [{"role": "user", "content": "Reserve Vega please"}],
+            "tools": [
+                {"name": "book_room", "description": "Reserve a meeting room.", "input_schema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
+                {"name": "get_weather", "description": "Weather for a city.", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+            ],
+            "tool_choice": {"type": "auto"},
+            "temperature": 0
+        })
+    );
+    let p = predictions(&out);
+    assert_eq!(p[0]["tool"], "book_room");
+    assert_eq!(p[0]["text"], "Booking.");
+    assert_eq!(
+        read_json(&out.join("run.json"))["results"][0]["metrics"]["accuracy"]["k"],
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failures_become_scored_outcomes_never_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, calls) = openai_mock(Duration::ZERO).await;
+    let out = dir.path().join("run");
+    let requests = [
+        "rate limited once",
+        "boom always",
+        "slow reply",
+        "malformed json",
+        "invent a tool",
+        "chat only",
+    ];
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(dir.path(), &requests)),
+            "-m".into(),
+            "openai-compat:m".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--timeout".into(),
+            "1".into(),
+            "--retries".into(),
+            "1".into(),
+            "--out".into(),
+            s(&out),
+            "--no-cache".into(),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = predictions(&out);
+    let by = |id: &str| p.iter().find(|x| x["task_id"] == id).unwrap().clone();
+    assert_eq!(
+        by("t00")["tool"],
+        "book_room",
+        "429 with Retry-After is retried"
+    );
+    assert!(by("t01")["error"].as_str().unwrap().contains("HTTP 500"));
+    assert!(by("t02")["error"].as_str().unwrap().contains("--timeout"));
+    assert!(by("t03")["error"].as_str().unwrap().contains("malformed"));
+    assert_eq!(by("t04")["tool"], "reserve_everything");
+    assert_eq!(by("t05")["tool"], Value::Null);
+    assert_eq!(by("t05")["text"], "Which room would you like?");
+    let m = &read_json(&out.join("run.json"))["results"][0]["metrics"];
+    assert_eq!(m["accuracy"]["k"], 1);
+    assert_eq!(
+        m["errors"], 4,
+        "500, timeout, malformed, invented tool: {m}"
+    );
+    assert_eq!(m["missed_calls"], 1);
+    assert_eq!(m["confusions"], 0, "an error never counts as a confusion");
+    // rate: 2, boom: 2 (1 retry), slow: 2, others 1 each.
+    assert_eq!(calls.load(Ordering::SeqCst), 9);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unchanged_rerun_hits_the_cache_and_a_budget_marks_the_run_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, calls) = openai_mock(Duration::ZERO).await;
+    let reqs: Vec<String> = (0..6).map(|i| format!("book room {i}")).collect();
+    let reqs: Vec<&str> = reqs.iter().map(String::as_str).collect();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), &reqs));
+    let base = |out: &str| {
+        vec![
+            "run".into(),
+            s(&cat),
+            "-t".into(),
+            s(&t),
+            "-m".into(),
+            "openai-compat:m".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--cache-dir".into(),
+            s(dir.path().join("cache")),
+            "--out".into(),
+            s(dir.path().join(out)),
+        ]
+    };
+    assert!(run(base("a"), vec![]).await.status.success());
+    assert_eq!(calls.load(Ordering::SeqCst), 6);
+    assert!(run(base("b"), vec![]).await.status.success());
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        6,
+        "the second run made provider calls"
+    );
+    let mut nocache = base("c");
+    nocache.push("--no-cache".into());
+    nocache.extend([
+        "--max-calls".into(),
+        "2".into(),
+        "--fail-under".into(),
+        "0.1".into(),
+    ]);
+    let o = run(nocache, vec![]).await;
+    assert_eq!(o.status.code(), Some(1), "a partial run cannot pass a gate");
+    assert_eq!(calls.load(Ordering::SeqCst), 8);
+    let r = read_json(&dir.path().join("c/run.json"));
+    assert_eq!(r["status"], "partial");
+    assert_eq!(predictions(&dir.path().join("c")).len(), 2);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-calls"));
+    assert!(
+        std::fs::read_to_string(dir.path().join("c/report.md"))
+            .unwrap()
+            .contains("PARTIAL")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_run_resumes_with_no_task_lost_or_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, calls) = openai_mock(Duration::from_millis(200)).await;
+    let reqs: Vec<String> = (0..20).map(|i| format!("book room {i}")).collect();
+    let reqs: Vec<&str> = reqs.iter().map(String::as_str).collect();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), &reqs));
+    let out = dir.path().join("run");
+    let args = vec![
+        s(&cat),
+        "-t".into(),
+        s(&t),
+        "-m".into(),
+        "openai-compat:m".into(),
+        "--base-url".into(),
+        format!("{}/v1", server.uri()),
+        "--concurrency".into(),
+        "1".into(),
+        "--cache-dir".into(),
+        s(dir.path().join("cache")),
+    ];
+    let bin = assert_cmd::cargo::cargo_bin("toolgate");
+    let mut child = std::process::Command::new(&bin)
+        .arg("run")
+        .args(&args)
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while predictions(&out).len() < 5 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run made no progress"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = predictions(&out).len();
+    assert!(before < 20, "killed too late to test resume");
+    let o = run(
+        vec![
+            "run".into(),
+            "--resume".into(),
+            s(&out),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--cache-dir".into(),
+            s(dir.path().join("cache")),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = predictions(&out);
+    let ids: std::collections::HashSet<String> = p
+        .iter()
+        .map(|x| x["task_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(p.len(), 20, "no task repeated");
+    assert_eq!(ids.len(), 20, "no task lost");
+    assert_eq!(read_json(&out.join("run.json"))["status"], "complete");
+    // At most the one request in flight at the kill is sent twice.
+    assert!(
+        calls.load(Ordering::SeqCst) <= 21,
+        "{} calls",
+        calls.load(Ordering::SeqCst)
+    );
+}
+
+#[test]
+fn one_api_key_or_base_url_is_refused_for_mixed_providers() {
+    let dir = tempfile::tempdir().unwrap();
+    toolgate()
+        .args(["run"])
+        .arg(catalog(dir.path()))
+        .arg("-t")
+        .arg(tasks(dir.path(), &["x"]))
+        .args([
+            "-m",
+            "openai:gpt-x",
+            "-m",
+            "anthropic:claude-x",
+            "--api-key",
+            "sk-mixed",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("mixes anthropic, openai"))
+        .stderr(predicates::str::contains("sk-mixed").not());
+}
