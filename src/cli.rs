@@ -232,6 +232,11 @@ pub struct RunArgs {
     /// Response cache folder.
     #[arg(long, default_value = ".toolgate-cache", value_name = "DIR")]
     pub cache_dir: std::path::PathBuf,
+    /// Calls a model may make per task (each answered with a synthetic result built from the
+    /// tool's outputSchema); a task passes if the intended call is made at any step. The
+    /// confusion matrix keeps scoring the first call.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub max_steps: u32,
     /// Seed passed to APIs that accept one.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

@@ -482,3 +482,102 @@ fn one_api_key_or_base_url_is_refused_for_mixed_providers() {
         .stderr(predicates::str::contains("mixes anthropic, openai"))
         .stderr(predicates::str::contains("sk-mixed").not());
 }
+
+/// First turn: call get_weather; once a tool result is in the conversation: book_room.
+struct TwoStep;
+
+impl Respond for TwoStep {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let answered = body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["role"] == "tool");
+        if answered {
+            ResponseTemplate::new(200)
+                .set_body_json(openai_call("book_room", "{\"room\": \"Vega\"}"))
+        } else {
+            ResponseTemplate::new(200)
+                .set_body_json(openai_call("get_weather", "{\"city\": \"Lisbon\"}"))
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn multi_step_passes_on_a_later_call_and_reports_an_undeclared_precondition() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(TwoStep)
+        .mount(&server)
+        .await;
+    let (cat, t) = (
+        catalog(dir.path()),
+        tasks(
+            dir.path(),
+            &["book Vega if it is sunny", "book Vega for the offsite"],
+        ),
+    );
+    let go = |steps: &str, out: &str| {
+        vec![
+            "run".into(),
+            s(&cat),
+            "-t".into(),
+            s(&t),
+            "-m".into(),
+            "openai-compat:m".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--no-cache".into(),
+            "--max-steps".into(),
+            steps.into(),
+            "--out".into(),
+            s(dir.path().join(out)),
+        ]
+    };
+    assert!(run(go("1", "one"), vec![]).await.status.success());
+    let one = read_json(&dir.path().join("one/run.json"));
+    assert_eq!(
+        one["results"][0]["metrics"]["accuracy"]["k"], 0,
+        "one step: the first call is get_weather"
+    );
+    assert_eq!(one["results"][0]["metrics"]["confusions"], 2);
+    let o = run(go("3", "three"), vec![]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let three = read_json(&dir.path().join("three/run.json"));
+    let m = &three["results"][0]["metrics"];
+    assert_eq!(
+        m["accuracy"]["k"], 2,
+        "three steps: book_room is called at step 2"
+    );
+    assert_eq!(
+        m["confusion"]["book_room"]["get_weather"], 2,
+        "the matrix still scores the first call"
+    );
+    assert_eq!(m["args_correct"]["k"], 2);
+    let p = &m["preconditions"][0];
+    assert_eq!(
+        (p["before"].as_str(), p["tool"].as_str()),
+        (Some("get_weather"), Some("book_room"))
+    );
+    assert_eq!(
+        (p["rate"]["k"].as_u64(), p["rate"]["n"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(p["undeclared"], true);
+    let sent = server.received_requests().await.unwrap();
+    let second: Value = serde_json::from_slice(&sent.last().unwrap().body).unwrap();
+    let tool_msg = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["role"] == "tool")
+        .unwrap();
+    assert!(
+        tool_msg["content"].as_str().unwrap().contains("ok"),
+        "a synthetic result answers the call"
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("UNDECLARED"));
+}

@@ -207,6 +207,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
                 .max_calls
                 .map(|m| std::sync::Arc::new(models::llm::Budget::new(m))),
             seed: args.seed,
+            max_steps: args.max_steps.max(1),
             ..Default::default()
         },
     };
@@ -292,6 +293,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
                     .collect(),
                 trials: args.trials,
                 split: split.into(),
+                max_steps: args.max_steps.max(1),
                 results: vec![],
                 gate: None,
             };

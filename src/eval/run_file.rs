@@ -56,6 +56,10 @@ pub struct GateResult {
     pub reasons: Vec<String>,
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// `run.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunFile {
@@ -73,6 +77,9 @@ pub struct RunFile {
     pub trials: u32,
     /// Which split was run (`all`, `dev`, `heldout`).
     pub split: String,
+    /// Calls a model could make per task.
+    #[serde(default = "one")]
+    pub max_steps: u32,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -160,9 +160,28 @@ pub fn score(
                 outcome: o.graded.outcome,
                 args_correct: o.graded.args_correct,
             }));
+            let mut metrics = Metrics::compute(&tools, &obs);
+            let stepped: Vec<(&Task, Vec<String>)> = predictions
+                .iter()
+                .filter(|p| &p.model == model && p.decision.steps.len() > 1)
+                .filter_map(|p| {
+                    Some((
+                        *by_id.get(p.task_id.as_str())?,
+                        p.decision.steps.iter().map(|s| s.tool.clone()).collect(),
+                    ))
+                })
+                .collect();
+            let describe = |t: &str| {
+                catalog
+                    .tool(t)
+                    .and_then(|t| t.description())
+                    .unwrap_or("")
+                    .to_string()
+            };
+            metrics.preconditions = crate::score::metrics::preconditions(&stepped, &describe);
             ModelResult {
                 model: model.clone(),
-                metrics: Metrics::compute(&tools, &obs),
+                metrics,
             }
         })
         .collect();

@@ -61,6 +61,8 @@ pub struct LlmOptions {
     pub seed: Option<u64>,
     /// First retry wait when the provider gives no Retry-After.
     pub backoff: Duration,
+    /// Calls the model may make per task; each is answered with a synthetic result.
+    pub max_steps: u32,
 }
 
 impl Default for LlmOptions {
@@ -73,6 +75,7 @@ impl Default for LlmOptions {
             budget: None,
             seed: None,
             backoff: Duration::from_millis(500),
+            max_steps: 1,
         }
     }
 }
@@ -87,6 +90,8 @@ pub struct LlmModel {
     opts: LlmOptions,
     temperature: AtomicBool,
     notes: Mutex<Vec<String>>,
+    /// The synthetic result each tool returns in multi-step runs (from its outputSchema).
+    results: std::collections::HashMap<String, String>,
     /// HTTP requests actually sent (cache hits excluded).
     pub calls: AtomicUsize,
 }
@@ -148,6 +153,11 @@ impl LlmModel {
             spec,
             model,
             tools: wire::tools(endpoint.provider.wire, catalog),
+            results: catalog
+                .tools
+                .iter()
+                .map(|t| (t.name().to_string(), synthetic_result(t)))
+                .collect(),
             endpoint,
             client,
             sem: Arc::new(Semaphore::new(opts.concurrency.max(1))),
@@ -326,15 +336,82 @@ impl Model for LlmModel {
 
     fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision> {
         Box::pin(async move {
-            match self.turn(&task.request, &[], trial).await {
-                Err(e) => Decision {
-                    error: Some(e),
-                    ..Default::default()
-                },
-                Ok(reply) => reply_to_decision(reply),
+            let max = self.opts.max_steps.max(1);
+            let mut turns = Vec::new();
+            let mut steps = Vec::new();
+            let mut first: Option<Decision> = None;
+            for step in 0..max {
+                let reply = match self.turn(&task.request, &turns, trial).await {
+                    Ok(r) => r,
+                    Err(e) if first.is_none() => {
+                        return Decision {
+                            error: Some(e),
+                            ..Default::default()
+                        };
+                    }
+                    Err(e) => {
+                        steps.push(super::Step {
+                            tool: "(error)".into(),
+                            arguments: None,
+                            error: Some(e),
+                        });
+                        break;
+                    }
+                };
+                let calls = reply.calls.clone();
+                if first.is_none() {
+                    first = Some(reply_to_decision(reply));
+                }
+                let Some(call) = calls.into_iter().next() else {
+                    break;
+                };
+                let args = call.arguments.clone();
+                steps.push(super::Step {
+                    tool: call.name.clone(),
+                    arguments: args.clone().ok(),
+                    error: args.clone().err(),
+                });
+                if step + 1 == max || args.is_err() {
+                    break;
+                }
+                let content = self
+                    .results
+                    .get(&call.name)
+                    .cloned()
+                    .unwrap_or_else(|| format!("error: unknown tool `{}`", call.name));
+                turns.push(wire::Turn::Call {
+                    id: call.id.clone(),
+                    name: call.name,
+                    arguments: Value::Object(args.unwrap_or_default()),
+                });
+                turns.push(wire::Turn::Result {
+                    id: call.id,
+                    content,
+                });
             }
+            let mut d = first.unwrap_or_default();
+            if max > 1 {
+                d.steps = steps;
+            }
+            d
         })
     }
+}
+
+/// What a tool "returns" in a multi-step run: a sample of its outputSchema, else a generic
+/// success. The server is never called.
+fn synthetic_result(tool: &crate::catalog::Tool) -> String {
+    tool.output_schema()
+        .and_then(|schema| {
+            let stand_in = crate::catalog::Tool::from_value(
+                serde_json::json!({"name": tool.name(), "inputSchema": schema}),
+                "outputSchema",
+            )
+            .ok()?;
+            crate::tasks::sampler::sample_args(&stand_in, 0, 0).ok()
+        })
+        .map(|m| Value::Object(m).to_string())
+        .unwrap_or_else(|| r#"{"ok": true, "result": "done"}"#.to_string())
 }
 
 /// The first call of a reply as a decision (or no call, with the text kept).

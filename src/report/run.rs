@@ -68,6 +68,23 @@ pub fn terminal(run: &RunFile) -> String {
                 pct(&m.args_correct)
             ));
         }
+        for p in m.preconditions.iter().take(10) {
+            out.push_str(&format!(
+                "precondition       {} before {}: {} of {} trials{}\n",
+                p.before,
+                p.tool,
+                p.rate.k,
+                p.rate.n,
+                if p.undeclared {
+                    format!(
+                        " — UNDECLARED (the description of {} never mentions {})",
+                        p.tool, p.before
+                    )
+                } else {
+                    String::new()
+                }
+            ));
+        }
         let a = &m.attribution;
         out.push_str(&format!(
             "failures           {} description confusion, {} argument problems, {} model mechanics, {} no call, {} false call\n",
@@ -238,6 +255,24 @@ pub fn markdown(run: &RunFile) -> String {
                 t.precision.value * 100.0,
                 t.f1
             ));
+        }
+        if !m.preconditions.is_empty() {
+            out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
+            for p in m.preconditions.iter().take(10) {
+                out.push_str(&format!(
+                    "| `{}` | `{}` | {} | {} |\n",
+                    p.before,
+                    p.tool,
+                    pct(&p.rate),
+                    if p.declared {
+                        "yes"
+                    } else if p.undeclared {
+                        "**no — undeclared**"
+                    } else {
+                        "no"
+                    }
+                ));
+            }
         }
         if !m.most_confused.is_empty() {
             out.push_str("\n**Most confused** (expected → called)\n\n");

@@ -50,6 +50,23 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         args_correct: None,
         notes: vec![],
     };
+    // Multi-step: the task passes when the intended call is made at any step; that step's
+    // arguments are graded. (The confusion matrix still scores the first call.)
+    if d.error.is_none()
+        && d.steps.len() > 1
+        && let Some(exp) = &task.expected
+        && let Some(step) = d
+            .steps
+            .iter()
+            .find(|s| exp.accepts(&s.tool) && s.error.is_none())
+    {
+        let single = Decision {
+            tool: Some(step.tool.clone()),
+            arguments: step.arguments.clone(),
+            ..Default::default()
+        };
+        return grade(task, &single, catalog, checker);
+    }
     if let Some(e) = &d.error {
         g.outcome = Outcome::Error;
         g.notes.push(e.clone());
