@@ -237,6 +237,11 @@ pub struct RunArgs {
     /// confusion matrix keeps scoring the first call.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub max_steps: u32,
+    /// Measure a description change without touching the server: `TOOL:new description`
+    /// re-runs that tool's tasks (expected or lure) against a catalog where only that
+    /// description is patched, and compares paired trials with an exact McNemar test.
+    #[arg(long, value_name = "TOOL:TEXT")]
+    pub mutate: Vec<String>,
     /// Seed passed to APIs that accept one.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

@@ -414,3 +414,30 @@ fn html_report_renders_in_headless_chromium() {
         "the screenshot is blank"
     );
 }
+
+#[test]
+fn mutate_measures_one_description_change_without_touching_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let server = example("before");
+    toolgate()
+        .args(["run", &server, "-t", &tasks(), "-m", "bm25", "--out"])
+        .arg(&out)
+        .args(["--mutate", "cancel_event:Call off a meeting other people were invited to: it stays in history and every attendee is notified. Not for silently removing your own drafts — use delete_event."])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("mutation of `cancel_event`"))
+        .stdout(predicate::str::is_match(r"cancel_event\s+n=8\s+0\.0% →\s+\d").unwrap());
+    let cmp: Value = read_json(&out.join("mutation.json"));
+    let overall = &cmp[0]["overall"];
+    assert!(overall["only_head"].as_u64().unwrap() > overall["only_base"].as_u64().unwrap());
+    assert!(
+        out.join("baseline/predictions.jsonl").exists()
+            && out.join("mutated/predictions.jsonl").exists()
+    );
+    toolgate()
+        .args(["run", &server, "-t", &tasks(), "--mutate", "no_such_tool:x"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no tool `no_such_tool`"));
+}

@@ -5,6 +5,7 @@ pub mod compare;
 pub mod generate;
 pub mod inspect;
 pub mod lint;
+pub mod mutate;
 pub mod pin;
 pub mod rules;
 pub mod run;

@@ -211,6 +211,9 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             ..Default::default()
         },
     };
+    if !args.mutate.is_empty() {
+        return super::mutate::run(args, &catalog, &tasks, &specs, &model_opts).await;
+    }
     let models: Vec<Box<dyn models::Model>> = specs
         .iter()
         .map(|s| models::build(s, &catalog, &model_opts))
