@@ -302,4 +302,17 @@ pub struct GenerateArgs {
     /// Generate tasks for this tool only (repeatable); the whole catalog is still offered.
     #[arg(long, value_name = "TOOL")]
     pub only: Vec<String>,
+    /// Write the requests with an LLM (`<provider>:<model>`) instead of templates; arguments
+    /// still come from the seeded sampler, and a second pass checks leakage and solvability.
+    #[arg(long, value_name = "SPEC")]
+    pub generator: Option<String>,
+    /// Base URL for the generator's provider.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Response cache folder (the writer's replies are cached like a run's).
+    #[arg(long, default_value = ".toolgate-cache", value_name = "DIR")]
+    pub cache_dir: std::path::PathBuf,
+    /// Do not read or write the response cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }

@@ -581,3 +581,107 @@ async fn multi_step_passes_on_a_later_call_and_reports_an_undeclared_preconditio
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("UNDECLARED"));
 }
+
+/// The task writer and its judge, over the OpenAI wire. The first (temperature 0) attempt at
+/// a weather request leaks the tool name, so it must be rewritten.
+struct WriterMock;
+
+impl Respond for WriterMock {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let system = body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        let user = last_user_text(&body);
+        let text = if system.contains("route user requests") {
+            let request = user.rsplit("Request: ").next().unwrap_or("");
+            if request.contains("room") {
+                "book_room"
+            } else if request.contains("city") {
+                "get_weather"
+            } else {
+                "NONE"
+            }
+            .to_string()
+        } else if user.contains("none of these tools can serve") {
+            "What's a good pasta recipe?\nTell me a joke about cats.".to_string()
+        } else if user.contains("Weather for a city") && body.get("temperature").is_some() {
+            "Use get_weather for me please".to_string()
+        } else {
+            let args = user
+                .split("exactly these arguments: ")
+                .nth(1)
+                .and_then(|r| r.split(". Mention").next())
+                .unwrap_or("{}");
+            format!("Could you handle this for me: {args}")
+        };
+        ResponseTemplate::new(200).set_body_json(json!({"model": "writer-1", "choices": [{"message": {"role": "assistant", "content": text}}]}))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_llm_writer_keeps_sampled_arguments_and_rewrites_leaky_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(WriterMock)
+        .mount(&server)
+        .await;
+    let cat = catalog(dir.path());
+    let out = dir.path().join("tasks.jsonl");
+    let o = run(
+        vec![
+            "generate".into(),
+            s(&cat),
+            "-o".into(),
+            s(&out),
+            "--generator".into(),
+            "openai-compat:writer".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--per-tool".into(),
+            "1".into(),
+            "--near-miss".into(),
+            "0".into(),
+            "--no-tool".into(),
+            "2".into(),
+            "--no-cache".into(),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tasks: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(tasks.len(), 4);
+    for t in &tasks {
+        assert_eq!(t["source"], "llm:openai-compat:writer");
+        assert!(t.get("warnings").is_none(), "{t}");
+    }
+    let weather = tasks
+        .iter()
+        .find(|t| t["expected"]["tool"] == "get_weather")
+        .unwrap();
+    assert!(
+        !weather["request"].as_str().unwrap().contains("get_weather"),
+        "the leaky request was rewritten"
+    );
+    let city = weather["expected"]["arguments"]["city"].as_str().unwrap();
+    assert!(
+        weather["request"].as_str().unwrap().contains(city),
+        "the ground truth is the sampled tuple"
+    );
+    assert_eq!(tasks.iter().filter(|t| t["kind"] == "no_tool").count(), 2);
+    toolgate()
+        .args(["validate"])
+        .arg(&cat)
+        .arg("-t")
+        .arg(&out)
+        .assert()
+        .success();
+}

@@ -29,7 +29,29 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         heldout: args.heldout,
         only: args.only.clone(),
     };
-    let out = generate(&catalog, &opts);
+    let out = match &args.generator {
+        None => generate(&catalog, &opts),
+        Some(spec) => {
+            let model_opts = crate::models::ModelOptions {
+                base_url: args.base_url.clone(),
+                api_key: None,
+                llm: crate::models::llm::LlmOptions {
+                    cache: (!args.no_cache)
+                        .then(|| crate::models::cache::Cache::new(args.cache_dir.clone())),
+                    ..Default::default()
+                },
+            };
+            let writer = crate::models::build_llm(spec, &catalog, &model_opts)?;
+            crate::tasks::writer::generate(&catalog, &opts, &writer, spec).await
+        }
+    };
+    let warned = out.tasks.iter().filter(|t| !t.warnings.is_empty()).count();
+    if warned > 0 {
+        eprintln!(
+            "{warned} task(s) kept with warnings after {} rewrites (see their `warnings` field)",
+            crate::tasks::writer::MAX_REWRITES
+        );
+    }
     if out.tasks.is_empty() {
         bail!(
             "no tasks could be generated from {} (see the unsampleable tools above)",
@@ -39,13 +61,18 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     write_tasks(&args.output, &out.tasks)?;
     let count = |k: crate::tasks::Kind| out.tasks.iter().filter(|t| t.kind == k).count();
     eprintln!(
-        "wrote {} tasks to {} ({} direct, {} near_miss, {} no_tool; seed {}). Template tasks are a smoke test, not a confusion measure.",
+        "wrote {} tasks to {} ({} direct, {} near_miss, {} no_tool; seed {}).{}",
         out.tasks.len(),
         args.output.display(),
         count(crate::tasks::Kind::Direct),
         count(crate::tasks::Kind::NearMiss),
         count(crate::tasks::Kind::NoTool),
-        args.seed
+        args.seed,
+        if args.generator.is_none() {
+            " Template tasks are a smoke test, not a confusion measure."
+        } else {
+            ""
+        }
     );
     if !out.unsampleable.is_empty() {
         eprintln!(

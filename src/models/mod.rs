@@ -81,6 +81,31 @@ pub struct ModelOptions {
     pub llm: llm::LlmOptions,
 }
 
+/// Builds an LLM model (for the task writer): `<provider>:<model>`.
+pub fn build_llm(
+    spec: &str,
+    catalog: &Catalog,
+    opts: &ModelOptions,
+) -> anyhow::Result<llm::LlmModel> {
+    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let Some(p) = provider::provider(kind) else {
+        bail!(
+            "`{spec}` is not an LLM: use <provider>:<model>, e.g. openai:gpt-4o-mini or ollama:llama3.1"
+        );
+    };
+    if rest.trim().is_empty() {
+        bail!("`{spec}`: name the model after the colon");
+    }
+    let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
+    llm::LlmModel::new(
+        spec.to_string(),
+        rest.to_string(),
+        ep,
+        catalog,
+        opts.llm.clone(),
+    )
+}
+
 /// The provider part of a spec (`openai` in `openai:gpt-4o-mini`), if it names one.
 pub fn provider_of(spec: &str) -> Option<&'static provider::Provider> {
     provider::provider(spec.split_once(':')?.0)

@@ -87,6 +87,22 @@ pub fn body(
     }
 }
 
+/// A plain prompt with no tools (the task writer and its judge).
+pub fn text_body(wire: Wire, model: &str, system: &str, user: &str, temperature: bool) -> Value {
+    let mut b = match wire {
+        Wire::OpenAi => {
+            json!({"model": model, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
+        }
+        Wire::Anthropic => {
+            json!({"model": model, "max_tokens": 1024, "system": system, "messages": [{"role": "user", "content": user}]})
+        }
+    };
+    if temperature {
+        b["temperature"] = json!(0);
+    }
+    b
+}
+
 /// One tool call in a reply.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {

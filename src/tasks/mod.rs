@@ -6,6 +6,7 @@ pub mod task;
 pub mod template;
 pub mod validate;
 pub mod vocab;
+pub mod writer;
 
 pub use task::{Numbered, parse_tasks};
 

@@ -1,0 +1,214 @@
+//! The LLM task writer (`toolgate generate --generator <model>`): the ground truth is the
+//! sampled argument tuple, not the writer's opinion. For each tool the writer is asked for the
+//! request a user would type that leads to exactly those arguments without naming the tool;
+//! near-misses borrow the most similar sibling's vocabulary; no-tool requests are asked for
+//! outright. A second pass checks every task for leakage and — asking the writer as a judge
+//! which tool the request needs, given the whole catalog — solvability, regenerating an
+//! ambiguous task a bounded number of times; what is still wrong is kept in `warnings`.
+
+use serde_json::Value;
+
+use super::sampler::sample_args;
+use super::task::{Expected, Kind, Split, Task};
+use super::template::{GenerateOptions, Generated};
+use super::validate::leaks;
+use crate::catalog::Catalog;
+use crate::models::llm::LlmModel;
+
+/// Regenerations of a task that leaks or that the judge routes elsewhere.
+pub const MAX_REWRITES: u32 = 2;
+
+const WRITER_SYSTEM: &str = "You write realistic requests that users type to an AI assistant. Reply with the request text only: no quotes, no preamble.";
+const JUDGE_SYSTEM: &str = "You route user requests to tools. Reply with exactly one tool name from the list, or NONE when no tool serves the request. No other words.";
+
+fn catalog_listing(catalog: &Catalog) -> String {
+    catalog
+        .tools
+        .iter()
+        .map(|t| {
+            format!(
+                "- {}: {}",
+                t.name(),
+                t.description().unwrap_or("").replace('\n', " ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn clean(reply: &str) -> String {
+    reply
+        .trim()
+        .trim_matches(|c| c == '"' || c == '“' || c == '”')
+        .trim()
+        .to_string()
+}
+
+/// What the judge says the request needs (`None` for NONE or an unknown answer).
+async fn judge(
+    writer: &LlmModel,
+    catalog: &Catalog,
+    listing: &str,
+    request: &str,
+) -> Result<Option<String>, String> {
+    let prompt =
+        format!("Tools:\n{listing}\n\nRequest: {request}\n\nWhich tool does this request need?");
+    let answer = writer.complete(JUDGE_SYSTEM, &prompt, 0).await?;
+    let word = answer
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-' && c != '.');
+    Ok(catalog.tool(word).map(|t| t.name().to_string()))
+}
+
+pub async fn generate(
+    catalog: &Catalog,
+    opts: &GenerateOptions,
+    writer: &LlmModel,
+    spec: &str,
+) -> Generated {
+    let listing = catalog_listing(catalog);
+    let settings = crate::lint::LintSettings {
+        lookalike_threshold: 0.0,
+        ..Default::default()
+    };
+    let cx = crate::lint::Context::new(catalog, &settings);
+    let mut sibling: Vec<Option<(usize, f64)>> = vec![None; catalog.tools.len()];
+    for p in cx.similar() {
+        for (me, other) in [(p.a, p.b), (p.b, p.a)] {
+            if sibling[me].is_none_or(|(_, s)| p.score > s) {
+                sibling[me] = Some((other, p.score));
+            }
+        }
+    }
+    let mut tasks = Vec::new();
+    let mut unsampleable = Vec::new();
+    let split_for = |id: &str| {
+        let h = crate::catalog::canonical::sha256_hex(&format!("{}:{id}", opts.seed));
+        let x = u64::from_str_radix(&h[..12], 16).unwrap_or(0) as f64 / (1u64 << 48) as f64;
+        if x < opts.heldout {
+            Split::Heldout
+        } else {
+            Split::Dev
+        }
+    };
+    for (i, tool) in catalog.tools.iter().enumerate() {
+        if !opts.only.is_empty() && !opts.only.iter().any(|o| o == tool.name()) {
+            continue;
+        }
+        for n in 0..opts.per_tool + opts.near_miss {
+            let args = match sample_args(tool, opts.seed, n as u64) {
+                Ok(a) => a,
+                Err(e) => {
+                    unsampleable.push((tool.name().to_string(), e));
+                    break;
+                }
+            };
+            let near = n >= opts.per_tool;
+            let lure = if near {
+                sibling[i].map(|(j, _)| catalog.tools[j].name().to_string())
+            } else {
+                None
+            };
+            if near && lure.is_none() {
+                continue;
+            }
+            let args_json = Value::Object(args.clone()).to_string();
+            let mut prompt = format!(
+                "An assistant has a tool described as: \"{}\".\nWrite one request a user would type that makes the assistant call it with exactly these arguments: {args_json}. Mention every value. Do not name the tool or quote its description.",
+                tool.description().unwrap_or(tool.name())
+            );
+            if let Some(l) = &lure {
+                let ld = catalog.tool(l).and_then(|t| t.description()).unwrap_or("");
+                prompt.push_str(&format!(" Use wording that could make someone think of a different tool (\"{ld}\"), while the request still clearly needs the first one."));
+            }
+            let mut warnings = Vec::new();
+            let mut request = None;
+            for attempt in 0..=MAX_REWRITES {
+                let text = match writer
+                    .complete(WRITER_SYSTEM, &prompt, n as u32 * 10 + attempt)
+                    .await
+                {
+                    Ok(t) => clean(&t),
+                    Err(e) => {
+                        warnings = vec![format!("the writer failed: {e}")];
+                        break;
+                    }
+                };
+                let mut problems = Vec::new();
+                if let Some(t) = catalog.tools.iter().find(|t| leaks(&text, t.name())) {
+                    problems.push(format!("the request names `{}`", t.name()));
+                }
+                match judge(writer, catalog, &listing, &text).await {
+                    Ok(Some(routed)) if routed == tool.name() => {}
+                    Ok(routed) => problems.push(format!(
+                        "the judge routed it to {}",
+                        routed
+                            .map(|r| format!("`{r}`"))
+                            .unwrap_or_else(|| "no tool".into())
+                    )),
+                    Err(e) => problems.push(format!("the judge failed: {e}")),
+                }
+                warnings = problems;
+                request = Some(text);
+                if warnings.is_empty() {
+                    break;
+                }
+            }
+            let Some(request) = request else { continue };
+            let id = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
+            tasks.push(Task {
+                split: split_for(&id),
+                id,
+                request,
+                kind: if near { Kind::NearMiss } else { Kind::Direct },
+                expected: Some(Expected {
+                    tool: tool.name().to_string(),
+                    arguments: Some(args),
+                    acceptable: vec![],
+                }),
+                lure,
+                source: format!("llm:{spec}"),
+                seed: Some(opts.seed),
+                warnings,
+            });
+        }
+    }
+    if opts.no_tool > 0 {
+        let prompt = format!(
+            "An assistant has only these tools:\n{listing}\n\nWrite {} different requests a user might type that none of these tools can serve (everyday questions, other domains). One per line, no numbering.",
+            opts.no_tool
+        );
+        if let Ok(text) = writer.complete(WRITER_SYSTEM, &prompt, 0).await {
+            for (n, line) in text
+                .lines()
+                .map(clean)
+                .filter(|l| !l.is_empty())
+                .take(opts.no_tool)
+                .enumerate()
+            {
+                let mut warnings = Vec::new();
+                if let Ok(Some(routed)) = judge(writer, catalog, &listing, &line).await {
+                    warnings.push(format!("the judge routed it to `{routed}`"));
+                }
+                let id = format!("no-tool-{}", n + 1);
+                tasks.push(Task {
+                    split: split_for(&id),
+                    id,
+                    request: line,
+                    kind: Kind::NoTool,
+                    expected: None,
+                    lure: None,
+                    source: format!("llm:{spec}"),
+                    seed: Some(opts.seed),
+                    warnings,
+                });
+            }
+        }
+    }
+    Generated {
+        tasks,
+        unsampleable,
+    }
+}
