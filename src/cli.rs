@@ -242,6 +242,20 @@ pub struct RunArgs {
     /// description is patched, and compares paired trials with an exact McNemar test.
     #[arg(long, value_name = "TOOL:TEXT")]
     pub mutate: Vec<String>,
+    /// Ask a model to rewrite the description of each failing tool (at most 25 words), measure
+    /// every proposal on the dev split, accept one only when it is significantly better after a
+    /// Bonferroni correction across all proposals, then confirm it on the held-out split.
+    #[arg(long)]
+    pub fix: bool,
+    /// The model that proposes rewrites (`<provider>:<model>`; default: the first LLM of -m).
+    #[arg(long, value_name = "SPEC")]
+    pub fixer: Option<String>,
+    /// Only propose rewrites for these tools (repeatable; default: the most failing tools).
+    #[arg(long, value_name = "TOOL")]
+    pub fix_tool: Vec<String>,
+    /// Most tools to propose rewrites for.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub fix_max: usize,
     /// Seed passed to APIs that accept one.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

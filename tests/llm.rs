@@ -685,3 +685,83 @@ async fn the_llm_writer_keeps_sampled_arguments_and_rewrites_leaky_requests() {
         .assert()
         .success();
 }
+
+/// A fixer: a good short rewrite for delete_event, a too-long one for set_reminder.
+struct FixerMock;
+
+impl Respond for FixerMock {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let user = last_user_text(&body);
+        let text = if user.contains("Tool `delete_event`") {
+            "Remove a draft or personal entry from your own calendar silently, without notifying anyone. For meetings with attendees use cancel_event.".to_string()
+        } else {
+            "word ".repeat(30)
+        };
+        ResponseTemplate::new(200).set_body_json(json!({"model": "fixer-1", "choices": [{"message": {"role": "assistant", "content": text}}]}))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_enforces_25_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(FixerMock)
+        .mount(&server)
+        .await;
+    let out = dir.path().join("fix");
+    let o = run(
+        vec![
+            "run".into(),
+            fixture("example/before.json"),
+            "-t".into(),
+            fixture("example/tasks.jsonl"),
+            "-m".into(),
+            "bm25".into(),
+            "--fix".into(),
+            "--fixer".into(),
+            "openai-compat:fixer".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--fix-tool".into(),
+            "delete_event".into(),
+            "--fix-tool".into(),
+            "set_reminder".into(),
+            "--no-cache".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let proposals = read_json(&out.join("fix.json"));
+    let by = |t: &str| {
+        proposals
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["tool"] == t)
+            .unwrap()
+            .clone()
+    };
+    let long = by("set_reminder");
+    assert_eq!(long["accepted"], false);
+    assert!(long["reason"].as_str().unwrap().contains("25-word limit"));
+    let good = by("delete_event");
+    assert!(good["dev_after"].as_f64().unwrap() > good["dev_before"].as_f64().unwrap());
+    // One measured proposal: the Bonferroni factor is 1.
+    assert_eq!(good["p"], good["p_corrected"]);
+    let text = std::fs::read_to_string(out.join("fix.txt")).unwrap();
+    assert!(text.contains("rejected `set_reminder`"));
+    if good["accepted"] == true {
+        assert!(
+            good["heldout"].is_array(),
+            "an accepted rewrite was confirmed on held-out tasks"
+        );
+    } else {
+        assert!(good["reason"].as_str().unwrap().contains("not"), "{good}");
+    }
+}

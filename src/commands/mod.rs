@@ -2,6 +2,7 @@
 //! Each returns `Ok(Outcome)`; errors are mapped to exit code 2 by main.
 
 pub mod compare;
+pub mod fix;
 pub mod generate;
 pub mod inspect;
 pub mod lint;

@@ -46,7 +46,7 @@ pub fn patched(catalog: &Catalog, changes: &[(String, String)]) -> Catalog {
 
 /// Runs `specs` over `tasks` against `catalog` into `dir`, resuming what is there, and
 /// returns the graded outcomes.
-async fn arm(
+pub async fn arm(
     dir: &Path,
     catalog: &Catalog,
     tasks: &[Task],

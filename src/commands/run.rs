@@ -211,6 +211,9 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             ..Default::default()
         },
     };
+    if args.fix {
+        return super::fix::run(args, &catalog, &tasks, &specs, &model_opts).await;
+    }
     if !args.mutate.is_empty() {
         return super::mutate::run(args, &catalog, &tasks, &specs, &model_opts).await;
     }

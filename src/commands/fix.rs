@@ -1,0 +1,287 @@
+//! `toolgate run … --fix`: the measured fix loop. For each failing tool a model proposes a
+//! rewrite of its description (at most 25 words, enforced here); each proposal is measured on
+//! the dev split against the same tasks (paired, exact McNemar), accepted only when it is
+//! significantly better after a Bonferroni correction across all proposals, and then
+//! confirmed on the held-out split. Accepted and rejected proposals are both reported.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::bail;
+use serde::Serialize;
+
+use super::mutate::{arm, patched};
+use super::{Outcome, write_file};
+use crate::catalog::Catalog;
+use crate::cli::RunArgs;
+use crate::models::{self, ModelOptions};
+use crate::score::Outcome as Graded;
+use crate::score::compare::compare;
+use crate::score::stats::bonferroni;
+use crate::tasks::{Split, Task};
+
+/// The longest description a proposal may have.
+pub const MAX_WORDS: usize = 25;
+
+const FIXER_SYSTEM: &str = "You improve MCP tool descriptions so that AI assistants pick the right tool. Reply with the new description only.";
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Proposal {
+    pub tool: String,
+    pub before: String,
+    pub after: String,
+    pub dev_before: f64,
+    pub dev_after: f64,
+    pub dev_n: u64,
+    pub p: f64,
+    pub p_corrected: f64,
+    pub heldout: Option<(f64, f64, u64)>,
+    pub accepted: bool,
+    pub reason: String,
+}
+
+fn words(s: &str) -> usize {
+    s.split_whitespace().count()
+}
+
+/// The tasks of `split` that expect `tool` or lure toward it.
+fn tasks_for(tasks: &[Task], tool: &str, split: Split) -> Vec<Task> {
+    tasks
+        .iter()
+        .filter(|t| {
+            t.split == split && (t.expected_tool() == Some(tool) || t.lure.as_deref() == Some(tool))
+        })
+        .cloned()
+        .collect()
+}
+
+pub async fn run(
+    args: &RunArgs,
+    catalog: &Catalog,
+    tasks: &[Task],
+    specs: &[String],
+    opts: &ModelOptions,
+) -> anyhow::Result<Outcome> {
+    let fixer_spec = match (
+        &args.fixer,
+        specs.iter().find(|s| models::provider_of(s).is_some()),
+    ) {
+        (Some(f), _) => f.clone(),
+        (None, Some(s)) => s.clone(),
+        (None, None) => {
+            bail!("--fix needs a model to propose rewrites: pass --fixer <provider>:<model>")
+        }
+    };
+    let fixer = models::build_llm(&fixer_spec, catalog, opts)?;
+    let Some(spec) = specs.first() else {
+        bail!("--fix needs -m MODEL to measure with")
+    };
+    let dir = args.out.clone().unwrap_or_else(|| {
+        let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+            .to_string()
+            .replace([':', '-'], "");
+        Path::new("runs").join(format!("{stamp}-fix"))
+    });
+    let dev: Vec<Task> = tasks
+        .iter()
+        .filter(|t| t.split == Split::Dev)
+        .cloned()
+        .collect();
+    if dev.is_empty() {
+        bail!("--fix measures on the dev split, and the task file has no dev tasks");
+    }
+    let one = [spec.clone()];
+    let (_, base) = arm(
+        &dir.join("baseline"),
+        catalog,
+        &dev,
+        &one,
+        opts,
+        args.trials,
+        args.concurrency,
+    )
+    .await?;
+    // Failing tools, most failures first.
+    let mut failures: BTreeMap<String, (usize, Vec<String>, Vec<String>)> = BTreeMap::new();
+    for o in &base {
+        if let Some(exp) = &o.expected
+            && o.outcome != Graded::Correct
+        {
+            let e = failures.entry(exp.clone()).or_default();
+            e.0 += 1;
+            if let Some(c) = &o.called {
+                e.1.push(c.clone());
+            }
+            if let Some(t) = dev.iter().find(|t| t.id == o.task_id)
+                && e.2.len() < 3
+            {
+                e.2.push(t.request.clone());
+            }
+        }
+    }
+    let mut order: Vec<(&String, &(usize, Vec<String>, Vec<String>))> = failures.iter().collect();
+    order.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+    let chosen: Vec<String> = if args.fix_tool.is_empty() {
+        order
+            .iter()
+            .take(args.fix_max)
+            .map(|(t, _)| (*t).clone())
+            .collect()
+    } else {
+        args.fix_tool.clone()
+    };
+    let mut proposals = Vec::new();
+    for tool in &chosen {
+        let Some(t) = catalog.tool(tool) else {
+            bail!("--fix-tool {tool}: the server has no such tool")
+        };
+        let before = t.description().unwrap_or("").to_string();
+        let (n, confused, examples) = failures.get(tool).cloned().unwrap_or_default();
+        let mut confused = confused;
+        confused.sort();
+        confused.dedup();
+        let prompt = format!(
+            "Tool `{tool}` has the description: \"{before}\".\nIn {n} test requests the assistant did not pick it{}. Requests it missed: {}.\nWrite a better description of at most {MAX_WORDS} words: what it does, when to use it, and which sibling to use instead when relevant.",
+            if confused.is_empty() {
+                String::new()
+            } else {
+                format!(" (it chose {} instead)", confused.join(", "))
+            },
+            examples
+                .iter()
+                .map(|e| format!("\"{e}\""))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+        let mut p = Proposal {
+            tool: tool.clone(),
+            before,
+            after: String::new(),
+            dev_before: 0.0,
+            dev_after: 0.0,
+            dev_n: 0,
+            p: 1.0,
+            p_corrected: 1.0,
+            heldout: None,
+            accepted: false,
+            reason: String::new(),
+        };
+        match fixer.complete(FIXER_SYSTEM, &prompt, 0).await {
+            Err(e) => p.reason = format!("the fixer failed: {e}"),
+            Ok(text) => {
+                p.after = text.trim().trim_matches('"').to_string();
+                if words(&p.after) > MAX_WORDS {
+                    p.reason = format!(
+                        "rejected unmeasured: {} words, over the {MAX_WORDS}-word limit",
+                        words(&p.after)
+                    );
+                }
+            }
+        }
+        proposals.push(p);
+    }
+    let measured = proposals.iter().filter(|p| p.reason.is_empty()).count();
+    for p in proposals.iter_mut().filter(|p| p.reason.is_empty()) {
+        let subset = tasks_for(&dev, &p.tool, Split::Dev);
+        let change = [(p.tool.clone(), p.after.clone())];
+        let mutated = patched(catalog, &change);
+        let (names, b) = arm(
+            &dir.join(format!("dev-{}-base", p.tool)),
+            catalog,
+            &subset,
+            &one,
+            opts,
+            args.trials,
+            args.concurrency,
+        )
+        .await?;
+        let (_, h) = arm(
+            &dir.join(format!("dev-{}-fix", p.tool)),
+            &mutated,
+            &subset,
+            &one,
+            opts,
+            args.trials,
+            args.concurrency,
+        )
+        .await?;
+        let c = compare(&names[0], &b, &names[0], &h, 0.05);
+        p.dev_before = c.overall.base.value;
+        p.dev_after = c.overall.head.value;
+        p.dev_n = c.overall.base.n;
+        p.p = c.overall.p;
+        p.p_corrected = bonferroni(c.overall.p, measured);
+        if p.p_corrected < 0.05 && c.overall.only_head > c.overall.only_base {
+            let held = tasks_for(tasks, &p.tool, Split::Heldout);
+            if held.is_empty() {
+                p.reason =
+                    "significantly better on dev, but there are no held-out tasks to confirm it"
+                        .into();
+            } else {
+                let (_, hb) = arm(
+                    &dir.join(format!("heldout-{}-base", p.tool)),
+                    catalog,
+                    &held,
+                    &one,
+                    opts,
+                    args.trials,
+                    args.concurrency,
+                )
+                .await?;
+                let (_, hh) = arm(
+                    &dir.join(format!("heldout-{}-fix", p.tool)),
+                    &mutated,
+                    &held,
+                    &one,
+                    opts,
+                    args.trials,
+                    args.concurrency,
+                )
+                .await?;
+                let hc = compare(&names[0], &hb, &names[0], &hh, 0.05);
+                p.heldout = Some((
+                    hc.overall.base.value,
+                    hc.overall.head.value,
+                    hc.overall.base.n,
+                ));
+                if hc.overall.head.value >= hc.overall.base.value {
+                    p.accepted = true;
+                    p.reason = "significantly better on dev and not worse on held-out".into();
+                } else {
+                    p.reason = "better on dev but worse on held-out: not confirmed".into();
+                }
+            }
+        } else {
+            p.reason =
+                format!("not significantly better after the correction for {measured} proposal(s)");
+        }
+    }
+    let mut text = format!(
+        "fix loop: {} proposal(s) for `{spec}` by `{fixer_spec}`; {} accepted\n",
+        proposals.len(),
+        proposals.iter().filter(|p| p.accepted).count()
+    );
+    for p in &proposals {
+        text.push_str(&format!(
+            "\n{} `{}` — {}\n  before: {}\n  after:  {}\n  dev: {:.1}% → {:.1}% (n={}), p={:.4}, corrected p={:.4}{}\n",
+            if p.accepted { "ACCEPTED" } else { "rejected" },
+            p.tool,
+            p.reason,
+            p.before,
+            p.after,
+            p.dev_before * 100.0,
+            p.dev_after * 100.0,
+            p.dev_n,
+            p.p,
+            p.p_corrected,
+            p.heldout.map(|(b, a, n)| format!("; held-out: {:.1}% → {:.1}% (n={n})", b * 100.0, a * 100.0)).unwrap_or_default()
+        ));
+    }
+    write_file(&dir.join("fix.txt"), &text)?;
+    write_file(
+        &dir.join("fix.json"),
+        &serde_json::to_string_pretty(&proposals)?,
+    )?;
+    print!("{text}");
+    Ok(Outcome::Pass)
+}
