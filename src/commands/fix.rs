@@ -40,6 +40,16 @@ pub struct Proposal {
     pub reason: String,
 }
 
+/// How a tool failed on the dev split.
+#[derive(Clone, Debug, Default)]
+struct Failing {
+    count: usize,
+    /// Tools chosen instead.
+    chosen: Vec<String>,
+    /// Up to three requests it missed.
+    examples: Vec<String>,
+}
+
 fn words(s: &str) -> usize {
     s.split_whitespace().count()
 }
@@ -102,25 +112,25 @@ pub async fn run(
     )
     .await?;
     // Failing tools, most failures first.
-    let mut failures: BTreeMap<String, (usize, Vec<String>, Vec<String>)> = BTreeMap::new();
+    let mut failures: BTreeMap<String, Failing> = BTreeMap::new();
     for o in &base {
         if let Some(exp) = &o.expected
             && o.outcome != Graded::Correct
         {
             let e = failures.entry(exp.clone()).or_default();
-            e.0 += 1;
+            e.count += 1;
             if let Some(c) = &o.called {
-                e.1.push(c.clone());
+                e.chosen.push(c.clone());
             }
             if let Some(t) = dev.iter().find(|t| t.id == o.task_id)
-                && e.2.len() < 3
+                && e.examples.len() < 3
             {
-                e.2.push(t.request.clone());
+                e.examples.push(t.request.clone());
             }
         }
     }
-    let mut order: Vec<(&String, &(usize, Vec<String>, Vec<String>))> = failures.iter().collect();
-    order.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
+    let mut order: Vec<(&String, &Failing)> = failures.iter().collect();
+    order.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
     let chosen: Vec<String> = if args.fix_tool.is_empty() {
         order
             .iter()
@@ -136,7 +146,11 @@ pub async fn run(
             bail!("--fix-tool {tool}: the server has no such tool")
         };
         let before = t.description().unwrap_or("").to_string();
-        let (n, confused, examples) = failures.get(tool).cloned().unwrap_or_default();
+        let Failing {
+            count: n,
+            chosen: confused,
+            examples,
+        } = failures.get(tool).cloned().unwrap_or_default();
         let mut confused = confused;
         confused.sort();
         confused.dedup();
