@@ -441,3 +441,60 @@ fn mutate_measures_one_description_change_without_touching_the_server() {
         .code(2)
         .stderr(predicate::str::contains("no tool `no_such_tool`"));
 }
+
+#[test]
+fn replayed_decisions_are_scored_with_their_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("tasks.jsonl");
+    let lines = [
+        r#"{"id":"a","request":"Book Vega at noon","kind":"direct","expected":{"tool":"book_room","arguments":{"room":"Vega","start":"2026-05-08T12:00:00Z","end":"2026-05-08T13:00:00Z"}}}"#,
+        r#"{"id":"b","request":"Call off evt_1","kind":"direct","expected":{"tool":"cancel_event","arguments":{"event_id":"evt_1"}}}"#,
+        r#"{"id":"c","request":"Tell me a joke","kind":"no_tool"}"#,
+        r#"{"id":"d","request":"What is on my calendar Friday?","kind":"direct","expected":{"tool":"find_events"}}"#,
+        r#"{"id":"e","request":"Remind me at 9","kind":"direct","expected":{"tool":"set_reminder"}}"#,
+    ];
+    std::fs::write(&t, lines.join("\n") + "\n").unwrap();
+    let log = dir.path().join("agent.jsonl");
+    let logged = [
+        r#"{"task_id":"a","tool":"book_room","arguments":{"room":"vega","start":"2026-05-08T14:00:00+02:00","end":"2026-05-08T13:00:00Z"},"model":"agent-v1"}"#,
+        r#"{"task_id":"b","tool":"delete_event","arguments":{"event_id":"evt_1"}}"#,
+        r#"{"request":"tell me a JOKE","tool":null,"text":"Why did the chicken…"}"#,
+        r#"{"task_id":"d","tool":"find_everything","arguments":{}}"#,
+    ];
+    std::fs::write(&log, logged.join("\n") + "\n").unwrap();
+    let out = dir.path().join("r");
+    toolgate()
+        .args(["run", &fixture("example/after.json"), "-t"])
+        .arg(&t)
+        .arg("-m")
+        .arg(format!("replay:{}", log.display()))
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let m = &read_json(&out.join("run.json"))["results"][0]["metrics"];
+    assert_eq!(m["accuracy"]["k"], 2, "{m}");
+    assert_eq!(m["confusions"], 1);
+    assert_eq!(
+        m["errors"], 2,
+        "an invented tool and an uncovered task are errors"
+    );
+    assert_eq!(
+        (
+            m["args_correct"]["k"].as_u64(),
+            m["args_correct"]["n"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(m["attribution"]["description_confusion"], 1);
+    assert_eq!(m["attribution"]["model_mechanics"], 2);
+    std::fs::write(&log, "{\"task_id\": \"a\", \"arguments\": [1]}\n").unwrap();
+    toolgate()
+        .args(["run", &fixture("example/after.json"), "-t"])
+        .arg(&t)
+        .arg("-m")
+        .arg(format!("replay:{}", log.display()))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("agent.jsonl:1"));
+}

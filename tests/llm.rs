@@ -172,6 +172,10 @@ async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
         r.headers.get("authorization").unwrap().to_str().unwrap(),
         "Bearer sk-test-secret-123"
     );
+    assert!(
+        r.headers.get("x-api-key").is_none(),
+        "the Anthropic key never goes to another provider"
+    );
     let body: Value = serde_json::from_slice(&r.body).unwrap();
     let expected = json!({
         "model": "mock-model",
@@ -764,4 +768,127 @@ async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_enforces_2
     } else {
         assert!(good["reason"].as_str().unwrap().contains("not"), "{good}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fix_loop_accepts_a_significant_rewrite_and_confirms_it_on_held_out_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("cat.json");
+    std::fs::write(
+        &cat,
+        json!({"tools": [
+            {"name": "archive_ticket", "description": "Handles tickets.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            {"name": "get_weather", "description": "Weather forecast for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let t = dir.path().join("tasks.jsonl");
+    let mut lines = Vec::new();
+    for i in 0..14 {
+        let split = if i < 10 { "dev" } else { "heldout" };
+        lines.push(json!({"id": format!("a{i}"), "request": format!("shelve the stale support case {i}"), "kind": "direct", "expected": {"tool": "archive_ticket"}, "split": split}).to_string());
+    }
+    std::fs::write(&t, lines.join("\n") + "\n").unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"model": "fixer-1", "choices": [{"message": {"role": "assistant",
+            "content": "Shelve a stale support case: moves the ticket out of the active queue into the archive."}}]})))
+        .mount(&server)
+        .await;
+    let out = dir.path().join("fix");
+    let o = run(
+        vec![
+            "run".into(),
+            s(&cat),
+            "-t".into(),
+            s(&t),
+            "-m".into(),
+            "bm25:1".into(),
+            "--fix".into(),
+            "--fixer".into(),
+            "openai-compat:fixer".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--no-cache".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = &read_json(&out.join("fix.json"))[0];
+    assert_eq!(p["tool"], "archive_ticket");
+    assert_eq!(p["accepted"], true, "{p}");
+    assert_eq!(
+        (p["dev_before"].as_f64(), p["dev_after"].as_f64()),
+        (Some(0.0), Some(1.0))
+    );
+    assert!(p["p_corrected"].as_f64().unwrap() < 0.01);
+    assert_eq!(p["heldout"], json!([0.0, 1.0, 4]));
+}
+
+struct NoTemperature;
+
+impl Respond for NoTemperature {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        if body.get("temperature").is_some() {
+            return ResponseTemplate::new(400).set_body_json(json!({"error": {"message": "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."}}));
+        }
+        ResponseTemplate::new(200).set_body_json(openai_call("book_room", "{\"room\": \"Vega\"}"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_model_that_rejects_temperature_zero_is_run_without_it_and_the_report_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(NoTemperature)
+        .mount(&server)
+        .await;
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(dir.path(), &["Reserve Vega", "Vega for standup"])),
+            "-m".into(),
+            "openai-compat:reasoner".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--no-cache".into(),
+            "--concurrency".into(),
+            "1".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = read_json(&out.join("run.json"));
+    assert_eq!(r["results"][0]["metrics"]["accuracy"]["k"], 2);
+    assert!(
+        r["models"][0]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("rejected temperature 0")
+    );
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(
+        sent.len(),
+        3,
+        "one rejected request, then one per task without temperature"
+    );
+    assert!(
+        std::fs::read_to_string(out.join("report.md"))
+            .unwrap()
+            .contains("rejected temperature 0")
+    );
 }
