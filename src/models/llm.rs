@@ -63,6 +63,25 @@ pub struct LlmOptions {
     pub backoff: Duration,
     /// Calls the model may make per task; each is answered with a synthetic result.
     pub max_steps: u32,
+    /// One request limiter per provider, shared by every model of that provider in a run.
+    pub limiters: Limiters,
+}
+
+/// Per-provider request limiters.
+#[derive(Clone, Debug, Default)]
+pub struct Limiters(Arc<Mutex<std::collections::HashMap<String, Arc<Semaphore>>>>);
+
+impl Limiters {
+    /// The limiter of `provider`, created with `permits` on first use.
+    pub fn get(&self, provider: &str, permits: usize) -> Arc<Semaphore> {
+        match self.0.lock() {
+            Ok(mut m) => m
+                .entry(provider.to_string())
+                .or_insert_with(|| Arc::new(Semaphore::new(permits.max(1))))
+                .clone(),
+            Err(_) => Arc::new(Semaphore::new(permits.max(1))),
+        }
+    }
 }
 
 impl Default for LlmOptions {
@@ -76,6 +95,7 @@ impl Default for LlmOptions {
             seed: None,
             backoff: Duration::from_millis(500),
             max_steps: 1,
+            limiters: Limiters::default(),
         }
     }
 }
@@ -149,6 +169,7 @@ impl LlmModel {
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
             .build()?;
+        let sem = opts.limiters.get(endpoint.provider.name, opts.concurrency);
         Ok(LlmModel {
             spec,
             model,
@@ -160,7 +181,7 @@ impl LlmModel {
                 .collect(),
             endpoint,
             client,
-            sem: Arc::new(Semaphore::new(opts.concurrency.max(1))),
+            sem,
             temperature: AtomicBool::new(true),
             notes: Mutex::new(Vec::new()),
             calls: AtomicUsize::new(0),

@@ -132,6 +132,29 @@ fn model_section(model: &str, m: &Metrics) -> String {
         "<p>{} confusions · {} missed calls · {} false calls · {} errors, of {} decisions. Abstention precision {}.</p>",
         m.confusions, m.missed_calls, m.false_calls, m.errors, m.n, esc(&m.abstention_precision.show())
     ));
+    let a = &m.attribution;
+    out.push_str(&format!(
+        "<p>Failures: <strong>{}</strong> description confusion · <strong>{}</strong> argument problems · <strong>{}</strong> model mechanics (a floor no description can move) · <strong>{}</strong> no call · <strong>{}</strong> false call.</p>",
+        a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
+    ));
+    if !a.no_call_replies.is_empty() {
+        out.push_str("<details><summary>What the model said instead of calling</summary><ul>");
+        for (id, said) in &a.no_call_replies {
+            out.push_str(&format!("<li><code>{}</code> {}</li>", esc(id), esc(said)));
+        }
+        out.push_str("</ul></details>");
+    }
+    if !m.preconditions.is_empty() {
+        out.push_str("<h3>Observed preconditions</h3><table><thead><tr><th>called before</th><th>intended tool</th><th>trials</th><th>95% CI</th><th>declared</th></tr></thead><tbody>");
+        for p in &m.preconditions {
+            out.push_str(&format!(
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td class=num>{} of {}</td><td class=num>{:.0}–{:.0}%</td><td>{}</td></tr>",
+                esc(&p.before), esc(&p.tool), p.rate.k, p.rate.n, p.rate.lo * 100.0, p.rate.hi * 100.0,
+                if p.declared { "yes" } else if p.undeclared { "<strong class=fail>no — undeclared</strong>" } else { "no" }
+            ));
+        }
+        out.push_str("</tbody></table>");
+    }
     out.push_str("<h3>Confusion matrix</h3><p class=muted>Rows: the tool a task expects; columns: what the model called. Hover a cell for detail.</p>");
     out.push_str(&heatmap(m));
     out.push_str("<h3>Per tool</h3><table><thead><tr><th>tool</th><th>n</th><th>accuracy (recall)</th><th>95% CI</th><th>precision</th><th>F1</th></tr></thead><tbody>");
