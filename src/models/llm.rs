@@ -299,54 +299,15 @@ impl LlmModel {
         }
     }
 
-    /// A plain completion (no tools): the reply text. `variant` keys the cache, so a
-    /// regenerated request is a new sample.
-    pub async fn complete(&self, system: &str, user: &str, variant: u32) -> Result<String, String> {
+    /// Sends the body `make_body(temperature)` through the cache, the budget and the retries,
+    /// dropping the temperature (with a note) when the model rejects it; returns the parsed reply.
+    async fn exchange(
+        &self,
+        make_body: &(dyn Fn(bool) -> Value + Sync),
+        trial: u32,
+    ) -> Result<Reply, String> {
         loop {
-            let temp = self.temperature.load(Ordering::SeqCst) && variant == 0;
-            let body =
-                wire::text_body(self.endpoint.provider.wire, &self.model, system, user, temp);
-            let key = Cache::key(self.endpoint.provider.name, &self.model, &body, variant);
-            let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
-                Some(v) => v,
-                None => {
-                    let _permit = self.sem.acquire().await.map_err(|e| e.to_string())?;
-                    match self.send(&body).await {
-                        Ok(v) => {
-                            if let Some(c) = &self.opts.cache {
-                                c.put(&key, &v);
-                            }
-                            v
-                        }
-                        Err(CallError::TemperatureRejected) => {
-                            self.temperature.store(false, Ordering::SeqCst);
-                            continue;
-                        }
-                        Err(CallError::Failed(e)) => return Err(e),
-                    }
-                }
-            };
-            let parsed = wire::parse(self.endpoint.provider.wire, &reply)
-                .map_err(|e| format!("unexpected reply: {e}"))?;
-            return parsed
-                .text
-                .ok_or_else(|| "the writer replied with no text".to_string());
-        }
-    }
-
-    /// One model turn: cache, budget, retries, and the temperature fallback.
-    async fn turn(&self, request: &str, turns: &[wire::Turn], trial: u32) -> Result<Reply, String> {
-        loop {
-            let temp = self.temperature.load(Ordering::SeqCst);
-            let body = wire::body(
-                self.endpoint.provider.wire,
-                &self.model,
-                &self.tools,
-                request,
-                turns,
-                temp,
-                self.opts.seed,
-            );
+            let body = make_body(self.temperature.load(Ordering::SeqCst));
             let key = Cache::key(self.endpoint.provider.name, &self.model, &body, trial);
             let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
                 Some(v) => v,
@@ -374,6 +335,34 @@ impl LlmModel {
             return wire::parse(self.endpoint.provider.wire, &reply)
                 .map_err(|e| format!("unexpected reply: {e}"));
         }
+    }
+
+    /// A plain completion (no tools): the reply text. `variant` keys the cache, and variants
+    /// after the first are sampled without temperature 0, so a regenerated request differs.
+    pub async fn complete(&self, system: &str, user: &str, variant: u32) -> Result<String, String> {
+        let wire = self.endpoint.provider.wire;
+        let make = |t: bool| wire::text_body(wire, &self.model, system, user, t && variant == 0);
+        let reply = self.exchange(&make, variant).await?;
+        reply
+            .text
+            .ok_or_else(|| "the writer replied with no text".to_string())
+    }
+
+    /// One model turn with the tools offered.
+    async fn turn(&self, request: &str, turns: &[wire::Turn], trial: u32) -> Result<Reply, String> {
+        let wire = self.endpoint.provider.wire;
+        let make = |t: bool| {
+            wire::body(
+                wire,
+                &self.model,
+                &self.tools,
+                request,
+                turns,
+                t,
+                self.opts.seed,
+            )
+        };
+        self.exchange(&make, trial).await
     }
 }
 
