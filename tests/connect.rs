@@ -310,3 +310,32 @@ fn third_party_pypi_time_server_over_stdio() {
         .collect();
     assert_eq!(names, vec!["get_current_time", "convert_time"]);
 }
+
+#[test]
+fn hostile_tool_without_input_schema_is_read_raw_and_reported() {
+    let out = toolgate()
+        .args([
+            "lint",
+            &py_server("hostile/no_input_schema.py", ""),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("used the raw JSON"));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_count"], 2, "both pages were read");
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "TG010" && f["tool"] == "noschema")
+    );
+}

@@ -257,19 +257,40 @@ async fn list_tools(
         let params = cursor
             .clone()
             .map(|c| PaginatedRequestParams::default().with_cursor(Some(c)));
-        let page = match timeout(opts.request_timeout, client.list_tools(params)).await {
+        let captured_before = capture.lock().map(|c| c.pages.len()).unwrap_or(0);
+        let next_cursor = match timeout(opts.request_timeout, client.list_tools(params)).await {
             Err(_) => bail!(
                 "tools/list page {pages} got no answer within {}s (--request-timeout)",
                 opts.request_timeout.as_secs_f64()
             ),
-            Ok(Err(e)) => bail!(
-                "tools/list page {pages} failed: {}",
-                humanize(&e.to_string())
-            ),
-            Ok(Ok(page)) => page,
+            Ok(Ok(page)) => {
+                typed.extend(page.tools);
+                page.next_cursor
+            }
+            Ok(Err(e)) => {
+                // rmcp's typed model rejects some results a model would still be shown (a
+                // tool without inputSchema, say). When the raw page arrived, use it: the lint
+                // rules report what is wrong with it.
+                let raw = capture
+                    .lock()
+                    .ok()
+                    .and_then(|c| c.pages.get(captured_before).cloned());
+                let Some(raw) = raw else {
+                    bail!(
+                        "tools/list page {pages} failed: {}",
+                        humanize(&e.to_string())
+                    );
+                };
+                catalog.notes.push(format!(
+                    "rmcp could not read tools/list page {pages} ({}); toolgate used the raw JSON",
+                    humanize(&e.to_string())
+                ));
+                raw.get("nextCursor")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_string)
+            }
         };
-        typed.extend(page.tools);
-        match page.next_cursor.filter(|c| !c.is_empty()) {
+        match next_cursor.filter(|c| !c.is_empty()) {
             None => break,
             Some(c) => {
                 if !seen.insert(c.clone()) {
