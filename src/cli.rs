@@ -37,7 +37,7 @@ pub enum Command {
     /// duplicates, coverage, malformed lines).
     Validate(ValidateArgs),
     /// Run models over a task file and score them: tool choice, arguments, intervals.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Re-render the reports of a run directory.
     Report(ReportArgs),
     /// Compare two runs on the tasks they share, with exact paired tests.
@@ -173,6 +173,9 @@ pub enum SplitArg {
 
 #[derive(Args, Debug, Clone)]
 pub struct GateArgs {
+    /// Also write an SVG badge of the (first) model's tool accuracy, with provenance.
+    #[arg(long, value_name = "FILE")]
+    pub badge: Option<std::path::PathBuf>,
     /// Fail (exit 1) when a model's overall tool accuracy is below this (0–1).
     #[arg(long, value_name = "RATE")]
     pub fail_under: Option<f64>,

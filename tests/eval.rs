@@ -498,3 +498,33 @@ fn replayed_decisions_are_scored_with_their_arguments() {
         .code(2)
         .stderr(predicate::str::contains("agent.jsonl:1"));
 }
+
+#[test]
+fn a_run_writes_a_badge_with_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r");
+    let badge = dir.path().join("badge.svg");
+    toolgate()
+        .args([
+            "run",
+            &fixture("example/after.json"),
+            "-t",
+            &tasks(),
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--badge")
+        .arg(&badge)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&badge).unwrap();
+    assert!(svg.contains("aria-label=\"tool accuracy: 52%\""), "{svg}");
+    let suite = read_json(&out.join("run.json"))["suite"]["sha256"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(svg.contains(&suite), "the task-suite hash is embedded");
+    let (w, h, _) = toolgate::report::badge::rasterise(&svg).unwrap();
+    assert_eq!(h, 20);
+    assert!(w > 100 && w < 200, "{w}");
+}

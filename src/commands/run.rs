@@ -386,12 +386,23 @@ pub fn finish(
     }
     write_file(&dir.join(OUTCOMES_FILE), &lines)?;
     write_reports(dir, run)?;
+    write_badge(run, gate_args)?;
     print_run(run, format);
     if !g.passed {
         eprintln!("toolgate: gate failed: {}", g.reasons.join("; "));
         return Ok(Outcome::GateFailed);
     }
     Ok(Outcome::Pass)
+}
+
+/// Writes `--badge FILE` when asked.
+pub fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
+    if let Some(path) = &gate_args.badge
+        && let Some(svg) = crate::report::badge::for_run(run)
+    {
+        write_file(path, &svg)?;
+    }
+    Ok(())
 }
 
 pub fn write_reports(dir: &Path, run: &RunFile) -> anyhow::Result<()> {
@@ -415,6 +426,7 @@ pub fn report(dir: &Path, format: Format, gate_args: &GateArgs) -> anyhow::Resul
         run.gate = Some(gate(&run, gate_args));
     }
     write_reports(dir, &run)?;
+    write_badge(&run, gate_args)?;
     print_run(&run, format);
     match &run.gate {
         Some(g) if !g.passed => {

@@ -1,5 +1,6 @@
 //! Renderers: pure functions from plain report types to text. Exit status is decided elsewhere.
 
+pub mod badge;
 pub mod github;
 pub mod html;
 pub mod lint_report;

@@ -1,0 +1,148 @@
+//! The SVG badge: a shields-style flat badge (label, value, colour by thresholds) whose text
+//! widths are measured with resvg/usvg from a font embedded in the binary (DejaVu Sans), so it
+//! renders the same everywhere. Provenance (model, trials, task-suite and catalog hashes,
+//! toolgate version) is embedded in the SVG.
+
+use resvg::usvg;
+
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const FONT_SIZE: f64 = 11.0;
+
+fn options() -> usvg::Options<'static> {
+    let mut o = usvg::Options::default();
+    o.fontdb_mut().load_font_data(FONT.to_vec());
+    o
+}
+
+fn esc(s: &str) -> String {
+    crate::report::html::esc(s)
+}
+
+/// The rendered width of `text` in DejaVu Sans 11px.
+pub fn text_width(text: &str) -> f64 {
+    let svg = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="40"><text x="0" y="20" font-family="DejaVu Sans" font-size="{FONT_SIZE}">{}</text></svg>"#,
+        esc(text)
+    );
+    usvg::Tree::from_str(&svg, &options())
+        .ok()
+        .map(|t| f64::from(t.root().abs_bounding_box().width()))
+        .filter(|w| *w > 0.0)
+        .unwrap_or(text.chars().count() as f64 * 6.5)
+}
+
+/// Colour of a score (0–1): green from 0.9, yellow-green 0.8, yellow 0.6, orange 0.4, red below.
+pub fn colour(score: f64) -> &'static str {
+    match score {
+        s if s >= 0.9 => "#4c1",
+        s if s >= 0.8 => "#97ca00",
+        s if s >= 0.6 => "#dfb317",
+        s if s >= 0.4 => "#fe7d37",
+        _ => "#e05d44",
+    }
+}
+
+/// A flat badge. `provenance` is embedded as JSON in the SVG's `<desc>`.
+pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::Value) -> String {
+    let lw = (text_width(label) + 10.0).round();
+    let vw = (text_width(value) + 10.0).round();
+    let w = lw + vw;
+    let (l, v) = (esc(label), esc(value));
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="20" role="img" aria-label="{l}: {v}"><title>{l}: {v}</title><desc>{prov}</desc><linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient><clipPath id="r"><rect width="{w}" height="20" rx="3" fill="#fff"/></clipPath><g clip-path="url(#r)"><rect width="{lw}" height="20" fill="#555"/><rect x="{lw}" width="{vw}" height="20" fill="{colour}"/><rect width="{w}" height="20" fill="url(#s)"/></g><g fill="#fff" text-anchor="middle" font-family="DejaVu Sans,Verdana,Geneva,sans-serif" font-size="{FONT_SIZE}"><text x="{lx}" y="15" fill="#010101" fill-opacity=".3">{l}</text><text x="{lx}" y="14">{l}</text><text x="{vx}" y="15" fill="#010101" fill-opacity=".3">{v}</text><text x="{vx}" y="14">{v}</text></g></svg>
+"##,
+        prov = esc(&provenance.to_string()),
+        lx = lw / 2.0,
+        vx = lw + vw / 2.0,
+    )
+}
+
+/// The badge of a run: the first model's tool accuracy.
+pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
+    let r = run.results.first()?;
+    let a = &r.metrics.accuracy;
+    let value = if run.status == "complete" {
+        format!("{:.0}%", a.value * 100.0)
+    } else {
+        format!("{:.0}% (partial)", a.value * 100.0)
+    };
+    let info = run.models.iter().find(|m| m.spec == r.model);
+    let provenance = serde_json::json!({
+        "generator": format!("toolgate {}", env!("CARGO_PKG_VERSION")),
+        "model": r.model,
+        "trials": info.map(|m| m.trials),
+        "n": a.n,
+        "interval": [a.lo, a.hi],
+        "suite_sha256": run.suite.sha256,
+        "catalog_sha256": run.catalog.sha256,
+    });
+    Some(render(
+        "tool accuracy",
+        &value,
+        colour(a.value),
+        &provenance,
+    ))
+}
+
+/// Rasterises an SVG (for tests and previews) to RGBA pixels: (width, height, pixels).
+pub fn rasterise(svg: &str) -> Option<(u32, u32, Vec<u8>)> {
+    let tree = usvg::Tree::from_str(svg, &options()).ok()?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Some((size.width(), size.height(), pixmap.data().to_vec()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_come_from_the_embedded_font() {
+        let short = text_width("52%");
+        let long = text_width("tool accuracy");
+        assert!(short > 10.0 && long > 2.0 * short, "{short} {long}");
+        assert_eq!(text_width("WWW"), text_width("WWW"));
+    }
+
+    #[test]
+    fn badge_rasterises_with_its_text_in_the_value_area() {
+        let svg = render(
+            "tool accuracy",
+            "52%",
+            colour(0.52),
+            &serde_json::json!({"model": "bm25:4"}),
+        );
+        let (w, h, px) = rasterise(&svg).unwrap();
+        assert_eq!(h, 20);
+        let lw = (text_width("tool accuracy") + 10.0).round() as u32;
+        assert_eq!(w, lw + (text_width("52%") + 10.0).round() as u32);
+        // The value area is orange (#fe7d37); white text pixels must be there.
+        let mut text_pixels = 0;
+        for y in 4..16 {
+            for x in lw + 3..w - 3 {
+                let i = ((y * w + x) * 4) as usize;
+                let (r, g, b) = (px[i], px[i + 1], px[i + 2]);
+                if r > 240 && g > 200 && b > 200 {
+                    text_pixels += 1;
+                }
+            }
+        }
+        assert!(
+            text_pixels > 20,
+            "no text drawn in the value area ({text_pixels})"
+        );
+        assert!(svg.contains("<desc>{&quot;model&quot;:&quot;bm25:4&quot;}</desc>"));
+    }
+
+    #[test]
+    fn colours_follow_thresholds() {
+        assert_eq!(colour(0.95), "#4c1");
+        assert_eq!(colour(0.5), "#fe7d37");
+        assert_eq!(colour(0.1), "#e05d44");
+    }
+}
