@@ -16,7 +16,7 @@ use crate::catalog::Catalog;
 use crate::cli::RunArgs;
 use crate::models::{self, ModelOptions};
 use crate::score::Outcome as Graded;
-use crate::score::compare::compare;
+use crate::score::compare::{ModelComparison, compare};
 use crate::score::stats::bonferroni;
 use crate::tasks::{Split, Task};
 
@@ -48,6 +48,44 @@ struct Failing {
     chosen: Vec<String>,
     /// Up to three requests it missed.
     examples: Vec<String>,
+}
+
+/// Runs `tasks` against the catalog as served (`<dir>/<label>-base`) and with the proposal
+/// (`<dir>/<label>-fix`), and compares the paired trials.
+#[allow(clippy::too_many_arguments)]
+async fn measure(
+    dir: &Path,
+    label: &str,
+    catalog: &Catalog,
+    mutated: &Catalog,
+    tasks: &[Task],
+    spec: &str,
+    opts: &ModelOptions,
+    args: &RunArgs,
+) -> anyhow::Result<ModelComparison> {
+    let one = [spec.to_string()];
+    let (names, base) = arm(
+        &dir.join(format!("{label}-base")),
+        catalog,
+        tasks,
+        &one,
+        opts,
+        args.trials,
+        args.concurrency,
+    )
+    .await?;
+    let (_, head) = arm(
+        &dir.join(format!("{label}-fix")),
+        mutated,
+        tasks,
+        &one,
+        opts,
+        args.trials,
+        args.concurrency,
+    )
+    .await?;
+    let name = names.first().cloned().unwrap_or_else(|| spec.to_string());
+    Ok(compare(&name, &base, &name, &head, 0.05))
 }
 
 fn words(s: &str) -> usize {
@@ -199,27 +237,17 @@ pub async fn run(
         let subset = tasks_for(&dev, &p.tool, Split::Dev);
         let change = [(p.tool.clone(), p.after.clone())];
         let mutated = patched(catalog, &change);
-        let (names, b) = arm(
-            &dir.join(format!("dev-{}-base", p.tool)),
+        let c = measure(
+            &dir,
+            &format!("dev-{}", p.tool),
             catalog,
-            &subset,
-            &one,
-            opts,
-            args.trials,
-            args.concurrency,
-        )
-        .await?;
-        let (_, h) = arm(
-            &dir.join(format!("dev-{}-fix", p.tool)),
             &mutated,
             &subset,
-            &one,
+            spec,
             opts,
-            args.trials,
-            args.concurrency,
+            args,
         )
         .await?;
-        let c = compare(&names[0], &b, &names[0], &h, 0.05);
         p.dev_before = c.overall.base.value;
         p.dev_after = c.overall.head.value;
         p.dev_n = c.overall.base.n;
@@ -232,27 +260,17 @@ pub async fn run(
                     "significantly better on dev, but there are no held-out tasks to confirm it"
                         .into();
             } else {
-                let (_, hb) = arm(
-                    &dir.join(format!("heldout-{}-base", p.tool)),
+                let hc = measure(
+                    &dir,
+                    &format!("heldout-{}", p.tool),
                     catalog,
-                    &held,
-                    &one,
-                    opts,
-                    args.trials,
-                    args.concurrency,
-                )
-                .await?;
-                let (_, hh) = arm(
-                    &dir.join(format!("heldout-{}-fix", p.tool)),
                     &mutated,
                     &held,
-                    &one,
+                    spec,
                     opts,
-                    args.trials,
-                    args.concurrency,
+                    args,
                 )
                 .await?;
-                let hc = compare(&names[0], &hb, &names[0], &hh, 0.05);
                 p.heldout = Some((
                     hc.overall.base.value,
                     hc.overall.head.value,

@@ -155,15 +155,14 @@ fn heldout<R: rand::Rng>(rng: &mut R, share: f64) -> Split {
     }
 }
 
-pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
-    let mut tasks = Vec::new();
-    let mut unsampleable = Vec::new();
+/// For each tool, its most similar sibling (index, look-alike score), if any: the tool a
+/// near-miss request lures toward.
+pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
     let settings = crate::lint::LintSettings {
         lookalike_threshold: 0.0,
         ..Default::default()
     };
     let cx = crate::lint::Context::new(catalog, &settings);
-    // The most similar sibling of each tool.
     let mut sibling: Vec<Option<(usize, f64)>> = vec![None; catalog.tools.len()];
     for p in cx.similar() {
         for (me, other) in [(p.a, p.b), (p.b, p.a)] {
@@ -172,6 +171,13 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
             }
         }
     }
+    sibling
+}
+
+pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
+    let mut tasks = Vec::new();
+    let mut unsampleable = Vec::new();
+    let sibling = most_similar_siblings(catalog);
     for (i, tool) in catalog.tools.iter().enumerate() {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == tool.name()) {
             continue;

@@ -69,19 +69,7 @@ pub async fn generate(
     spec: &str,
 ) -> Generated {
     let listing = catalog_listing(catalog);
-    let settings = crate::lint::LintSettings {
-        lookalike_threshold: 0.0,
-        ..Default::default()
-    };
-    let cx = crate::lint::Context::new(catalog, &settings);
-    let mut sibling: Vec<Option<(usize, f64)>> = vec![None; catalog.tools.len()];
-    for p in cx.similar() {
-        for (me, other) in [(p.a, p.b), (p.b, p.a)] {
-            if sibling[me].is_none_or(|(_, s)| p.score > s) {
-                sibling[me] = Some((other, p.score));
-            }
-        }
-    }
+    let sibling = super::template::most_similar_siblings(catalog);
     let mut tasks = Vec::new();
     let mut unsampleable = Vec::new();
     let split_for = |id: &str| {
