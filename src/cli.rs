@@ -15,7 +15,7 @@ Exit codes: 0 pass, 1 the gate failed, 2 toolgate could not do its job."
 )]
 pub struct Cli {
     /// Config file (default: ./toolgate.toml when present).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, env = "TOOLGATE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
@@ -42,6 +42,13 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare two runs on the tasks they share, with exact paired tests.
     Compare(CompareArgs),
+    /// The whole gate in one process, for CI: connect, check the lock, lint, evaluate, compare
+    /// with a base, write every report, and (on GitHub) the job summary, step outputs,
+    /// annotations and one pull-request comment. Every flag can also be given as an
+    /// environment variable (shown below) or in toolgate.toml's [ci] table.
+    Ci(Box<CiArgs>),
+    /// Write a commented starter toolgate.toml and a GitHub workflow that runs `toolgate ci`.
+    Init(InitArgs),
     /// Print one lint rule's documentation.
     Rule {
         /// Rule code (TG005) or slug (look-alike-tools).
@@ -83,8 +90,9 @@ pub struct ServerArgs {
     pub pass_env: Vec<String>,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    #[default]
     Terminal,
     Json,
     Sarif,
@@ -332,4 +340,162 @@ pub struct GenerateArgs {
     /// Do not read or write the response cache.
     #[arg(long)]
     pub no_cache: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LintFailOn {
+    /// Lint errors fail the gate.
+    Error,
+    /// Lint errors and warnings fail the gate.
+    Warning,
+    /// Lint findings never fail the gate (they are still reported).
+    Never,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LockCheck {
+    /// A lock mismatch fails the gate.
+    Fail,
+    /// A lock mismatch is reported but does not fail the gate.
+    Warn,
+    /// Do not read the lock file.
+    Off,
+}
+
+/// `toolgate ci`. Options are `Option`s so that toolgate.toml's `[ci]` can fill what a flag
+/// leaves out; an empty `TOOLGATE_*` variable counts as unset.
+#[derive(Args, Debug, Default)]
+pub struct CiArgs {
+    /// The server: a command line, an http(s) URL, or a snapshot .json file.
+    #[arg(long, env = "TOOLGATE_SERVER", value_name = "SERVER")]
+    pub server: Option<String>,
+    /// Extra HTTP header for URL servers, `'Name: value'` (repeatable; one per line in the variable).
+    #[arg(
+        long = "header",
+        short = 'H',
+        env = "TOOLGATE_HEADERS",
+        value_delimiter = '\n',
+        value_name = "K: V",
+        hide_env_values = true
+    )]
+    pub headers: Vec<String>,
+    /// Environment variable holding a bearer token for URL servers (the value is never printed).
+    #[arg(long, env = "TOOLGATE_BEARER_ENV", value_name = "VAR")]
+    pub bearer_env: Option<String>,
+    /// Seconds allowed for start-up and the MCP handshake.
+    #[arg(long, env = "TOOLGATE_CONNECT_TIMEOUT", value_name = "SECS")]
+    pub connect_timeout: Option<f64>,
+    /// Seconds allowed for each tools/list page.
+    #[arg(long, env = "TOOLGATE_REQUEST_TIMEOUT", value_name = "SECS")]
+    pub request_timeout: Option<f64>,
+    /// Credential variables the server process may see (comma-separated or repeated).
+    #[arg(
+        long,
+        env = "TOOLGATE_PASS_ENV",
+        value_delimiter = ',',
+        value_name = "VAR"
+    )]
+    pub pass_env: Vec<String>,
+    /// Lock file to check (default: toolgate.lock).
+    #[arg(long, env = "TOOLGATE_LOCK", value_name = "FILE")]
+    pub lock: Option<PathBuf>,
+    /// What a lock mismatch does [default: fail]. A missing lock file is reported, never fatal.
+    #[arg(long, env = "TOOLGATE_LOCK_CHECK", value_enum)]
+    pub lock_check: Option<LockCheck>,
+    /// Lint findings at or above this severity fail the gate [default: error].
+    #[arg(long, env = "TOOLGATE_LINT_FAIL_ON", value_enum)]
+    pub lint_fail_on: Option<LintFailOn>,
+    /// Task file (JSONL). Without one, tasks are generated from the catalog (templates, seed 1):
+    /// fine for a first look, but commit a task file for comparable before/after numbers.
+    #[arg(short = 't', long, env = "TOOLGATE_TASKS", value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// Model spec (repeatable or comma-separated) [default: bm25].
+    #[arg(
+        short = 'm',
+        long = "model",
+        env = "TOOLGATE_MODEL",
+        value_delimiter = ',',
+        value_name = "SPEC"
+    )]
+    pub models: Vec<String>,
+    /// Trials per task for models that are not deterministic [default: 1].
+    #[arg(long, env = "TOOLGATE_TRIALS", value_name = "N")]
+    pub trials: Option<u32>,
+    /// Which tasks to run [default: all].
+    #[arg(long, env = "TOOLGATE_SPLIT", value_enum)]
+    pub split: Option<SplitArg>,
+    /// Fail when a model's overall tool accuracy is below this (0–1).
+    #[arg(long, env = "TOOLGATE_FAIL_UNDER", value_name = "RATE")]
+    pub fail_under: Option<f64>,
+    /// Fail when any tool's accuracy is below this (0–1).
+    #[arg(long, env = "TOOLGATE_MIN_TOOL_ACCURACY", value_name = "RATE")]
+    pub min_tool_accuracy: Option<f64>,
+    /// Output directory for every report [default: toolgate-out].
+    #[arg(long, env = "TOOLGATE_OUT", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Also write the SVG badge here (it is always written to the output directory).
+    #[arg(long, env = "TOOLGATE_BADGE", value_name = "FILE")]
+    pub badge: Option<PathBuf>,
+    /// Compare with this base: a baseline file (from --write-baseline) or a base output
+    /// directory (e.g. the base branch's downloaded artifact, or a `toolgate run` directory).
+    #[arg(long, env = "TOOLGATE_BASE", value_name = "PATH")]
+    pub base: Option<PathBuf>,
+    /// Also write this run as a baseline file to commit (refresh it on the default branch).
+    #[arg(long, env = "TOOLGATE_WRITE_BASELINE", value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Post or update the pull-request comment (GitHub only; needs GITHUB_TOKEN with
+    /// pull-requests: write) [default: false].
+    #[arg(long, env = "TOOLGATE_COMMENT", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub comment: Option<bool>,
+    /// Tells several toolgate comments on one pull request apart (e.g. one per server).
+    #[arg(long, env = "TOOLGATE_COMMENT_ID", value_name = "KEY")]
+    pub comment_id: Option<String>,
+    /// Login whose comments toolgate may edit [default: the token's user, else github-actions[bot]].
+    #[arg(long, env = "TOOLGATE_COMMENT_AUTHOR", value_name = "LOGIN")]
+    pub comment_author: Option<String>,
+    /// Significance level of the paired tests against the base [default: 0.05].
+    #[arg(long, env = "TOOLGATE_ALPHA", value_name = "ALPHA")]
+    pub alpha: Option<f64>,
+    /// Stop after this many provider calls; the run is marked partial and cannot pass.
+    #[arg(long, env = "TOOLGATE_MAX_CALLS", value_name = "N")]
+    pub max_calls: Option<usize>,
+    /// Calls a model may make per task [default: 1].
+    #[arg(long, env = "TOOLGATE_MAX_STEPS", value_name = "N")]
+    pub max_steps: Option<u32>,
+    /// Requests in flight at once, per provider [default: 4].
+    #[arg(long, env = "TOOLGATE_CONCURRENCY", value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Seconds to wait for one model reply [default: 60].
+    #[arg(long, env = "TOOLGATE_TIMEOUT", value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Base URL for the (single) LLM provider; its key comes from the provider's own variable.
+    #[arg(long, env = "TOOLGATE_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Seed passed to APIs that accept one.
+    #[arg(long, env = "TOOLGATE_SEED", value_name = "N")]
+    pub seed: Option<u64>,
+    /// Continue an interrupted evaluation in the output directory instead of starting over.
+    #[arg(long, env = "TOOLGATE_RESUME", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub resume: Option<bool>,
+    /// Ignore the GitHub Actions environment (no summary, outputs, annotations or comment).
+    #[arg(long, env = "TOOLGATE_NO_GITHUB", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub no_github: Option<bool>,
+    /// Format printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Terminal, env = "TOOLGATE_FORMAT")]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Directory to write into.
+    #[arg(default_value = ".", value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The server to put in toolgate.toml.
+    #[arg(long, value_name = "SERVER")]
+    pub server: Option<String>,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
 }

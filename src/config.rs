@@ -19,6 +19,47 @@ pub struct Config {
     pub lock: Option<PathBuf>,
     pub connect: ConnectConfig,
     pub lint: LintSettings,
+    pub ci: CiConfig,
+}
+
+/// `[ci]`: what `toolgate ci` does when no flag says otherwise. Every key has a flag of the
+/// same name (`fail_under` ↔ `--fail-under`), and flags win.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CiConfig {
+    /// Task file (JSONL). Without one, tasks are generated from the catalog with templates.
+    pub tasks: Option<PathBuf>,
+    /// Model specs (default `["bm25"]`).
+    pub models: Option<Vec<String>>,
+    pub trials: Option<u32>,
+    /// `all`, `dev` or `heldout`.
+    pub split: Option<String>,
+    pub fail_under: Option<f64>,
+    pub min_tool_accuracy: Option<f64>,
+    /// `error` (default), `warning` or `never`: lint findings at or above this fail the gate.
+    pub lint_fail_on: Option<String>,
+    /// `fail` (default), `warn` or `off`: what a lock mismatch does.
+    pub lock_check: Option<String>,
+    /// Output directory (default `toolgate-out`).
+    pub out: Option<PathBuf>,
+    pub badge: Option<PathBuf>,
+    /// A baseline file or a base run directory to compare with.
+    pub base: Option<PathBuf>,
+    /// Post or update the pull-request comment.
+    pub comment: Option<bool>,
+    /// Tells several toolgate comments on one pull request apart.
+    pub comment_id: Option<String>,
+    /// Login whose comments toolgate may edit (default: the token's user, else
+    /// `github-actions[bot]`).
+    pub comment_author: Option<String>,
+    /// Significance level of the paired tests against the base.
+    pub alpha: Option<f64>,
+    pub max_calls: Option<usize>,
+    pub max_steps: Option<u32>,
+    pub concurrency: Option<usize>,
+    pub timeout: Option<f64>,
+    pub base_url: Option<String>,
+    pub seed: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod eval;
+pub mod github;
 pub mod lint;
 pub mod models;
 pub mod report;

@@ -20,12 +20,28 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Run(a) => commands::run::run(a, &cfg).await,
         Command::Report(a) => commands::run::report(&a.run, a.format, &a.gate),
         Command::Compare(a) => commands::compare::run(a),
+        Command::Ci(a) => commands::ci::run(a, &cfg).await,
+        Command::Init(a) => commands::init::run(a),
         Command::Rule { id } => commands::rules::show(id),
         Command::Rules { write_docs } => commands::rules::list(write_docs.as_deref()),
     }
 }
 
+/// An empty `TOOLGATE_*` variable means "not set": a GitHub Action passes every input, given
+/// or not, as a variable, and an empty one must not be read as an empty value.
+fn drop_empty_toolgate_vars() {
+    let empty: Vec<std::ffi::OsString> = std::env::vars_os()
+        .filter(|(k, v)| k.to_string_lossy().starts_with("TOOLGATE_") && v.is_empty())
+        .map(|(k, _)| k)
+        .collect();
+    for k in empty {
+        // SAFETY: called first thing in main, before the runtime or any other thread starts.
+        unsafe { std::env::remove_var(k) };
+    }
+}
+
 fn main() -> ExitCode {
+    drop_empty_toolgate_vars();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -1,9 +1,11 @@
 //! Command implementations: glue between the CLI, the config and the pipeline stages.
 //! Each returns `Ok(Outcome)`; errors are mapped to exit code 2 by main.
 
+pub mod ci;
 pub mod compare;
 pub mod fix;
 pub mod generate;
+pub mod init;
 pub mod inspect;
 pub mod lint;
 pub mod mutate;

@@ -159,21 +159,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         }
     };
     let catalog = load_catalog(&server, cfg).await?;
-    let mut tasks = read_tasks(&tasks_path)?;
-    check_tasks_against(&catalog, &tasks_path)?;
-    let split = match args.split {
-        SplitArg::All => "all",
-        SplitArg::Dev => "dev",
-        SplitArg::Heldout => "heldout",
-    };
-    match args.split {
-        SplitArg::All => {}
-        SplitArg::Dev => tasks.retain(|t| t.split == Split::Dev),
-        SplitArg::Heldout => tasks.retain(|t| t.split == Split::Heldout),
-    }
-    if tasks.is_empty() {
-        bail!("{} has no {split} tasks", tasks_path.display());
-    }
+    let (tasks, split) = load_tasks(&catalog, &tasks_path, args.split)?;
     let mut specs = args.models.clone();
     if specs.is_empty() {
         specs = match &previous {
@@ -192,10 +178,65 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             providers.into_iter().collect::<Vec<_>>().join(", ")
         );
     }
+    let model_opts = model_options(args)?;
+    if args.fix {
+        return super::fix::run(args, &catalog, &tasks, &specs, &model_opts).await;
+    }
+    if !args.mutate.is_empty() {
+        return super::mutate::run(args, &catalog, &tasks, &specs, &model_opts).await;
+    }
+    let (dir, mut run, predictions) = evaluate(
+        args,
+        &catalog,
+        &tasks_path,
+        &tasks,
+        split,
+        &specs,
+        &model_opts,
+        previous,
+    )
+    .await?;
+    finish(
+        &dir,
+        &mut run,
+        &catalog,
+        &tasks,
+        &predictions,
+        &args.gate,
+        args.format,
+    )
+}
+
+/// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
+pub fn load_tasks(
+    catalog: &Catalog,
+    tasks_path: &Path,
+    split: SplitArg,
+) -> anyhow::Result<(Vec<Task>, &'static str)> {
+    let mut tasks = read_tasks(tasks_path)?;
+    check_tasks_against(catalog, tasks_path)?;
+    let name = match split {
+        SplitArg::All => "all",
+        SplitArg::Dev => "dev",
+        SplitArg::Heldout => "heldout",
+    };
+    match split {
+        SplitArg::All => {}
+        SplitArg::Dev => tasks.retain(|t| t.split == Split::Dev),
+        SplitArg::Heldout => tasks.retain(|t| t.split == Split::Heldout),
+    }
+    if tasks.is_empty() {
+        bail!("{} has no {name} tasks", tasks_path.display());
+    }
+    Ok((tasks, name))
+}
+
+/// The model options `args` ask for.
+pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
     if !(args.timeout.is_finite() && args.timeout > 0.0) {
         bail!("--timeout must be a positive number of seconds");
     }
-    let model_opts = models::ModelOptions {
+    Ok(models::ModelOptions {
         base_url: args.base_url.clone(),
         api_key: args.api_key.clone(),
         llm: models::llm::LlmOptions {
@@ -210,25 +251,34 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             max_steps: args.max_steps.max(1),
             ..Default::default()
         },
-    };
-    if args.fix {
-        return super::fix::run(args, &catalog, &tasks, &specs, &model_opts).await;
-    }
-    if !args.mutate.is_empty() {
-        return super::mutate::run(args, &catalog, &tasks, &specs, &model_opts).await;
-    }
+    })
+}
+
+/// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives, and
+/// returns the run directory, its run file (not yet scored) and all predictions.
+#[allow(clippy::too_many_arguments)]
+pub async fn evaluate(
+    args: &RunArgs,
+    catalog: &Catalog,
+    tasks_path: &Path,
+    tasks: &[Task],
+    split: &str,
+    specs: &[String],
+    model_opts: &models::ModelOptions,
+    previous: Option<RunFile>,
+) -> anyhow::Result<(PathBuf, RunFile, Vec<PredictionLine>)> {
     let models: Vec<Box<dyn models::Model>> = specs
         .iter()
-        .map(|s| models::build(s, &catalog, &model_opts))
+        .map(|s| models::build(s, catalog, model_opts))
         .collect::<anyhow::Result<_>>()?;
     let trials: Vec<u32> = models
         .iter()
         .map(|m| if m.deterministic() { 1 } else { args.trials })
         .collect();
-    let catalog_sha = crate::catalog::canonical::catalog_hash(&catalog);
-    let suite_sha = suite_hash(&tasks);
+    let catalog_sha = crate::catalog::canonical::catalog_hash(catalog);
+    let suite_sha = suite_hash(tasks);
     let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-    for t in &tasks {
+    for t in tasks {
         *by_kind.entry(t.kind.as_str().to_string()).or_default() += 1;
     }
     let (dir, mut run) = match (&args.resume, previous) {
@@ -259,7 +309,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             (dir.clone(), prev)
         }
         _ => {
-            let dir = new_run_dir(args, &specs);
+            let dir = new_run_dir(args, specs);
             if dir.join(crate::eval::run_file::RUN_FILE).exists() {
                 bail!(
                     "{} already holds a run: pass --resume {} to continue it, or another --out",
@@ -321,7 +371,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     }
     let mut writer = PredictionWriter::open(&dir)?;
     let concurrency = args.concurrency.max(1) * models.len().max(1);
-    let ran = runner::execute(&models, &trials, &tasks, &done, &mut writer, concurrency).await?;
+    let ran = runner::execute(&models, &trials, tasks, &done, &mut writer, concurrency).await?;
     for (info, m) in run.models.iter_mut().zip(&models) {
         for n in m.notes() {
             if !info.notes.contains(&n) {
@@ -331,15 +381,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
     let predictions: Vec<PredictionLine> = read_predictions(&dir)?;
-    finish(
-        &dir,
-        &mut run,
-        &catalog,
-        &tasks,
-        &predictions,
-        &args.gate,
-        args.format,
-    )
+    Ok((dir, run, predictions))
 }
 
 /// Scores, writes run.json, outcomes.jsonl and the reports, prints, and gates.
@@ -352,6 +394,26 @@ pub fn finish(
     gate_args: &GateArgs,
     format: Format,
 ) -> anyhow::Result<Outcome> {
+    let g = finalize(dir, run, catalog, tasks, predictions, gate_args)?;
+    write_badge(run, gate_args)?;
+    print_run(run, format);
+    if !g.passed {
+        eprintln!("toolgate: gate failed: {}", g.reasons.join("; "));
+        return Ok(Outcome::GateFailed);
+    }
+    Ok(Outcome::Pass)
+}
+
+/// Scores the predictions, gates, and writes run.json, outcomes.jsonl, report.md and
+/// report.html into `dir`.
+pub fn finalize(
+    dir: &Path,
+    run: &mut RunFile,
+    catalog: &Catalog,
+    tasks: &[Task],
+    predictions: &[PredictionLine],
+    gate_args: &GateArgs,
+) -> anyhow::Result<GateResult> {
     let specs: Vec<String> = run.models.iter().map(|m| m.spec.clone()).collect();
     for info in run.models.iter_mut() {
         let mut seen: Vec<String> = predictions
@@ -386,13 +448,7 @@ pub fn finish(
     }
     write_file(&dir.join(OUTCOMES_FILE), &lines)?;
     write_reports(dir, run)?;
-    write_badge(run, gate_args)?;
-    print_run(run, format);
-    if !g.passed {
-        eprintln!("toolgate: gate failed: {}", g.reasons.join("; "));
-        return Ok(Outcome::GateFailed);
-    }
-    Ok(Outcome::Pass)
+    Ok(g)
 }
 
 /// Writes `--badge FILE` when asked.

@@ -1,6 +1,7 @@
 //! Renderers: pure functions from plain report types to text. Exit status is decided elsewhere.
 
 pub mod badge;
+pub mod ci;
 pub mod github;
 pub mod html;
 pub mod lint_report;

@@ -1,0 +1,301 @@
+//! The base a change is measured against: a baseline file (`toolgate.baseline/v1`, one JSON
+//! file to commit: the run, its per-task outcomes, the lint report and the lock of the
+//! catalog), or a directory (`toolgate ci`'s output directory, e.g. downloaded from the base
+//! branch's artifact, or a plain `toolgate run` directory).
+//!
+//! [`compare`] turns a base and the current results into a [`BaseComparison`]: paired score
+//! deltas when the two runs are comparable, a plain statement of why they are not otherwise,
+//! new and resolved lint findings, and which tools' definitions changed.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::RunFile;
+use super::runner::OutcomeLine;
+use crate::catalog::lock::{self, LockDiff, LockFile};
+use crate::report::{LintReport, ReportFinding};
+use crate::score::Rate;
+use crate::score::compare::{ModelComparison, compare as paired};
+
+pub const BASELINE_SCHEMA: &str = "toolgate.baseline/v1";
+/// The baseline file `toolgate ci` always writes into its output directory.
+pub const BASELINE_FILE: &str = "baseline.json";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub schema_version: String,
+    pub toolgate_version: String,
+    pub run: RunFile,
+    pub outcomes: Vec<OutcomeLine>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint: Option<LintReport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockFile>,
+}
+
+impl Baseline {
+    pub fn new(run: RunFile, outcomes: Vec<OutcomeLine>, lint: LintReport, lock: LockFile) -> Self {
+        Baseline {
+            schema_version: BASELINE_SCHEMA.into(),
+            toolgate_version: env!("CARGO_PKG_VERSION").into(),
+            run,
+            outcomes,
+            lint: Some(lint),
+            lock: Some(lock),
+        }
+    }
+
+    pub fn to_text(&self) -> anyhow::Result<String> {
+        let mut s = serde_json::to_string_pretty(self)?;
+        s.push('\n');
+        Ok(s)
+    }
+
+    fn from_file(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("could not read the base {}", path.display()))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("the base {} is not JSON", path.display()))?;
+        match value.get("schema_version").and_then(|v| v.as_str()) {
+            Some(BASELINE_SCHEMA) => serde_json::from_value(value)
+                .with_context(|| format!("the base {} is not a valid baseline", path.display())),
+            Some(super::run_file::RUN_SCHEMA) => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                Self::from_dir(if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                })
+            }
+            Some(other) => bail!(
+                "the base {}: schema_version `{other}` is neither {BASELINE_SCHEMA} nor a run file",
+                path.display()
+            ),
+            None => bail!(
+                "the base {} has no schema_version: pass a baseline file written by `toolgate ci --write-baseline` or a run directory",
+                path.display()
+            ),
+        }
+    }
+
+    fn from_dir(dir: &Path) -> anyhow::Result<Self> {
+        let file = dir.join(BASELINE_FILE);
+        if file.is_file() {
+            return Self::from_file(&file);
+        }
+        let run_dir = if dir.join(super::run_file::RUN_FILE).is_file() {
+            dir.to_path_buf()
+        } else {
+            dir.join("run")
+        };
+        let run = RunFile::read(&run_dir).with_context(|| {
+            format!(
+                "the base {} holds neither {BASELINE_FILE} nor a run",
+                dir.display()
+            )
+        })?;
+        let outcomes = crate::commands::compare::read_outcomes(&run_dir)?;
+        let lint = read_json::<LintReport>(&dir.join("lint.json"))?;
+        Ok(Baseline {
+            schema_version: BASELINE_SCHEMA.into(),
+            toolgate_version: run.toolgate_version.clone(),
+            run,
+            outcomes,
+            lint,
+            lock: None,
+        })
+    }
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<Option<T>> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .with_context(|| format!("{} is not valid", path.display()))
+}
+
+/// Reads a base: a baseline file, a run.json (with outcomes.jsonl beside it), or a directory
+/// holding either.
+pub fn read_base(path: &Path) -> anyhow::Result<Baseline> {
+    if path.is_dir() {
+        Baseline::from_dir(path)
+    } else if path.is_file() {
+        Baseline::from_file(path)
+    } else {
+        bail!("the base {} does not exist", path.display())
+    }
+}
+
+/// A lint finding as compared across runs: same rule, same tool, same place.
+fn finding_key(f: &ReportFinding) -> (String, Option<String>, String) {
+    (f.code.clone(), f.tool.clone(), f.pointer.clone())
+}
+
+/// What changed against the base.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BaseComparison {
+    /// Where the base came from (a path as given).
+    pub base: PathBuf,
+    pub base_created: String,
+    pub base_catalog_sha256: String,
+    pub base_suite_sha256: String,
+    /// False when the deltas would mislead (another suite, another model, another split).
+    pub comparable: bool,
+    /// Why the runs are not comparable, or what to keep in mind.
+    pub notes: Vec<String>,
+    /// Overall tool accuracy of the base's first model, on all its tasks.
+    pub base_accuracy: Option<Rate>,
+    /// Paired comparison per model pair (only when comparable).
+    pub models: Vec<ModelComparison>,
+    /// Lint findings that are new in this change (`None`: the base has no lint report).
+    pub lint_new: Option<Vec<ReportFinding>>,
+    pub lint_resolved: Option<Vec<ReportFinding>>,
+    /// Definitions changed since the base (`None`: the base has no lock of its catalog).
+    pub definitions: Option<LockDiff>,
+    /// Tools added or removed since the base, from the run files (always known).
+    pub tools_added: Vec<String>,
+    pub tools_removed: Vec<String>,
+}
+
+/// Compares the current run (and lint report and lock) with a base.
+pub fn compare(
+    base_path: &Path,
+    base: &Baseline,
+    head: &RunFile,
+    head_outcomes: &[OutcomeLine],
+    head_lint: &LintReport,
+    head_lock: &LockFile,
+    alpha: f64,
+) -> BaseComparison {
+    let b = &base.run;
+    let mut notes = Vec::new();
+    let mut comparable = true;
+    if b.suite.sha256 != head.suite.sha256 {
+        comparable = false;
+        notes.push(format!(
+            "The base was scored on another task suite ({} tasks, sha256 {}…) than this run ({} tasks, sha256 {}…), so score deltas would mislead and are not shown. Refresh the baseline on the default branch with the same task file.",
+            b.suite.tasks,
+            short(&b.suite.sha256),
+            head.suite.tasks,
+            short(&head.suite.sha256)
+        ));
+    }
+    if b.split != head.split {
+        comparable = false;
+        notes.push(format!(
+            "The base ran the `{}` split, this run `{}`.",
+            b.split, head.split
+        ));
+    }
+    let pairs: Vec<(String, String)> = head
+        .models
+        .iter()
+        .filter_map(|m| {
+            b.models
+                .iter()
+                .find(|n| n.spec == m.spec && n.trials == m.trials)
+                .map(|n| (n.spec.clone(), m.spec.clone()))
+        })
+        .collect();
+    if pairs.is_empty() {
+        comparable = false;
+        notes.push(format!(
+            "The base was scored with {} and this run with {}: no model (with the same trials) to compare.",
+            specs(b),
+            specs(head)
+        ));
+    }
+    if b.status != "complete" {
+        notes.push(format!(
+            "The base run is {}: its numbers are not final.",
+            b.status
+        ));
+    }
+    let models = if comparable {
+        pairs
+            .iter()
+            .map(|(bm, hm)| paired(bm, &base.outcomes, hm, head_outcomes, alpha))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if comparable && models.iter().all(|c| c.shared == 0) {
+        notes.push("The base's outcomes share no task with this run.".into());
+    }
+    if b.catalog.sha256 == head.catalog.sha256 {
+        notes.push("No tool definition changed since the base.".into());
+    }
+    let (lint_new, lint_resolved) = match &base.lint {
+        Some(bl) => {
+            let old: std::collections::HashSet<_> = bl.findings.iter().map(finding_key).collect();
+            let new: std::collections::HashSet<_> =
+                head_lint.findings.iter().map(finding_key).collect();
+            (
+                Some(
+                    head_lint
+                        .findings
+                        .iter()
+                        .filter(|f| !old.contains(&finding_key(f)))
+                        .cloned()
+                        .collect(),
+                ),
+                Some(
+                    bl.findings
+                        .iter()
+                        .filter(|f| !new.contains(&finding_key(f)))
+                        .cloned()
+                        .collect(),
+                ),
+            )
+        }
+        None => (None, None),
+    };
+    let definitions = base.lock.as_ref().map(|l| lock::diff(l, head_lock));
+    let tools_added = head
+        .catalog
+        .tools
+        .iter()
+        .filter(|t| !b.catalog.tools.contains(t))
+        .cloned()
+        .collect();
+    let tools_removed = b
+        .catalog
+        .tools
+        .iter()
+        .filter(|t| !head.catalog.tools.contains(t))
+        .cloned()
+        .collect();
+    BaseComparison {
+        base: base_path.to_path_buf(),
+        base_created: b.created.clone(),
+        base_catalog_sha256: b.catalog.sha256.clone(),
+        base_suite_sha256: b.suite.sha256.clone(),
+        comparable,
+        notes,
+        base_accuracy: b.results.first().map(|r| r.metrics.accuracy),
+        models,
+        lint_new,
+        lint_resolved,
+        definitions,
+        tools_added,
+        tools_removed,
+    }
+}
+
+fn short(s: &str) -> &str {
+    &s[..12.min(s.len())]
+}
+
+fn specs(r: &RunFile) -> String {
+    r.models
+        .iter()
+        .map(|m| format!("`{}` ×{}", m.spec, m.trials))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

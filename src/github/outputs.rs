@@ -1,0 +1,64 @@
+//! `$GITHUB_OUTPUT` step outputs and the `$GITHUB_STEP_SUMMARY` job summary: both are files
+//! GitHub hands the step, appended to.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+
+fn append(path: &Path, text: &str) -> anyhow::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("could not open {}", path.display()))?;
+    f.write_all(text.as_bytes())
+        .with_context(|| format!("could not write {}", path.display()))
+}
+
+/// Formats step outputs: `name=value`, or the delimiter form for values with line breaks
+/// (with a delimiter that does not occur in the value).
+pub fn format_outputs(outputs: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    for (name, value) in outputs {
+        if value.contains('\n') || value.contains('\r') {
+            let mut delim = String::from("TOOLGATE_EOF");
+            while value.contains(&delim) {
+                delim.push('_');
+            }
+            out.push_str(&format!("{name}<<{delim}\n{value}\n{delim}\n"));
+        } else {
+            out.push_str(&format!("{name}={value}\n"));
+        }
+    }
+    out
+}
+
+pub fn write_outputs(path: &Path, outputs: &[(&str, String)]) -> anyhow::Result<()> {
+    append(path, &format_outputs(outputs))
+}
+
+pub fn write_summary(path: &Path, markdown: &str) -> anyhow::Result<()> {
+    let mut text = markdown.to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    append(path, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_line_values_use_a_delimiter_not_in_the_value() {
+        let s = format_outputs(&[
+            ("score", "0.5".into()),
+            ("text", "a\nTOOLGATE_EOF\nb".into()),
+        ]);
+        assert_eq!(
+            s,
+            "score=0.5\ntext<<TOOLGATE_EOF_\na\nTOOLGATE_EOF\nb\nTOOLGATE_EOF_\n"
+        );
+    }
+}
