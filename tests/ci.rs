@@ -1,0 +1,779 @@
+//! `toolgate ci` end to end: the bundled example with a base, exit codes, flags from the
+//! environment and toolgate.toml, the sticky pull-request comment against a mock GitHub REST
+//! API, GitHub's summary and outputs, secrets, and real servers over stdio and HTTP.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use common::{HttpServer, fixture, third_party, toolgate};
+use serde_json::{Value, json};
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn example(f: &str) -> String {
+    fixture(&format!("example/{f}"))
+}
+
+/// `toolgate ci` in `dir` with the example's tasks; returns the output.
+fn ci(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = toolgate();
+    cmd.current_dir(dir).arg("ci").args(args);
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn text(o: &std::process::Output) -> String {
+    format!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A baseline made from the example's `before` catalog.
+fn before_baseline(dir: &Path) -> PathBuf {
+    let o = ci(
+        dir,
+        &[
+            "--server",
+            &example("before.json"),
+            "--tasks",
+            &example("tasks.jsonl"),
+            "--lock-check",
+            "off",
+            "--out",
+            "base-out",
+            "--write-baseline",
+            "baseline.json",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    dir.join("baseline.json")
+}
+
+fn accuracy(run: &Value) -> f64 {
+    run["results"][0]["metrics"]["accuracy"]["value"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn ci_on_the_example_compares_with_a_committed_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = before_baseline(dir.path());
+    let o = ci(
+        dir.path(),
+        &[
+            "--server",
+            &example("after.json"),
+            "--tasks",
+            &example("tasks.jsonl"),
+            "--lock",
+            &example("toolgate.lock"),
+            "--base",
+            base.to_str().unwrap(),
+            "--badge",
+            "badge.svg",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = dir.path().join("toolgate-out");
+    for f in [
+        "ci.json",
+        "summary.md",
+        "lint.json",
+        "lint.sarif",
+        "baseline.json",
+        "badge.svg",
+        "run/run.json",
+        "run/report.html",
+        "run/outcomes.jsonl",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    assert!(dir.path().join("badge.svg").is_file());
+    let before = accuracy(&read_json(&dir.path().join("base-out/run/run.json")));
+    let after = accuracy(&read_json(&out.join("run/run.json")));
+    let ci_json = read_json(&out.join("ci.json"));
+    assert_eq!(ci_json["schema_version"], "toolgate.ci/v1");
+    assert_eq!(ci_json["passed"], true);
+    assert_eq!(ci_json["lock"]["status"], "match");
+    let overall = &ci_json["comparison"]["models"][0]["overall"];
+    assert!((overall["delta"].as_f64().unwrap() - (after - before)).abs() < 1e-9);
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let delta = format!(
+        "{}{:.1} pts",
+        if after >= before { "+" } else { "−" },
+        (after - before).abs() * 100.0
+    );
+    assert!(summary.contains(&delta), "{summary}");
+    assert!(summary.contains(&format!("{:.1}%", after * 100.0)));
+    assert!(summary.contains("Tools whose scores moved"), "{summary}");
+    assert!(
+        summary.contains("Resolved since the base"),
+        "the rewritten descriptions resolve lint findings: {summary}"
+    );
+    assert!(summary.contains("@@ delete_event @@"), "definition diff");
+    assert!(summary.contains("🔒"), "lock status");
+    // The same verdict as `toolgate compare` on the two run directories.
+    let cmp = toolgate()
+        .args([
+            "compare",
+            dir.path().join("base-out/run").to_str().unwrap(),
+            out.join("run").to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let cmp: Value = serde_json::from_slice(&cmp.stdout).unwrap();
+    assert_eq!(cmp[0]["overall"]["verdict"], overall["verdict"]);
+    // A base output directory (a downloaded artifact) works like the baseline file.
+    let o2 = ci(
+        dir.path(),
+        &[
+            "--server",
+            &example("after.json"),
+            "--tasks",
+            &example("tasks.jsonl"),
+            "--lock-check",
+            "off",
+            "--base",
+            "base-out",
+            "--out",
+            "out2",
+        ],
+        &[],
+    );
+    assert_eq!(o2.status.code(), Some(0), "{}", text(&o2));
+    let c2 = read_json(&dir.path().join("out2/ci.json"));
+    assert_eq!(
+        c2["comparison"]["models"][0]["overall"]["delta"],
+        overall["delta"]
+    );
+}
+
+#[test]
+fn a_base_from_another_task_suite_gets_a_note_not_deltas() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = before_baseline(dir.path());
+    let subset: String = std::fs::read_to_string(example("tasks.jsonl"))
+        .unwrap()
+        .lines()
+        .take(40)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("subset.jsonl"), subset).unwrap();
+    let o = ci(
+        dir.path(),
+        &[
+            "--server",
+            &example("after.json"),
+            "--tasks",
+            "subset.jsonl",
+            "--lock-check",
+            "off",
+            "--base",
+            base.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let summary = std::fs::read_to_string(dir.path().join("toolgate-out/summary.md")).unwrap();
+    assert!(summary.contains("another task suite"), "{summary}");
+    assert!(!summary.contains("paired test"), "{summary}");
+    assert!(!summary.contains("Tools whose scores moved"));
+    let c = read_json(&dir.path().join("toolgate-out/ci.json"));
+    assert_eq!(c["comparison"]["comparable"], false);
+}
+
+#[test]
+fn exit_codes_follow_the_gate_and_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let (after, before) = (example("after.json"), example("before.json"));
+    let (tasks, lock) = (example("tasks.jsonl"), example("toolgate.lock"));
+    let common = ["--server", after.as_str(), "--tasks", tasks.as_str()];
+    // The lock was made from `after`; `before` differs: the gate fails, naming the lock.
+    let mut args = vec!["--server", &before, "--tasks", &tasks, "--lock", &lock];
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("toolgate pin"));
+    let c = read_json(&dir.path().join("toolgate-out/ci.json"));
+    assert_eq!(c["lock"]["status"], "changed");
+    assert_eq!(c["lock"]["diff"]["changed"].as_array().unwrap().len(), 12);
+    // …unless the lock check only warns.
+    args.extend(["--lock-check", "warn"]);
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // A score under --fail-under fails; the reason names the flag and the numbers.
+    let mut args = common.to_vec();
+    args.extend(["--lock-check", "off", "--fail-under", "0.99"]);
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let c = read_json(&dir.path().join("toolgate-out/ci.json"));
+    assert!(
+        c["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("--fail-under 99.0%")
+    );
+    // Lint warnings fail only when asked to.
+    let mut args = vec![
+        "--server",
+        &before,
+        "--tasks",
+        &tasks,
+        "--lock-check",
+        "off",
+    ];
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    args.extend(["--lint-fail-on", "warning"]);
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // A base that is not a baseline: exit 2, naming the file.
+    std::fs::write(dir.path().join("junk.json"), "{\"hello\": 1}").unwrap();
+    let mut args = common.to_vec();
+    args.extend(["--lock-check", "off", "--base", "junk.json"]);
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("junk.json"));
+    assert!(!text(&o).contains("panicked"));
+    // A base that does not exist yet (the first run on a branch) is a notice, not a failure.
+    let mut args = common.to_vec();
+    args.extend(["--lock-check", "off", "--base", "nowhere/baseline.json"]);
+    let o = ci(dir.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let summary = std::fs::read_to_string(dir.path().join("toolgate-out/summary.md")).unwrap();
+    assert!(
+        summary.contains("No base at nowhere/baseline.json"),
+        "{summary}"
+    );
+    // No server anywhere: exit 2 with a hint.
+    let o = ci(dir.path(), &[], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("toolgate.toml"));
+}
+
+#[test]
+fn settings_come_from_flags_then_environment_then_toolgate_toml() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("toolgate.toml"),
+        format!(
+            "server = {:?}\n[ci]\ntasks = {:?}\nfail_under = 0.99\nlock_check = \"off\"\n",
+            example("after.json"),
+            example("tasks.jsonl")
+        ),
+    )
+    .unwrap();
+    // toolgate.toml alone: its fail_under fails the gate.
+    let o = ci(dir.path(), &[], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // An environment variable overrides it; an empty one counts as unset.
+    let o = ci(dir.path(), &[], &[("TOOLGATE_FAIL_UNDER", "0.1")]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = ci(dir.path(), &[], &[("TOOLGATE_FAIL_UNDER", "")]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    // A flag overrides both.
+    let o = ci(
+        dir.path(),
+        &["--fail-under", "0.1"],
+        &[("TOOLGATE_FAIL_UNDER", "0.99")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // Bad values name the flag or the key.
+    let o = ci(dir.path(), &["--fail-under", "80"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--fail-under"), "{}", text(&o));
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "[ci]\nlint_fail_on = \"sometimes\"\n",
+    )
+    .unwrap();
+    let o = ci(
+        dir.path(),
+        &["--config", "bad.toml", "--server", &example("after.json")],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("lint_fail_on"), "{}", text(&o));
+}
+
+#[test]
+fn init_writes_a_config_ci_reads_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["init", "--server", &example("after.json")])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(dir.path().join(".github/workflows/toolgate.yml").is_file());
+    let o = ci(
+        dir.path(),
+        &["--tasks", &example("tasks.jsonl"), "--lock-check", "off"],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = toolgate()
+        .current_dir(dir.path())
+        .arg("init")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("--force"));
+}
+
+// ---------------------------------------------------------------------------------------
+// A mock of the GitHub REST API, stateful: it keeps the pull request's comments.
+
+fn user(login: &str, id: u64, kind: &str) -> Value {
+    let enc = login.replace('[', "%5B").replace(']', "%5D");
+    let api = format!("https://api.github.com/users/{enc}");
+    json!({
+        "login": login, "id": id, "node_id": format!("U_{id}"),
+        "avatar_url": format!("https://avatars.githubusercontent.com/u/{id}"),
+        "gravatar_id": "", "url": api, "html_url": format!("https://github.com/{enc}"),
+        "followers_url": format!("{api}/followers"),
+        "following_url": format!("{api}/following{{/other_user}}"),
+        "gists_url": format!("{api}/gists{{/gist_id}}"),
+        "starred_url": format!("{api}/starred{{/owner}}{{/repo}}"),
+        "subscriptions_url": format!("{api}/subscriptions"),
+        "organizations_url": format!("{api}/orgs"),
+        "repos_url": format!("{api}/repos"),
+        "events_url": format!("{api}/events{{/privacy}}"),
+        "received_events_url": format!("{api}/received_events"),
+        "type": kind, "site_admin": false
+    })
+}
+
+fn comment(id: u64, login: &str, kind: &str, body: &str, stamp: &str) -> Value {
+    json!({
+        "id": id, "node_id": format!("IC_{id}"),
+        "url": format!("https://api.github.com/repos/o/r/issues/comments/{id}"),
+        "html_url": format!("https://github.com/o/r/pull/7#issuecomment-{id}"),
+        "issue_url": "https://api.github.com/repos/o/r/issues/7",
+        "body": body, "user": user(login, if kind == "Bot" { 41898282 } else { 1000 + id }, kind),
+        "created_at": "2026-11-30T08:00:00Z", "updated_at": stamp,
+        "author_association": "NONE"
+    })
+}
+
+#[derive(Default)]
+struct State {
+    comments: Vec<Value>,
+    next_id: u64,
+    read_only: bool,
+    /// (method, path, authorization header)
+    log: Vec<(String, String, String)>,
+    edits: u32,
+}
+
+#[derive(Clone)]
+struct Github(Arc<Mutex<State>>);
+
+impl Respond for Github {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let mut s = self.0.lock().unwrap();
+        let path = req.url.path().to_string();
+        let method = req.method.to_string();
+        let auth = req
+            .headers
+            .get("authorization")
+            .map(|v| v.to_str().unwrap_or_default().to_string())
+            .unwrap_or_default();
+        s.log.push((method.clone(), path.clone(), auth));
+        let forbidden = ResponseTemplate::new(403).set_body_json(json!({
+            "message": "Resource not accessible by integration",
+            "documentation_url": "https://docs.github.com/rest"
+        }));
+        match (method.as_str(), path.as_str()) {
+            ("GET", "/user") => forbidden,
+            ("GET", "/repos/o/r/issues/7/comments") => {
+                ResponseTemplate::new(200).set_body_json(Value::Array(s.comments.clone()))
+            }
+            ("POST", "/repos/o/r/issues/7/comments") => {
+                if s.read_only {
+                    return forbidden;
+                }
+                let body: Value = serde_json::from_slice(&req.body).unwrap();
+                s.next_id += 1;
+                let id = 5000 + s.next_id;
+                let c = comment(
+                    id,
+                    "github-actions[bot]",
+                    "Bot",
+                    body["body"].as_str().unwrap(),
+                    "2026-11-30T09:00:00Z",
+                );
+                s.comments.push(c.clone());
+                ResponseTemplate::new(201).set_body_json(c)
+            }
+            ("POST", p) if p.starts_with("/repos/o/r/issues/comments/") => {
+                if s.read_only {
+                    return forbidden;
+                }
+                let id: u64 = p.rsplit('/').next().unwrap().parse().unwrap();
+                let body: Value = serde_json::from_slice(&req.body).unwrap();
+                s.edits += 1;
+                let stamp = format!("2026-11-30T10:{:02}:00Z", s.edits);
+                match s.comments.iter_mut().find(|c| c["id"] == id) {
+                    Some(c) => {
+                        c["body"] = body["body"].clone();
+                        c["updated_at"] = json!(stamp);
+                        ResponseTemplate::new(200).set_body_json(c.clone())
+                    }
+                    None => {
+                        ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"}))
+                    }
+                }
+            }
+            _ => ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"})),
+        }
+    }
+}
+
+async fn github_mock(state: Arc<Mutex<State>>) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(Github(state))
+        .mount(&server)
+        .await;
+    server
+}
+
+struct Actions {
+    dir: tempfile::TempDir,
+    envs: Vec<(String, String)>,
+}
+
+impl Actions {
+    fn new(api: &str, fork: bool) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let head = if fork { "someone/r" } else { "o/r" };
+        let event = json!({"action": "synchronize", "number": 7, "pull_request": {"number": 7,
+            "head": {"repo": {"full_name": head, "fork": fork}},
+            "base": {"repo": {"full_name": "o/r"}}}});
+        std::fs::write(dir.path().join("event.json"), event.to_string()).unwrap();
+        let p = |f: &str| dir.path().join(f).display().to_string();
+        let envs = vec![
+            ("GITHUB_ACTIONS".into(), "true".into()),
+            ("GITHUB_API_URL".into(), api.to_string()),
+            ("GITHUB_REPOSITORY".into(), "o/r".into()),
+            ("GITHUB_EVENT_NAME".into(), "pull_request".into()),
+            ("GITHUB_EVENT_PATH".into(), p("event.json")),
+            ("GITHUB_TOKEN".into(), "ghs_mocktoken_SECRET_gh".into()),
+            ("GITHUB_STEP_SUMMARY".into(), p("summary")),
+            ("GITHUB_OUTPUT".into(), p("output")),
+        ];
+        Actions { dir, envs }
+    }
+
+    async fn ci(&self, args: Vec<String>, extra: Vec<(String, String)>) -> std::process::Output {
+        let dir = self.dir.path().to_path_buf();
+        let envs: Vec<(String, String)> = self.envs.iter().cloned().chain(extra).collect();
+        tokio::task::spawn_blocking(move || {
+            let mut cmd = toolgate();
+            cmd.current_dir(&dir).arg("ci").args(&args);
+            for (k, v) in envs {
+                cmd.env(k, v);
+            }
+            cmd.output().unwrap()
+        })
+        .await
+        .unwrap()
+    }
+
+    fn outputs(&self) -> BTreeMap<String, String> {
+        parse_outputs(&std::fs::read_to_string(self.dir.path().join("output")).unwrap())
+    }
+}
+
+/// Parses a `$GITHUB_OUTPUT` file (both `k=v` and `k<<DELIM` forms); the last value wins.
+fn parse_outputs(text: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if let Some((k, delim)) = l.split_once("<<") {
+            let mut v = Vec::new();
+            for m in lines.by_ref() {
+                if m == delim {
+                    break;
+                }
+                v.push(m);
+            }
+            out.insert(k.to_string(), v.join("\n"));
+        } else if let Some((k, v)) = l.split_once('=') {
+            out.insert(k.to_string(), v.to_string());
+        }
+    }
+    out
+}
+
+fn example_args(extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "--server",
+        &example("after.json"),
+        "--tasks",
+        &example("tasks.jsonl"),
+        "--lock",
+        &example("toolgate.lock"),
+        "--comment",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_sticky_comment_is_created_then_updated_and_a_foreign_one_is_never_touched() {
+    let state = Arc::new(Mutex::new(State::default()));
+    let marker = "<!-- toolgate:comment default -->";
+    {
+        let mut s = state.lock().unwrap();
+        // Someone quoting toolgate's marker, and someone with similar text.
+        s.comments.push(comment(
+            101,
+            "alice",
+            "User",
+            &format!("{marker}\n## ✅ toolgate passed (quoted by a human)"),
+            "2026-11-30T07:00:00Z",
+        ));
+        s.comments.push(comment(
+            102,
+            "bob",
+            "User",
+            "## ✅ toolgate passed — tool accuracy 52.3%",
+            "2026-11-30T07:00:00Z",
+        ));
+    }
+    let server = github_mock(state.clone()).await;
+    let gh = Actions::new(&server.uri(), false);
+
+    let o = gh.ci(example_args(&[]), vec![]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (ours_id, first_body) = {
+        let s = state.lock().unwrap();
+        let ours: Vec<&Value> = s
+            .comments
+            .iter()
+            .filter(|c| c["user"]["login"] == "github-actions[bot]")
+            .collect();
+        assert_eq!(ours.len(), 1, "first push creates exactly one comment");
+        let body = ours[0]["body"].as_str().unwrap().to_string();
+        assert!(body.starts_with(marker), "{body}");
+        assert!(body.contains("toolgate passed"));
+        (ours[0]["id"].as_u64().unwrap(), body)
+    };
+    let outs = gh.outputs();
+    assert_eq!(outs["passed"], "true");
+    assert_eq!(
+        outs["comment-url"],
+        format!("https://github.com/o/r/pull/7#issuecomment-{ours_id}")
+    );
+    let run = read_json(&gh.dir.path().join("toolgate-out/run/run.json"));
+    assert_eq!(outs["score"], format!("{:.4}", accuracy(&run)));
+    assert_eq!(outs["lock-status"], "match");
+    let summary = std::fs::read_to_string(gh.dir.path().join("summary")).unwrap();
+    assert_eq!(
+        summary.trim_end(),
+        first_body.trim_start_matches(marker).trim(),
+        "one renderer serves the summary and the comment"
+    );
+    // Lint findings became workflow annotations.
+    assert!(String::from_utf8_lossy(&o.stdout).contains("::notice "));
+
+    // Second push: the same comment is edited in place.
+    let o = gh.ci(example_args(&["--fail-under", "0.99"]), vec![]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let s = state.lock().unwrap();
+    assert_eq!(s.comments.len(), 3, "no second comment");
+    let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
+    assert!(ours["body"].as_str().unwrap().contains("toolgate failed"));
+    for foreign in [101, 102] {
+        assert!(
+            !s.log.iter().any(
+                |(m, p, _)| m != "GET" && p == &format!("/repos/o/r/issues/comments/{foreign}")
+            ),
+            "comment {foreign} by someone else was touched"
+        );
+    }
+    let c = s.comments.iter().find(|c| c["id"] == 101).unwrap();
+    assert!(c["body"].as_str().unwrap().contains("quoted by a human"));
+    assert!(
+        s.log
+            .iter()
+            .all(|(_, _, a)| a == "Bearer ghs_mocktoken_SECRET_gh"),
+        "every request carries the token"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_read_only_token_on_a_fork_skips_the_comment_and_still_gates() {
+    let state = Arc::new(Mutex::new(State {
+        read_only: true,
+        ..Default::default()
+    }));
+    let server = github_mock(state.clone()).await;
+    let gh = Actions::new(&server.uri(), true);
+    let o = gh.ci(example_args(&[]), vec![]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("::notice title=toolgate comment::") && stdout.contains("fork"),
+        "{stdout}"
+    );
+    let summary = std::fs::read_to_string(gh.dir.path().join("summary")).unwrap();
+    assert!(summary.contains("No pull-request comment"), "{summary}");
+    assert_eq!(gh.outputs()["comment-url"], "");
+    assert!(state.lock().unwrap().comments.is_empty());
+    // And a failing gate still fails.
+    let o = gh.ci(example_args(&["--fail-under", "0.99"]), vec![]).await;
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+/// Replies to every chat completion with a call to `get_event`.
+struct OpenAi;
+
+impl Respond for OpenAi {
+    fn respond(&self, _req: &Request) -> ResponseTemplate {
+        ResponseTemplate::new(200).set_body_json(json!({
+            "id": "c1", "model": "gpt-mock", "system_fingerprint": "fp_mock",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": null,
+                "tool_calls": [{"id": "call_1", "type": "function",
+                    "function": {"name": "get_event", "arguments": "{\"event_id\": \"evt_1\"}"}}]}}]
+        }))
+    }
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_secret_reaches_any_output_file_or_the_wrong_service() {
+    let state = Arc::new(Mutex::new(State::default()));
+    let github = github_mock(state.clone()).await;
+    let openai = MockServer::start().await;
+    Mock::given(any()).respond_with(OpenAi).mount(&openai).await;
+    let gh = Actions::new(&github.uri(), false);
+    let tasks: String = std::fs::read_to_string(example("tasks.jsonl"))
+        .unwrap()
+        .lines()
+        .take(12)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(gh.dir.path().join("tasks.jsonl"), tasks).unwrap();
+    let secrets = [
+        ("OPENAI_API_KEY", "sk-openai-SECRET-1"),
+        ("ANTHROPIC_API_KEY", "sk-ant-SECRET-2"),
+        ("OPENROUTER_API_KEY", "sk-or-SECRET-3"),
+        ("TOOLGATE_GITHUB_TOKEN", "ghs_action_input_SECRET_4"),
+    ];
+    let o = gh
+        .ci(
+            vec![
+                "--server".into(),
+                example("after.json"),
+                "--tasks".into(),
+                "tasks.jsonl".into(),
+                "--model".into(),
+                "openai:gpt-mock".into(),
+                "--base-url".into(),
+                format!("{}/v1", openai.uri()),
+                "--comment".into(),
+                "--lock-check".into(),
+                "off".into(),
+                "--format".into(),
+                "json".into(),
+            ],
+            secrets
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!openai.received_requests().await.unwrap().is_empty());
+    let all_secrets: Vec<&str> = secrets
+        .iter()
+        .map(|(_, v)| *v)
+        .chain(["ghs_mocktoken_SECRET_gh"])
+        .collect();
+    let mut files = Vec::new();
+    files_under(gh.dir.path(), &mut files);
+    assert!(files.len() > 5, "{files:?}");
+    for f in &files {
+        let t = String::from_utf8_lossy(&std::fs::read(f).unwrap()).to_string();
+        for s in &all_secrets {
+            assert!(!t.contains(s), "{s} leaked into {}", f.display());
+        }
+    }
+    let printed = text(&o);
+    for s in &all_secrets {
+        assert!(!printed.contains(s), "{s} was printed");
+    }
+    for r in openai.received_requests().await.unwrap() {
+        let headers = format!("{:?}", r.headers);
+        assert!(headers.contains("sk-openai-SECRET-1"));
+        for s in all_secrets.iter().filter(|s| !s.starts_with("sk-openai")) {
+            assert!(!headers.contains(s), "{s} was sent to the OpenAI endpoint");
+        }
+    }
+    for (_, _, auth) in &state.lock().unwrap().log {
+        assert_eq!(
+            auth, "Bearer ghs_action_input_SECRET_4",
+            "the action's token wins over GITHUB_TOKEN, and nothing else goes to GitHub"
+        );
+    }
+}
+
+#[test]
+fn ci_against_real_servers_over_stdio_and_http() {
+    let dir = tempfile::tempdir().unwrap();
+    // The npm reference server, with tasks generated from its catalog.
+    let memory = third_party("npm/node_modules/.bin/mcp-server-memory");
+    let o = ci(dir.path(), &["--server", &memory, "--out", "mem"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let c = read_json(&dir.path().join("mem/ci.json"));
+    assert_eq!(c["tasks_generated"], true);
+    assert_eq!(c["lock"]["status"], "missing");
+    assert!(c["tools"].as_u64().unwrap() >= 9);
+    let summary = std::fs::read_to_string(dir.path().join("mem/summary.md")).unwrap();
+    assert!(summary.contains("No lock file"), "{summary}");
+    assert!(summary.contains("generated from this catalog"));
+    // Our HTTP fixture over Streamable HTTP, pinned first: the lock matches.
+    let http = HttpServer::start(&[&fixture("catalogs/memory.json")]);
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["pin", &http.url])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let o = ci(dir.path(), &["--server", &http.url, "--out", "http"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let c = read_json(&dir.path().join("http/ci.json"));
+    assert_eq!(c["lock"]["status"], "match");
+}
