@@ -367,6 +367,9 @@ fn definitions(r: &CiReport, out: &mut String) {
 }
 
 fn finding_rows(findings: &[&ReportFinding], out: &mut String, max: usize) {
+    let mut findings = findings.to_vec();
+    // Errors first; the sort is stable, so rule order stays within a severity.
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out.push_str("| | rule | tool | finding |\n|---|---|---|---|\n");
     for f in findings.iter().take(max) {
         let icon = match f.severity {
@@ -442,8 +445,15 @@ fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
                 .filter(|f| f.severity != Severity::Info)
                 .collect();
             if !v.is_empty() {
+                // Without a base every finding is "current"; fold them unless they fail the gate.
+                let open = r.lint.errors > 0 && r.lint_fail_on != "never";
+                out.push_str(&format!(
+                    "<details{}><summary>{} finding(s)</summary>\n\n",
+                    if open { " open" } else { "" },
+                    v.len()
+                ));
                 finding_rows(&v, out, 15);
-                out.push('\n');
+                out.push_str("\n</details>\n\n");
             }
         }
     }
