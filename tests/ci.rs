@@ -777,3 +777,54 @@ fn ci_against_real_servers_over_stdio_and_http() {
     let c = read_json(&dir.path().join("http/ci.json"));
     assert_eq!(c["lock"]["status"], "match");
 }
+
+#[test]
+fn the_example_project_gates_from_its_own_config_against_its_committed_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let ex = common::root().join("fixtures/example");
+    let out = dir.path().join("out");
+    let o = toolgate()
+        .current_dir(&ex)
+        .args(["ci", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let c = read_json(&out.join("ci.json"));
+    assert_eq!(c["lock"]["status"], "match");
+    let cmp = &c["comparison"];
+    assert_eq!(cmp["comparable"], true, "{cmp}");
+    assert_eq!(cmp["models"][0]["overall"]["verdict"], "better");
+    assert!(cmp["models"][0]["overall"]["delta"].as_f64().unwrap() >= 0.15);
+    // The committed baseline is still what toolgate computes from the "before" catalog.
+    let fresh = dir.path().join("fresh-baseline.json");
+    let o = toolgate()
+        .current_dir(&ex)
+        .args([
+            "ci",
+            "--server",
+            "python3 ../servers/fakemcp.py before.json",
+        ])
+        .args(["--lock-check", "off", "--fail-under", "0"])
+        .args(["--out", dir.path().join("base").to_str().unwrap()])
+        .args(["--write-baseline", fresh.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (old, new) = (
+        read_json(&ex.join("toolgate-baseline.json")),
+        read_json(&fresh),
+    );
+    for part in [
+        "/outcomes",
+        "/run/results",
+        "/run/suite",
+        "/lint/findings",
+        "/lock",
+    ] {
+        assert_eq!(
+            old.pointer(part),
+            new.pointer(part),
+            "fixtures/example/toolgate-baseline.json{part} is stale: refresh it with the command in fixtures/example/toolgate.toml"
+        );
+    }
+}
