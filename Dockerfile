@@ -32,8 +32,10 @@ COPY --from=uv /uv /uvx /usr/local/bin/
 COPY --from=builder /src/target/release/toolgate /usr/local/bin/toolgate
 # GitHub mounts the workspace and the step's output files owned by the runner's user (uid
 # 1001 on GitHub-hosted runners); running as that uid lets toolgate write them without root.
-RUN useradd --create-home --uid 1001 --shell /usr/sbin/nologin toolgate
-USER 1001
+# Self-hosted runners with another uid: docker build --build-arg UID="$(id -u)".
+ARG UID=1001
+RUN useradd --create-home --uid "${UID}" --shell /usr/sbin/nologin toolgate
+USER ${UID}
 ENV HOME=/home/toolgate \
     NPM_CONFIG_UPDATE_NOTIFIER=false \
     UV_CACHE_DIR=/home/toolgate/.cache/uv

@@ -464,7 +464,8 @@ impl Actions {
         let dir = tempfile::tempdir().unwrap();
         let head = if fork { "someone/r" } else { "o/r" };
         let event = json!({"action": "synchronize", "number": 7, "pull_request": {"number": 7,
-            "head": {"repo": {"full_name": head, "fork": fork}},
+            "head": {"sha": "0123456789abcdef0123456789abcdef01234567",
+                     "repo": {"full_name": head, "fork": fork}},
             "base": {"repo": {"full_name": "o/r"}}}});
         std::fs::write(dir.path().join("event.json"), event.to_string()).unwrap();
         let p = |f: &str| dir.path().join(f).display().to_string();
@@ -477,6 +478,12 @@ impl Actions {
             ("GITHUB_TOKEN".into(), "ghs_mocktoken_SECRET_gh".into()),
             ("GITHUB_STEP_SUMMARY".into(), p("summary")),
             ("GITHUB_OUTPUT".into(), p("output")),
+            ("GITHUB_SERVER_URL".into(), "https://github.example".into()),
+            ("GITHUB_RUN_ID".into(), "4242".into()),
+            (
+                "GITHUB_SHA".into(),
+                "fedcba9876543210fedcba9876543210fedcba98".into(),
+            ),
         ];
         Actions { dir, envs }
     }
@@ -600,26 +607,58 @@ async fn one_sticky_comment_is_created_then_updated_and_a_foreign_one_is_never_t
     // Second push: the same comment is edited in place.
     let o = gh.ci(example_args(&["--fail-under", "0.99"]), vec![]).await;
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let s = state.lock().unwrap();
-    assert_eq!(s.comments.len(), 3, "no second comment");
-    let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
-    assert!(ours["body"].as_str().unwrap().contains("toolgate failed"));
-    for foreign in [101, 102] {
+    {
+        let s = state.lock().unwrap();
+        assert_eq!(s.comments.len(), 3, "no second comment");
+        let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
+        assert!(ours["body"].as_str().unwrap().contains("toolgate failed"));
+        for foreign in [101, 102] {
+            assert!(
+                !s.log
+                    .iter()
+                    .any(|(m, p, _)| m != "GET"
+                        && p == &format!("/repos/o/r/issues/comments/{foreign}")),
+                "comment {foreign} by someone else was touched"
+            );
+        }
+        let c = s.comments.iter().find(|c| c["id"] == 101).unwrap();
+        assert!(c["body"].as_str().unwrap().contains("quoted by a human"));
         assert!(
-            !s.log.iter().any(
-                |(m, p, _)| m != "GET" && p == &format!("/repos/o/r/issues/comments/{foreign}")
-            ),
-            "comment {foreign} by someone else was touched"
+            s.log
+                .iter()
+                .all(|(_, _, a)| a == "Bearer ghs_mocktoken_SECRET_gh"),
+            "every request carries the token"
+        );
+        let body = ours["body"].as_str().unwrap().to_string();
+        assert!(
+            body.contains("for `0123456789ab`")
+                && body.contains("[workflow run](https://github.example/o/r/actions/runs/4242)"),
+            "the comment names the PR head commit and the run: {body}"
         );
     }
-    let c = s.comments.iter().find(|c| c["id"] == 101).unwrap();
-    assert!(c["body"].as_str().unwrap().contains("quoted by a human"));
+
+    // Third push: the server crashes. toolgate cannot decide (exit 2), and the comment, the
+    // summary and the outputs say so instead of showing the last push's verdict.
+    let crash = common::py_server("hostile/crash_on_init.py", "");
+    let o = gh
+        .ci(vec!["--server".into(), crash, "--comment".into()], vec![])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let s = state.lock().unwrap();
+    assert_eq!(s.comments.len(), 3);
+    let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
+    let body = ours["body"].as_str().unwrap();
     assert!(
-        s.log
-            .iter()
-            .all(|(_, _, a)| a == "Bearer ghs_mocktoken_SECRET_gh"),
-        "every request carries the token"
+        body.starts_with(marker) && body.contains("toolgate could not run"),
+        "{body}"
     );
+    let outs = gh.outputs();
+    assert_eq!(outs["passed"], "false");
+    assert!(!outs["error"].is_empty());
+    let summary = std::fs::read_to_string(gh.dir.path().join("toolgate-out/summary.md")).unwrap();
+    assert!(summary.contains("toolgate could not run"), "{summary}");
+    let c = read_json(&gh.dir.path().join("toolgate-out/ci.json"));
+    assert_eq!(c["status"], "error");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -630,7 +669,10 @@ async fn a_read_only_token_on_a_fork_skips_the_comment_and_still_gates() {
     }));
     let server = github_mock(state.clone()).await;
     let gh = Actions::new(&server.uri(), true);
-    let o = gh.ci(example_args(&[]), vec![]).await;
+    // No --comment: on GitHub Actions the comment is on by default.
+    let mut args = example_args(&[]);
+    args.retain(|a| a != "--comment");
+    let o = gh.ci(args, vec![]).await;
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -696,7 +738,10 @@ async fn no_secret_reaches_any_output_file_or_the_wrong_service() {
         .ci(
             vec![
                 "--server".into(),
-                example("after.json"),
+                format!(
+                    "{} --api-key sk-cmdline-SECRET-5",
+                    common::py_server("fakemcp.py", &example("after.json"))
+                ),
                 "--tasks".into(),
                 "tasks.jsonl".into(),
                 "--model".into(),
@@ -720,7 +765,7 @@ async fn no_secret_reaches_any_output_file_or_the_wrong_service() {
     let all_secrets: Vec<&str> = secrets
         .iter()
         .map(|(_, v)| *v)
-        .chain(["ghs_mocktoken_SECRET_gh"])
+        .chain(["ghs_mocktoken_SECRET_gh", "sk-cmdline-SECRET-5"])
         .collect();
     let mut files = Vec::new();
     files_under(gh.dir.path(), &mut files);

@@ -212,6 +212,8 @@ fn provider_keys_never_reach_the_server() {
         .env("ANTHROPIC_API_KEY", "sk-ant-test")
         .env("GITHUB_TOKEN", "ghp_test")
         .env("MY_SERVER_API_KEY", "server-own-key")
+        .env("INPUT_GITHUB-TOKEN", "ghs_action_input")
+        .env("TOOLGATE_GITHUB_TOKEN", "ghs_action_input")
         .assert()
         .success();
     let desc = read_json(snapshot.path())["tools"][0]["description"]
@@ -219,7 +221,13 @@ fn provider_keys_never_reach_the_server() {
         .unwrap()
         .to_string();
     assert!(desc.contains("MY_SERVER_API_KEY"), "{desc}");
-    for stripped in ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN"] {
+    for stripped in [
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "GITHUB_TOKEN",
+        "INPUT_GITHUB-TOKEN",
+        "TOOLGATE_GITHUB_TOKEN",
+    ] {
         assert!(!desc.contains(stripped), "{stripped} leaked: {desc}");
     }
     toolgate()

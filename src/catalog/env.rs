@@ -34,12 +34,28 @@ pub const SECRET_VARS: &[&str] = &[
 ];
 
 /// True when `name` is a credential the server must not see, unless the user passed it
-/// explicitly with `--pass-env NAME`.
+/// explicitly with `--pass-env NAME`. toolgate's own settings (`TOOLGATE_*`, which may hold
+/// headers or the comment token) and a GitHub Action's inputs (`INPUT_*`, which include the
+/// `github-token` input) are stripped too.
 pub fn is_stripped(name: &str, pass: &[String]) -> bool {
     if pass.iter().any(|p| p == name) {
         return false;
     }
-    SECRET_VARS.contains(&name)
+    SECRET_VARS.contains(&name) || name.starts_with("INPUT_") || name.starts_with("TOOLGATE_")
+}
+
+/// Values of the credential variables set in this process (long enough to be secrets), so
+/// they can be masked wherever a command line is shown.
+pub fn secret_values() -> Vec<String> {
+    std::env::vars()
+        .filter(|(k, v)| {
+            v.len() >= 8
+                && (SECRET_VARS.contains(&k.as_str())
+                    || k == "TOOLGATE_GITHUB_TOKEN"
+                    || k.starts_with("INPUT_") && k.contains("TOKEN"))
+        })
+        .map(|(_, v)| v)
+        .collect()
 }
 
 /// Names of variables present in this process that must be removed from the child's env.
@@ -61,5 +77,7 @@ mod tests {
         assert!(!is_stripped("GITHUB_TOKEN", &["GITHUB_TOKEN".into()]));
         assert!(!is_stripped("BRAVE_API_KEY", &[]));
         assert!(!is_stripped("PATH", &[]));
+        assert!(is_stripped("INPUT_GITHUB-TOKEN", &[]));
+        assert!(is_stripped("TOOLGATE_HEADERS", &[]));
     }
 }

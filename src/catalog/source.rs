@@ -63,12 +63,88 @@ impl ServerSpec {
             ServerSpec::Command { program, args } => {
                 let mut all = vec![program.clone()];
                 all.extend(args.iter().cloned());
-                shell_words::join(all)
+                shell_words::join(redact_words(&all, &super::env::secret_values()))
             }
             ServerSpec::Http { url } => redact_url(url),
             ServerSpec::Snapshot(p) => p.display().to_string(),
         }
     }
+}
+
+fn secret_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "token",
+        "key",
+        "secret",
+        "password",
+        "passwd",
+        "auth",
+        "credential",
+        "bearer",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+fn secret_looking(word: &str) -> bool {
+    [
+        "sk-",
+        "ghp_",
+        "ghs_",
+        "gho_",
+        "github_pat_",
+        "xoxb-",
+        "xoxp-",
+        "glpat-",
+    ]
+    .iter()
+    .any(|p| word.starts_with(p))
+}
+
+/// Masks what looks like a credential in a command line before it is shown or stored:
+/// the value after a `--token`-like flag, `NAME=value` where NAME sounds secret, well-known
+/// token prefixes, URL user-info and queries, and the values of credential variables set in
+/// this environment (`known`).
+pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut mask_next = false;
+    for w in words {
+        if mask_next {
+            mask_next = false;
+            out.push("***".to_string());
+            continue;
+        }
+        let mut w = w.clone();
+        for k in known {
+            if w.contains(k.as_str()) {
+                w = w.replace(k.as_str(), "***");
+            }
+        }
+        let lower = w.to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            out.push(redact_url(&w));
+            continue;
+        }
+        if let Some((name, value)) = w.split_once('=')
+            && secret_name(name)
+            && !value.is_empty()
+        {
+            out.push(format!("{name}=***"));
+            continue;
+        }
+        if w.starts_with('-') && secret_name(&w) {
+            mask_next = true;
+            out.push(w);
+            continue;
+        }
+        if secret_looking(&w) {
+            out.push("***".to_string());
+            continue;
+        }
+        out.push(w);
+    }
+    out
 }
 
 /// Drops user-info and query from a URL before it is printed or stored.
@@ -139,6 +215,32 @@ pub fn parse_header(text: &str) -> anyhow::Result<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_lines_lose_their_secrets_when_shown() {
+        let words: Vec<String> = [
+            "npx",
+            "server",
+            "--api-key",
+            "abc123",
+            "--token=xyz",
+            "API_TOKEN=q",
+            "ghp_abcdef",
+            "https://u:p@h/x?key=1",
+            "--port",
+            "8080",
+            "--verbose",
+            "has-envsecret-inside",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let shown = redact_words(&words, &["envsecret".to_string()]).join(" ");
+        assert_eq!(
+            shown,
+            "npx server --api-key *** --token=*** API_TOKEN=*** *** https://h/x?… --port 8080 --verbose has-***-inside"
+        );
+    }
 
     #[test]
     fn parses_each_kind() {

@@ -66,7 +66,7 @@ fn rate(name: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
     Ok(v)
 }
 
-fn settings(a: &CiArgs, c: &CiConfig) -> anyhow::Result<Settings> {
+fn settings(a: &CiArgs, c: &CiConfig, on_actions: bool) -> anyhow::Result<Settings> {
     let alpha = a.alpha.or(c.alpha).unwrap_or(0.05);
     if !(alpha > 0.0 && alpha < 1.0) {
         bail!("--alpha must be between 0 and 1, not {alpha}");
@@ -120,7 +120,8 @@ fn settings(a: &CiArgs, c: &CiConfig) -> anyhow::Result<Settings> {
             )?,
         },
         base: a.base.clone().or(c.base.clone()),
-        comment: a.comment.or(c.comment).unwrap_or(false),
+        // On GitHub Actions the comment is what users come for; elsewhere there is no PR.
+        comment: a.comment.or(c.comment).unwrap_or(on_actions),
         comment_id: a
             .comment_id
             .clone()
@@ -229,18 +230,127 @@ fn lint_fails(lint: &LintReport, on: LintFailOn) -> Option<String> {
     }
 }
 
+/// Files toolgate ci writes into the output directory (cleared at the start, so a file left
+/// from an earlier run is never mistaken for this one's).
+const OUT_FILES: &[&str] = &[
+    "ci.json",
+    "summary.md",
+    "comment.md",
+    "lint.json",
+    "lint.sarif",
+    "badge.svg",
+    "baseline.json",
+    "toolgate.lock",
+    "tasks.jsonl",
+];
+
 pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     let c = &cfg.ci;
-    let s = settings(a, c)?;
     let gh = if a.no_github.unwrap_or(false) {
         GithubEnv::default()
     } else {
         GithubEnv::from_env()
     };
+    let s = settings(a, c, gh.actions)?;
+    match gate(a, cfg, &s, &gh).await {
+        Ok(outcome) => Ok(outcome),
+        Err(e) => {
+            // toolgate could not do its job: say so wherever a reader looks, so a stale
+            // "passed" comment or an empty output never stands in for this run.
+            report_error(&s, &gh, &format!("{e:#}")).await;
+            Err(e)
+        }
+    }
+}
+
+/// Writes summary.md, ci.json, the job summary, step outputs and the PR comment for a run
+/// that could not finish. Failures here are printed, never raised over the original error.
+async fn report_error(s: &Settings, gh: &GithubEnv, error: &str) {
+    let error = mask(error);
+    let error: String = error.chars().take(4000).collect();
+    let ctx = gh.context();
+    let markdown = ci_report::error_markdown(&error, ctx.commit.as_deref(), ctx.run_url.as_deref());
+    let json = serde_json::json!({
+        "schema_version": ci_report::CI_SCHEMA,
+        "toolgate_version": env!("CARGO_PKG_VERSION"),
+        "status": "error",
+        "passed": false,
+        "error": error,
+    });
+    let written = std::fs::create_dir_all(&s.out).is_ok()
+        && write_file(&s.out.join("summary.md"), &markdown).is_ok()
+        && write_file(
+            &s.out.join("ci.json"),
+            &format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            ),
+        )
+        .is_ok();
+    if !written {
+        eprintln!(
+            "toolgate: could not write the error report into {}",
+            s.out.display()
+        );
+    }
+    if !gh.actions {
+        return;
+    }
+    if let Some(p) = &gh.step_summary
+        && let Err(e) = github::outputs::write_summary(p, &markdown)
+    {
+        eprintln!("toolgate: {e:#}");
+    }
+    if let Some(p) = &gh.output {
+        let first_line = error.lines().next().unwrap_or_default().to_string();
+        if let Err(e) =
+            github::outputs::write_outputs(p, &[("passed", "false".into()), ("error", first_line)])
+        {
+            eprintln!("toolgate: {e:#}");
+        }
+    }
+    if s.comment {
+        let body = format!("{}\n{markdown}", comment::marker(&s.comment_id));
+        match post_comment(gh, s, &body).await {
+            Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
+                eprintln!("toolgate: pull-request comment {url}");
+            }
+            Ok(comment::Posted::Skipped { reason }) => {
+                eprintln!("toolgate: no pull-request comment: {reason}")
+            }
+            Err(e) => eprintln!("toolgate: warning: the pull-request comment failed: {e:#}"),
+        }
+    }
+}
+
+/// Masks the values of credential variables set in this environment.
+fn mask(text: &str) -> String {
+    let mut t = text.to_string();
+    for v in crate::catalog::env::secret_values() {
+        t = t.replace(&v, "***");
+    }
+    t
+}
+
+async fn gate(a: &CiArgs, cfg: &Config, s: &Settings, gh: &GithubEnv) -> anyhow::Result<Outcome> {
+    let c = &cfg.ci;
     let mut notices = Vec::new();
     let mut outputs: BTreeMap<String, String> = BTreeMap::new();
     let put = |outputs: &mut BTreeMap<String, String>, key: &str, path: &Path| {
         outputs.insert(key.to_string(), path.display().to_string());
+    };
+
+    // The base, read first: a bad base file fails before anything is spent.
+    let base = match &s.base {
+        None => None,
+        Some(p) if !p.exists() => {
+            notices.push(format!(
+                "No base at {}: score deltas are not shown (the first run on a branch has none).",
+                p.display()
+            ));
+            None
+        }
+        Some(p) => Some((p.clone(), baseline::read_base(p)?)),
     };
 
     // Connect once; everything below reads this catalog.
@@ -250,19 +360,31 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         headers: a
             .headers
             .iter()
-            .filter(|h| !h.trim().is_empty())
-            .cloned()
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
             .collect(),
         bearer_env: a.bearer_env.clone(),
         connect_timeout: a.connect_timeout,
         request_timeout: a.request_timeout,
         max_pages: None,
-        pass_env: a.pass_env.clone(),
+        pass_env: a
+            .pass_env
+            .iter()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect(),
     };
     let catalog = load_catalog(&server, cfg).await?;
     std::fs::create_dir_all(&s.out)
         .with_context(|| format!("could not create the output directory {}", s.out.display()))?;
     let out = &s.out;
+    for f in OUT_FILES {
+        let p = out.join(f);
+        if p.is_file() {
+            std::fs::remove_file(&p)
+                .with_context(|| format!("could not remove the old {}", p.display()))?;
+        }
+    }
 
     // Pin check.
     let head_lock = LockFile::from_catalog(&catalog);
@@ -325,7 +447,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         clear_run_dir(&run_dir)?;
         None
     };
-    let mut rargs = run_args(a, c, &s, &run_dir);
+    let mut rargs = run_args(a, c, s, &run_dir);
     if previous.is_some() {
         rargs.resume = Some(run_dir.clone());
     }
@@ -347,23 +469,10 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     put(&mut outputs, "report_markdown", &dir.join("report.md"));
     let outcomes = super::compare::read_outcomes(&dir)?;
 
-    // Base.
-    let comparison = match &s.base {
-        None => None,
-        Some(p) if !p.exists() => {
-            notices.push(format!(
-                "No base at {}: score deltas are not shown (the first run on a branch has none).",
-                p.display()
-            ));
-            None
-        }
-        Some(p) => {
-            let base = baseline::read_base(p)?;
-            Some(baseline::compare(
-                p, &base, &run, &outcomes, &lint, &head_lock, s.alpha,
-            ))
-        }
-    };
+    // Compare with the base.
+    let comparison = base
+        .as_ref()
+        .map(|(p, b)| baseline::compare(p, b, &run, &outcomes, &lint, &head_lock, s.alpha));
 
     // The gate.
     let mut reasons = run_gate.reasons.clone();
@@ -406,9 +515,13 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     }
     put(&mut outputs, "summary", &out.join("summary.md"));
     put(&mut outputs, "ci_json", &out.join("ci.json"));
+    let ctx = gh.context();
     let mut report = CiReport {
         schema_version: ci_report::CI_SCHEMA.into(),
         toolgate_version: env!("CARGO_PKG_VERSION").into(),
+        status: "ok".into(),
+        commit: ctx.commit,
+        run_url: ctx.run_url,
         passed: reasons.is_empty(),
         reasons,
         server: catalog.source.clone(),
@@ -430,7 +543,13 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
     // GitHub: annotations, the comment, then the summary and outputs (which report it).
     let mut comment_url = String::new();
     if gh.actions {
-        print!("{}", crate::report::github::annotations(&lint));
+        let annotations = crate::report::github::annotations(&lint);
+        // Keep stdout pure JSON when JSON was asked for (the runner reads commands on stderr too).
+        if a.format == Format::Json {
+            eprint!("{annotations}");
+        } else {
+            print!("{annotations}");
+        }
     }
     if s.comment {
         let body = format!(
@@ -439,7 +558,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             ci_report::markdown(&report, &lint, &full_run)
         );
         write_file(&out.join("comment.md"), &body)?;
-        match post_comment(&gh, &s, &body).await {
+        match post_comment(gh, s, &body).await {
             Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
                 eprintln!("toolgate: pull-request comment {url}");
                 comment_url = url;
@@ -448,7 +567,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
                 eprintln!("toolgate: no pull-request comment: {reason}");
             }
             Ok(comment::Posted::Skipped { reason }) => {
-                notice(&gh, &format!("no pull-request comment: {reason}"));
+                notice(gh, &format!("no pull-request comment: {reason}"));
                 report
                     .notices
                     .push(format!("No pull-request comment: {reason}."));
@@ -471,7 +590,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         &format!("{}\n", serde_json::to_string_pretty(&report)?),
     )?;
     if gh.actions {
-        write_github(&gh, &report, &summary, &comment_url)?;
+        write_github(gh, &report, &summary, &comment_url)?;
     }
     match a.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
@@ -530,16 +649,12 @@ async fn post_comment(gh: &GithubEnv, s: &Settings, body: &str) -> anyhow::Resul
             number: pr.number,
             marker: &marker,
             author: s.comment_author.as_deref(),
+            from_fork: pr.from_fork,
         },
         body,
     )
     .await?;
-    Ok(match posted {
-        comment::Posted::Skipped { reason } if pr.from_fork => comment::Posted::Skipped {
-            reason: format!("{reason} (this pull request comes from a fork)"),
-        },
-        other => other,
-    })
+    Ok(posted)
 }
 
 fn write_github(
@@ -575,6 +690,7 @@ fn write_github(
         ("catalog-sha256", r.catalog_sha256.clone()),
         ("suite-sha256", r.run.suite.sha256.clone()),
         ("comment-url", comment_url.to_string()),
+        ("error", String::new()),
         (
             "out-dir",
             r.outputs
@@ -585,10 +701,7 @@ fn write_github(
         ),
     ];
     let delta = r
-        .comparison
-        .as_ref()
-        .filter(|c| c.comparable)
-        .and_then(|c| c.models.first())
+        .first_comparison()
         .map(|m| format!("{:.4}", m.overall.delta))
         .unwrap_or_default();
     outs.push(("score-delta", delta));

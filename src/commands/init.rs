@@ -95,8 +95,9 @@ jobs:
           config: toolgate.toml
           base: toolgate-baseline.json
           comment: ${{{{ github.event_name == 'pull_request' }}}}
-          # For an LLM: model: openai:gpt-4o-mini, and
-          # env: OPENAI_API_KEY: ${{{{ secrets.OPENAI_API_KEY }}}}
+          # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.
+        # env:
+        #   OPENAI_API_KEY: ${{{{ secrets.OPENAI_API_KEY }}}}
       - uses: actions/upload-artifact@v4
         if: always()
         with:

@@ -63,7 +63,7 @@ impl Baseline {
                 .with_context(|| format!("the base {} is not a valid baseline", path.display())),
             Some(super::run_file::RUN_SCHEMA) => {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                Self::from_dir(if dir.as_os_str().is_empty() {
+                Self::from_run_dir(if dir.as_os_str().is_empty() {
                     Path::new(".")
                 } else {
                     dir
@@ -83,8 +83,16 @@ impl Baseline {
     fn from_dir(dir: &Path) -> anyhow::Result<Self> {
         let file = dir.join(BASELINE_FILE);
         if file.is_file() {
-            return Self::from_file(&file);
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("could not read the base {}", file.display()))?;
+            return serde_json::from_str(&text)
+                .with_context(|| format!("the base {} is not a valid baseline", file.display()));
         }
+        Self::from_run_dir(dir)
+    }
+
+    /// A `toolgate run` directory, or a `toolgate ci` output directory (its run is in `run/`).
+    fn from_run_dir(dir: &Path) -> anyhow::Result<Self> {
         let run_dir = if dir.join(super::run_file::RUN_FILE).is_file() {
             dir.to_path_buf()
         } else {
@@ -211,6 +219,20 @@ pub fn compare(
             specs(head)
         ));
     }
+    if b.max_steps != head.max_steps {
+        comparable = false;
+        notes.push(format!(
+            "The base let models make {} call(s) per task, this run {}.",
+            b.max_steps, head.max_steps
+        ));
+    }
+    if base.toolgate_version != env!("CARGO_PKG_VERSION") {
+        notes.push(format!(
+            "The base was made by toolgate {}, this run by {}: a scoring change between versions would show as a delta.",
+            base.toolgate_version,
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
     if b.status != "complete" {
         notes.push(format!(
             "The base run is {}: its numbers are not final.",
@@ -228,7 +250,7 @@ pub fn compare(
     if comparable && models.iter().all(|c| c.shared == 0) {
         notes.push("The base's outcomes share no task with this run.".into());
     }
-    if b.catalog.sha256 == head.catalog.sha256 {
+    if b.catalog.sha256 == head.catalog.sha256 && base.lock.is_none() {
         notes.push("No tool definition changed since the base.".into());
     }
     let (lint_new, lint_resolved) = match &base.lint {
@@ -289,7 +311,7 @@ pub fn compare(
 }
 
 fn short(s: &str) -> &str {
-    &s[..12.min(s.len())]
+    s.get(..12).unwrap_or(s)
 }
 
 fn specs(r: &RunFile) -> String {

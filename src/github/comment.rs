@@ -33,6 +33,8 @@ pub struct Target<'a> {
     /// Login whose comment may be edited; `None`: ask the API who the token is, else
     /// [`ACTIONS_BOT`].
     pub author: Option<&'a str>,
+    /// The pull request comes from a fork (whose token GitHub makes read-only).
+    pub from_fork: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -67,10 +69,15 @@ fn message_of(e: &octocrab::Error) -> String {
     }
 }
 
-fn read_only(e: &octocrab::Error, what: &str) -> Option<Posted> {
+fn read_only(e: &octocrab::Error, what: &str, from_fork: bool) -> Option<Posted> {
+    let why = if from_fork {
+        "this pull request comes from a fork, and GitHub gives fork pull requests a read-only token"
+    } else {
+        "give the workflow `permissions: pull-requests: write`, or pass a token that may comment"
+    };
     matches!(status_of(e), Some(401 | 403)).then(|| Posted::Skipped {
         reason: format!(
-            "the token may not {what} ({}); a pull request from a fork gets a read-only token, so no comment was posted; the gate still ran",
+            "the token may not {what} ({}): {why}. No comment was posted; the gate still ran",
             message_of(e)
         ),
     })
@@ -102,7 +109,7 @@ pub async fn upsert(t: &Target<'_>, body: &str) -> anyhow::Result<Posted> {
     let first = match issues.list_comments(t.number).per_page(100).send().await {
         Ok(p) => p,
         Err(e) => {
-            if let Some(skip) = read_only(&e, "read the pull request's comments") {
+            if let Some(skip) = read_only(&e, "read the pull request's comments", t.from_fork) {
                 return Ok(skip);
             }
             anyhow::bail!(
@@ -119,7 +126,7 @@ pub async fn upsert(t: &Target<'_>, body: &str) -> anyhow::Result<Posted> {
         .await
         .map_err(|e| anyhow::anyhow!("could not page through the comments: {}", message_of(&e)))?;
     let ours = all.iter().find(|c| {
-        c.user.login == author
+        c.user.login.eq_ignore_ascii_case(&author)
             && c.body
                 .as_deref()
                 .is_some_and(|b| b.trim_start().starts_with(t.marker))
@@ -140,7 +147,7 @@ pub async fn upsert(t: &Target<'_>, body: &str) -> anyhow::Result<Posted> {
     };
     match result {
         Ok(p) => Ok(p),
-        Err(e) => match read_only(&e, "write pull-request comments") {
+        Err(e) => match read_only(&e, "write pull-request comments", t.from_fork) {
             Some(skip) => Ok(skip),
             None => anyhow::bail!("could not post the comment: {}", message_of(&e)),
         },

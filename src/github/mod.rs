@@ -24,6 +24,17 @@ pub struct GithubEnv {
     pub token: Option<String>,
     pub step_summary: Option<PathBuf>,
     pub output: Option<PathBuf>,
+    /// `GITHUB_SHA`, `GITHUB_SERVER_URL`, `GITHUB_RUN_ID`: what the report links to.
+    pub sha: Option<String>,
+    pub server_url: Option<String>,
+    pub run_id: Option<String>,
+}
+
+/// Where a report came from: the commit it is about and the workflow run that made it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunContext {
+    pub commit: Option<String>,
+    pub run_url: Option<String>,
 }
 
 impl std::fmt::Debug for GithubEnv {
@@ -54,6 +65,32 @@ impl GithubEnv {
             token: var("TOOLGATE_GITHUB_TOKEN").or_else(|| var("GITHUB_TOKEN")),
             step_summary: var("GITHUB_STEP_SUMMARY").map(PathBuf::from),
             output: var("GITHUB_OUTPUT").map(PathBuf::from),
+            sha: var("GITHUB_SHA"),
+            server_url: var("GITHUB_SERVER_URL"),
+            run_id: var("GITHUB_RUN_ID"),
+        }
+    }
+
+    /// The commit (a pull request's head, not the merge commit GitHub checks out) and the
+    /// workflow run's URL, when known.
+    pub fn context(&self) -> RunContext {
+        if !self.actions {
+            return RunContext::default();
+        }
+        let head = self
+            .pull_request()
+            .ok()
+            .flatten()
+            .and_then(|pr| pr.head_sha);
+        let run_url = match (&self.server_url, &self.repository, &self.run_id) {
+            (Some(s), Some(r), Some(id)) => {
+                Some(format!("{}/{r}/actions/runs/{id}", s.trim_end_matches('/')))
+            }
+            _ => None,
+        };
+        RunContext {
+            commit: head.or_else(|| self.sha.clone()),
+            run_url,
         }
     }
 
@@ -76,6 +113,7 @@ pub struct PullRequest {
     pub number: u64,
     /// The head branch lives in another repository (a fork): its token is usually read-only.
     pub from_fork: bool,
+    pub head_sha: Option<String>,
 }
 
 impl PullRequest {
@@ -92,7 +130,15 @@ impl PullRequest {
             .and_then(|v| v.as_bool())
             .unwrap_or(false)
             || matches!((head, base), (Some(h), Some(b)) if h != b);
-        Some(PullRequest { number, from_fork })
+        let head_sha = pr
+            .pointer("/head/sha")
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        Some(PullRequest {
+            number,
+            from_fork,
+            head_sha,
+        })
     }
 }
 
@@ -118,7 +164,8 @@ mod tests {
             PullRequest::from_event(&same),
             Some(PullRequest {
                 number: 7,
-                from_fork: false
+                from_fork: false,
+                head_sha: None
             })
         );
         let fork = json!({"pull_request": {"number": 8,

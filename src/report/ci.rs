@@ -34,6 +34,8 @@ pub struct LockStatus {
 pub struct CiReport {
     pub schema_version: String,
     pub toolgate_version: String,
+    /// `ok` here; `error` in the short ci.json written when toolgate could not finish.
+    pub status: String,
     pub passed: bool,
     /// Why the gate failed (empty when it passed).
     pub reasons: Vec<String>,
@@ -55,10 +57,70 @@ pub struct CiReport {
     pub outputs: BTreeMap<String, String>,
     /// Things the reader should know that are not failures.
     pub notices: Vec<String>,
+    /// The commit the report is about (a pull request's head), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The workflow run that made it, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_url: Option<String>,
+}
+
+impl CiReport {
+    /// The comparison of the model the headline, badge and `score` output are about.
+    pub fn first_comparison(&self) -> Option<&crate::score::compare::ModelComparison> {
+        let first = self.run.results.first()?;
+        self.comparison
+            .as_ref()
+            .filter(|c| c.comparable)?
+            .models
+            .iter()
+            .find(|m| m.head_model == first.model && m.shared > 0)
+    }
 }
 
 fn short(s: &str) -> &str {
-    &s[..12.min(s.len())]
+    s.get(..12).unwrap_or(s)
+}
+
+/// Text from a server or a user, made safe for a table cell in a PR comment: no table
+/// breaks, no HTML, no @-mentions that would notify people.
+fn text_cell(s: &str) -> String {
+    escape_cell(s).replace('@', "@\u{2060}")
+}
+
+/// A name as inline code in a table cell (code spans need no HTML escaping).
+fn code(s: &str) -> String {
+    let s = s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+/// Longest diff shown in a comment section; the rest is in ci.json.
+const DIFF_MAX: usize = 10_000;
+
+fn capped(text: &str) -> String {
+    if text.len() <= DIFF_MAX {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut shown = 0;
+    for line in text.lines() {
+        if out.len() + line.len() + 1 > DIFF_MAX {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+        shown += 1;
+    }
+    let total = text.lines().count();
+    out.push_str(&format!(
+        "… {} more line(s): see ci.json\n",
+        total.saturating_sub(shown)
+    ));
+    out
 }
 
 fn signed_pts(v: f64) -> String {
@@ -113,10 +175,7 @@ fn headline(r: &CiReport) -> String {
         .map(|m| format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0))
         .unwrap_or_default();
     let delta = r
-        .comparison
-        .as_ref()
-        .and_then(|c| c.models.first())
-        .filter(|c| c.shared > 0)
+        .first_comparison()
         .map(|c| {
             format!(
                 " ({} vs base{})",
@@ -142,8 +201,8 @@ fn scores(r: &CiReport, out: &mut String) {
         for m in &c.models {
             let d = &m.overall;
             out.push_str(&format!(
-                "| `{}` | {} | **{}** | **{}** | {} |\n",
-                escape_cell(&m.head_model),
+                "| {} | {} | **{}** | **{}** | {} |\n",
+                code(&m.head_model),
                 rate_cell(&d.base),
                 rate_cell(&d.head),
                 signed_pts(d.delta),
@@ -158,8 +217,8 @@ fn scores(r: &CiReport, out: &mut String) {
         for m in &r.run.results {
             let x = &m.metrics;
             out.push_str(&format!(
-                "| `{}` | **{}** | {} | {} / {} / {} / {} |\n",
-                escape_cell(&m.model),
+                "| {} | **{}** | {} | {} / {} / {} / {} |\n",
+                code(&m.model),
                 rate_cell(&x.accuracy),
                 x.n,
                 x.confusions,
@@ -195,15 +254,15 @@ fn per_tool(r: &CiReport, out: &mut String) {
         out.push_str(&format!(
             "### Tools whose scores moved{}\n\n| tool | n | base | this change | Δ | paired test (corrected) |\n|---|---:|---:|---:|---:|---|\n",
             if c.models.len() > 1 {
-                format!(" (`{}`)", escape_cell(&m.head_model))
+                format!(" ({})", code(&m.head_model))
             } else {
                 String::new()
             }
         ));
         for d in moved.iter().take(20) {
             out.push_str(&format!(
-                "| `{}` | {} | {:.1}% | {:.1}% | {} | {} |\n",
-                escape_cell(&d.label),
+                "| {} | {} | {:.1}% | {:.1}% | {} | {} |\n",
+                code(&d.label),
                 d.base.n,
                 d.base.value * 100.0,
                 d.head.value * 100.0,
@@ -228,10 +287,7 @@ fn per_tool(r: &CiReport, out: &mut String) {
 }
 
 fn names(v: &[String]) -> String {
-    v.iter()
-        .map(|n| format!("`{}`", escape_cell(n)))
-        .collect::<Vec<_>>()
-        .join(", ")
+    v.iter().map(|n| code(n)).collect::<Vec<_>>().join(", ")
 }
 
 fn changed_summary(d: &LockDiff) -> String {
@@ -253,11 +309,7 @@ fn changed_summary(d: &LockDiff) -> String {
                     .map(|c| c.pointer.trim_start_matches('/').to_string())
                     .take(3)
                     .collect();
-                format!(
-                    "`{}` ({})",
-                    escape_cell(&t.name),
-                    escape_cell(&fields.join(", "))
-                )
+                format!("{} ({})", code(&t.name), text_cell(&fields.join(", ")))
             })
             .collect();
         parts.push(format!("changed {}", changed.join(", ")));
@@ -332,17 +384,17 @@ fn definitions(r: &CiReport, out: &mut String) {
     }
     let l = &r.lock;
     match l.status.as_str() {
-        "match" => lines.push(format!("🔒 `{}` matches the server.", escape_cell(&l.path))),
+        "match" => lines.push(format!("🔒 {} matches the server.", code(&l.path))),
         "missing" => lines.push(format!(
-            "No lock file at `{}`: run `toolgate pin` and commit it to catch unreviewed definition changes.",
-            escape_cell(&l.path)
+            "No lock file at {}: run `toolgate pin` and commit it to catch unreviewed definition changes.",
+            code(&l.path)
         )),
         "changed" => {
             if let Some(d) = &l.diff {
                 lines.push(format!(
-                    "{} The server differs from `{}`: {}. If that is intended, run `toolgate pin` and commit the lock.",
+                    "{} The server differs from {}: {}. If that is intended, run `toolgate pin` and commit the lock.",
                     if l.policy == "fail" { "❌" } else { "⚠️" },
-                    escape_cell(&l.path),
+                    code(&l.path),
                     changed_summary(d)
                 ));
                 details.push(("What differs from the lock", diff_lines(d)));
@@ -360,7 +412,7 @@ fn definitions(r: &CiReport, out: &mut String) {
     for (title, body) in details {
         out.push_str(&format!(
             "\n<details><summary>{title}</summary>\n\n{}\n</details>\n",
-            fenced(&body)
+            fenced(&capped(&body))
         ));
     }
     out.push('\n');
@@ -382,11 +434,8 @@ fn finding_rows(findings: &[&ReportFinding], out: &mut String, max: usize) {
             f.code,
             f.docs_url,
             f.slug,
-            f.tool
-                .as_deref()
-                .map(|t| format!("`{}`", escape_cell(t)))
-                .unwrap_or_default(),
-            escape_cell(&f.message)
+            f.tool.as_deref().map(code).unwrap_or_default(),
+            text_cell(&f.message)
         ));
     }
     if findings.len() > max {
@@ -397,12 +446,31 @@ fn finding_rows(findings: &[&ReportFinding], out: &mut String, max: usize) {
     }
 }
 
+/// The lint severity at which findings fail the gate, if any.
+fn lint_threshold(r: &CiReport) -> Option<Severity> {
+    match r.lint_fail_on.as_str() {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        _ => None,
+    }
+}
+
 fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
     let s = &r.lint;
     out.push_str(&format!(
         "### Lint\n\n{} error(s), {} warning(s), {} info · {} tokens for {} tools · findings at or above `{}` fail the gate\n\n",
         s.errors, s.warnings, s.infos, r.total_tokens, r.tools, r.lint_fail_on
     ));
+    // What fails the gate is always listed, base or not.
+    let failing: Vec<&ReportFinding> = match lint_threshold(r) {
+        Some(t) => lint.findings.iter().filter(|f| f.severity >= t).collect(),
+        None => Vec::new(),
+    };
+    if !failing.is_empty() {
+        out.push_str(&format!("**Failing the gate ({}):**\n\n", failing.len()));
+        finding_rows(&failing, out, 15);
+        out.push('\n');
+    }
     let cmp = r.comparison.as_ref();
     match (
         cmp.and_then(|c| c.lint_new.as_ref()),
@@ -426,9 +494,9 @@ fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
                         .iter()
                         .take(15)
                         .map(|f| format!(
-                            "{} `{}`",
+                            "{} {}",
                             f.code,
-                            escape_cell(f.tool.as_deref().unwrap_or("catalog"))
+                            code(f.tool.as_deref().unwrap_or("catalog"))
                         ))
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -443,13 +511,13 @@ fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
                 .findings
                 .iter()
                 .filter(|f| f.severity != Severity::Info)
+                .filter(|f| !failing.iter().any(|g| std::ptr::eq(*g, *f)))
                 .collect();
             if !v.is_empty() {
-                // Without a base every finding is "current"; fold them unless they fail the gate.
-                let open = r.lint.errors > 0 && r.lint_fail_on != "never";
+                // Without a base every finding is "current"; those that do not fail the gate
+                // are folded.
                 out.push_str(&format!(
-                    "<details{}><summary>{} finding(s)</summary>\n\n",
-                    if open { " open" } else { "" },
+                    "<details><summary>{} other finding(s)</summary>\n\n",
                     v.len()
                 ));
                 finding_rows(&v, out, 15);
@@ -457,6 +525,17 @@ fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
             }
         }
     }
+}
+
+fn provenance(commit: Option<&str>, run_url: Option<&str>) -> String {
+    let mut out = String::new();
+    if let Some(c) = commit {
+        out.push_str(&format!(" · for {}", code(short(c))));
+    }
+    if let Some(u) = run_url {
+        out.push_str(&format!(" · [workflow run]({u})"));
+    }
+    out
 }
 
 fn footer(r: &CiReport, out: &mut String) {
@@ -475,73 +554,103 @@ fn footer(r: &CiReport, out: &mut String) {
     let mut base = String::new();
     if let Some(c) = &r.comparison {
         base = format!(
-            " · base `{}` (catalog {}…, suite {}…)",
-            escape_cell(&c.base.display().to_string()),
+            " · base {} (catalog {}…, suite {}…)",
+            code(&c.base.display().to_string()),
             short(&c.base_catalog_sha256),
             short(&c.base_suite_sha256)
         );
     }
     out.push_str(&format!(
-        "\n<sub>toolgate {} · `{}` · catalog sha256 {}… · {} tasks from `{}`{} (suite sha256 {}…) · {}{} · tool accuracy = share of tasks where the model called the intended tool (or rightly none), 95% Wilson intervals; changes use exact paired McNemar tests, Bonferroni-corrected.</sub>\n",
+        "\n<sub>toolgate {} · {} · catalog sha256 {}… · {} tasks from {}{} (suite sha256 {}…) · {}{}{} · tool accuracy = share of tasks where the model called the intended tool (or rightly none), 95% Wilson intervals; changes use exact paired McNemar tests, Bonferroni-corrected.</sub>\n",
         r.toolgate_version,
-        escape_cell(&r.server),
+        code(&r.server),
         short(&r.catalog_sha256),
         r.run.suite.tasks,
-        escape_cell(&r.tasks),
+        code(&r.tasks),
         if r.tasks_generated { ", generated" } else { "" },
         short(&r.run.suite.sha256),
         models.join(", "),
-        base
+        base,
+        provenance(r.commit.as_deref(), r.run_url.as_deref())
     ));
 }
 
-/// The Markdown report: job summary, PR comment (after the marker) and comment.md.
+/// The Markdown report: job summary, PR comment (after the marker) and summary.md. It is
+/// built from whole sections and stays under [`COMMENT_MAX`]: a section that would not fit is
+/// left out (later ones too) with a note, so Markdown is never cut in the middle.
 pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
-    let mut out = headline(r);
+    let mut head = headline(r);
     if !r.passed {
-        out.push_str("**Why the gate failed:**\n\n");
-        for reason in &r.reasons {
-            out.push_str(&format!("- {}\n", escape_cell(reason)));
+        head.push_str("**Why the gate failed:**\n\n");
+        for reason in r.reasons.iter().take(20) {
+            head.push_str(&format!("- {}\n", text_cell(reason)));
         }
-        out.push('\n');
+        if r.reasons.len() > 20 {
+            head.push_str(&format!(
+                "- …and {} more (see ci.json)\n",
+                r.reasons.len() - 20
+            ));
+        }
+        head.push('\n');
     }
     if let Some(c) = &r.comparison {
         for n in &c.notes {
-            out.push_str(&format!("> {}\n", escape_cell(n)));
+            head.push_str(&format!("> {}\n", text_cell(n)));
         }
         if !c.notes.is_empty() {
-            out.push('\n');
+            head.push('\n');
         }
     }
     for n in &r.notices {
-        out.push_str(&format!("> note: {}\n", escape_cell(n)));
+        head.push_str(&format!("> note: {}\n", text_cell(n)));
     }
     if !r.notices.is_empty() {
-        out.push('\n');
+        head.push('\n');
     }
-    scores(r, &mut out);
-    per_tool(r, &mut out);
-    definitions(r, &mut out);
-    lint_section(r, lint, &mut out);
-    let mut tail = String::new();
-    footer(r, &mut tail);
-    let details = format!(
+    let mut sections = vec![head];
+    for render in [scores, per_tool, definitions] {
+        let mut s = String::new();
+        render(r, &mut s);
+        sections.push(s);
+    }
+    let mut l = String::new();
+    lint_section(r, lint, &mut l);
+    sections.push(l);
+    sections.push(format!(
         "<details><summary>Full run report (per-tool scores, confusion matrix)</summary>\n\n{}\n</details>\n",
         full_run.replacen("## toolgate run\n", "", 1)
-    );
-    if out.len() + details.len() + tail.len() < COMMENT_MAX {
-        out.push_str(&details);
-    }
-    if out.len() + tail.len() > COMMENT_MAX {
-        let mut cut = COMMENT_MAX - tail.len() - 200;
-        while !out.is_char_boundary(cut) {
-            cut -= 1;
+    ));
+    let mut tail = String::new();
+    footer(r, &mut tail);
+    let room = COMMENT_MAX.saturating_sub(tail.len() + 200);
+    let mut out = String::new();
+    for (i, section) in sections.iter().enumerate() {
+        if out.len() + section.len() > room {
+            if i < sections.len() - 1 {
+                out.push_str("\n…the rest did not fit in a GitHub comment: see summary.md and report.html in the toolgate artifact.\n");
+            }
+            break;
         }
-        out.truncate(cut);
-        out.push_str("\n\n…cut to fit a GitHub comment: see report.html for everything.\n");
+        out.push_str(section);
     }
     out.push_str(&tail);
     out
+}
+
+/// The report when toolgate could not finish: what went wrong, so a reader never mistakes an
+/// earlier comment for this run's.
+pub fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) -> String {
+    let mut first = error.lines().next().unwrap_or_default().to_string();
+    if first.len() > 300 {
+        first = first.chars().take(300).collect::<String>() + "…";
+    }
+    format!(
+        "## ⚠️ toolgate could not run\n\nThe gate did not decide anything for this commit (exit code 2): {}\n\n<details><summary>Error</summary>\n\n{}\n</details>\n\n<sub>toolgate {}{}</sub>\n",
+        text_cell(&first),
+        fenced(error).replacen("diff\n", "text\n", 1),
+        env!("CARGO_PKG_VERSION"),
+        provenance(commit, run_url)
+    )
 }
 
 /// A few lines for the log.
