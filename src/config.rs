@@ -32,14 +32,13 @@ pub struct CiConfig {
     /// Model specs (default `["bm25"]`).
     pub models: Option<Vec<String>>,
     pub trials: Option<u32>,
-    /// `all`, `dev` or `heldout`.
-    pub split: Option<String>,
+    pub split: Option<crate::cli::SplitArg>,
     pub fail_under: Option<f64>,
     pub min_tool_accuracy: Option<f64>,
-    /// `error` (default), `warning` or `never`: lint findings at or above this fail the gate.
-    pub lint_fail_on: Option<String>,
-    /// `fail` (default), `warn` or `off`: what a lock mismatch does.
-    pub lock_check: Option<String>,
+    /// Lint findings at or above this fail the gate (default `error`).
+    pub lint_fail_on: Option<crate::cli::LintFailOn>,
+    /// What a lock mismatch does (default `fail`).
+    pub lock_check: Option<crate::cli::LockCheck>,
     /// Output directory (default `toolgate-out`).
     pub out: Option<PathBuf>,
     pub badge: Option<PathBuf>,

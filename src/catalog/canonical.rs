@@ -38,6 +38,12 @@ pub fn sorted(v: &Value) -> Value {
 }
 
 /// Compact canonical JSON text of `v`.
+/// The first 12 characters of a hash, for display (the whole string if shorter or not ASCII
+/// at that point: hashes read from files are never trusted to be well formed).
+pub fn short_hash(s: &str) -> &str {
+    s.get(..12).unwrap_or(s)
+}
+
 pub fn to_canonical_string(v: &Value) -> String {
     serde_json::to_string(&sorted(v)).unwrap_or_default()
 }

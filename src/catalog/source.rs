@@ -50,6 +50,9 @@ impl ServerSpec {
         let mut words = shell_words::split(trimmed)
             .with_context(|| format!("could not split the server command line `{trimmed}`"))?;
         words.extend(extra.iter().cloned());
+        if words.is_empty() {
+            bail!("SERVER `{trimmed}` has no command in it");
+        }
         let program = words.remove(0);
         Ok(ServerSpec::Command {
             program,

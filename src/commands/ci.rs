@@ -41,22 +41,6 @@ struct Settings {
     alpha: f64,
 }
 
-fn enum_from<T: clap::ValueEnum>(key: &str, v: Option<&String>) -> anyhow::Result<Option<T>> {
-    v.map(|s| {
-        T::from_str(s, true).map_err(|_| {
-            let names: Vec<String> = T::value_variants()
-                .iter()
-                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-                .collect();
-            anyhow::anyhow!(
-                "toolgate.toml [ci] {key} = \"{s}\": expected one of {}",
-                names.join(", ")
-            )
-        })
-    })
-    .transpose()
-}
-
 fn rate(name: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
     if let Some(x) = v
         && !(0.0..=1.0).contains(&x)
@@ -94,23 +78,15 @@ fn settings(a: &CiArgs, c: &CiConfig, on_actions: bool) -> anyhow::Result<Settin
             .clone()
             .or(c.out.clone())
             .unwrap_or_else(|| PathBuf::from(DEFAULT_OUT)),
-        lock_check: match a.lock_check {
-            Some(v) => v,
-            None => enum_from("lock_check", c.lock_check.as_ref())?.unwrap_or(LockCheck::Fail),
-        },
-        lint_fail_on: match a.lint_fail_on {
-            Some(v) => v,
-            None => {
-                enum_from("lint_fail_on", c.lint_fail_on.as_ref())?.unwrap_or(LintFailOn::Error)
-            }
-        },
+        lock_check: a.lock_check.or(c.lock_check).unwrap_or(LockCheck::Fail),
+        lint_fail_on: a
+            .lint_fail_on
+            .or(c.lint_fail_on)
+            .unwrap_or(LintFailOn::Error),
         tasks: a.tasks.clone().or(c.tasks.clone()),
         models,
         trials,
-        split: match a.split {
-            Some(v) => v,
-            None => enum_from("split", c.split.as_ref())?.unwrap_or(SplitArg::All),
-        },
+        split: a.split.or(c.split).unwrap_or(SplitArg::All),
         gate: GateArgs {
             badge: a.badge.clone().or(c.badge.clone()),
             fail_under: rate("--fail-under", a.fail_under.or(c.fail_under))?,
@@ -132,43 +108,33 @@ fn settings(a: &CiArgs, c: &CiConfig, on_actions: bool) -> anyhow::Result<Settin
     })
 }
 
-fn run_args(a: &CiArgs, c: &CiConfig, s: &Settings, run_dir: &Path) -> RunArgs {
-    RunArgs {
-        server: ServerArgs {
-            server: a.server.clone(),
-            server_args: vec![],
-            headers: vec![],
-            bearer_env: None,
-            connect_timeout: None,
-            request_timeout: None,
-            max_pages: None,
-            pass_env: vec![],
-        },
-        tasks: s.tasks.clone(),
-        models: s.models.clone(),
-        trials: s.trials,
-        split: s.split,
-        out: Some(run_dir.to_path_buf()),
-        label: None,
-        resume: None,
-        concurrency: a.concurrency.or(c.concurrency).unwrap_or(4),
-        base_url: a.base_url.clone().or(c.base_url.clone()),
-        api_key: None,
-        timeout: a.timeout.or(c.timeout).unwrap_or(60.0),
-        retries: 4,
-        max_calls: a.max_calls.or(c.max_calls),
-        no_cache: false,
-        cache_dir: PathBuf::from(".toolgate-cache"),
-        max_steps: a.max_steps.or(c.max_steps).unwrap_or(1),
-        mutate: vec![],
-        fix: false,
-        fixer: None,
-        fix_tool: vec![],
-        fix_max: 5,
-        seed: a.seed.or(c.seed),
-        gate: s.gate.clone(),
-        format: Format::Terminal,
+/// `toolgate run`'s arguments for this evaluation: clap's own defaults (so they are stated in
+/// one place, cli.rs), then what `ci` settles.
+fn run_args(a: &CiArgs, c: &CiConfig, s: &Settings, run_dir: &Path) -> anyhow::Result<RunArgs> {
+    use clap::{Args, FromArgMatches};
+    let matches = RunArgs::augment_args(clap::Command::new("run"))
+        .try_get_matches_from(["run"])
+        .context("internal: the run defaults do not parse")?;
+    let mut r = RunArgs::from_arg_matches(&matches).context("internal: run defaults")?;
+    r.tasks = s.tasks.clone();
+    r.models = s.models.clone();
+    r.trials = s.trials;
+    r.split = s.split;
+    r.out = Some(run_dir.to_path_buf());
+    r.gate = s.gate.clone();
+    r.base_url = a.base_url.clone().or(c.base_url.clone());
+    r.max_calls = a.max_calls.or(c.max_calls);
+    r.seed = a.seed.or(c.seed);
+    if let Some(v) = a.concurrency.or(c.concurrency) {
+        r.concurrency = v;
     }
+    if let Some(v) = a.timeout.or(c.timeout) {
+        r.timeout = v;
+    }
+    if let Some(v) = a.max_steps.or(c.max_steps) {
+        r.max_steps = v;
+    }
+    Ok(r)
 }
 
 fn lock_status(policy: LockCheck, path: &Path, current: &LockFile) -> anyhow::Result<LockStatus> {
@@ -447,7 +413,7 @@ async fn gate(a: &CiArgs, cfg: &Config, s: &Settings, gh: &GithubEnv) -> anyhow:
         clear_run_dir(&run_dir)?;
         None
     };
-    let mut rargs = run_args(a, c, s, &run_dir);
+    let mut rargs = run_args(a, c, s, &run_dir)?;
     if previous.is_some() {
         rargs.resume = Some(run_dir.clone());
     }
@@ -575,7 +541,10 @@ async fn gate(a: &CiArgs, cfg: &Config, s: &Settings, gh: &GithubEnv) -> anyhow:
             Err(e) => {
                 let msg = format!("the pull-request comment failed: {e:#}");
                 if gh.actions {
-                    println!("::warning title=toolgate comment::{}", escape(&msg));
+                    println!(
+                        "::warning title=toolgate comment::{}",
+                        crate::report::github::escape_data(&msg)
+                    );
                 } else {
                     eprintln!("toolgate: warning: {msg}");
                 }
@@ -605,15 +574,12 @@ async fn gate(a: &CiArgs, cfg: &Config, s: &Settings, gh: &GithubEnv) -> anyhow:
     }
 }
 
-fn escape(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
 fn notice(gh: &GithubEnv, msg: &str) {
     if gh.actions {
-        println!("::notice title=toolgate comment::{}", escape(msg));
+        println!(
+            "::notice title=toolgate comment::{}",
+            crate::report::github::escape_data(msg)
+        );
     } else {
         eprintln!("toolgate: notice: {msg}");
     }
@@ -705,21 +671,12 @@ fn write_github(
         .map(|m| format!("{:.4}", m.overall.delta))
         .unwrap_or_default();
     outs.push(("score-delta", delta));
-    for (k, v) in &r.outputs {
-        let name: &str = match k.as_str() {
-            "run_json" => "run-json",
-            "report_html" => "report-html",
-            "report_markdown" => "report-markdown",
-            "summary" => "summary",
-            "sarif" => "sarif",
-            "badge" => "badge",
-            "baseline" => "baseline",
-            "lint_json" => "lint-json",
-            "ci_json" => "ci-json",
-            "lock" => "lock",
-            _ => continue,
-        };
-        outs.push((name, v.clone()));
-    }
+    // Report paths, named after their kind in ci.json (`run_json` → `run-json`).
+    let paths: Vec<(String, String)> = r
+        .outputs
+        .iter()
+        .map(|(k, v)| (k.replace('_', "-"), v.clone()))
+        .collect();
+    outs.extend(paths.iter().map(|(k, v)| (k.as_str(), v.clone())));
     github::outputs::write_outputs(p, &outs)
 }

@@ -149,7 +149,7 @@ mod tests {
             let c: crate::config::Config = toml::from_str(&text).unwrap();
             assert!(c.server.is_some());
             assert_eq!(c.ci.models.as_deref(), Some(&["bm25".to_string()][..]));
-            assert_eq!(c.ci.lock_check.as_deref(), Some("fail"));
+            assert_eq!(c.ci.lock_check, Some(crate::cli::LockCheck::Fail));
         }
     }
 

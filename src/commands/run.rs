@@ -287,11 +287,8 @@ pub async fn evaluate(
                 bail!(
                     "{} was made from another catalog (sha256 {}…, now {}…): its predictions cannot be resumed against this server",
                     dir.display(),
-                    prev.catalog
-                        .sha256
-                        .get(..12)
-                        .unwrap_or(&prev.catalog.sha256),
-                    catalog_sha.get(..12).unwrap_or(&catalog_sha)
+                    crate::catalog::canonical::short_hash(&prev.catalog.sha256),
+                    crate::catalog::canonical::short_hash(&catalog_sha)
                 );
             }
             if prev.suite.sha256 != suite_sha {

@@ -310,9 +310,7 @@ pub fn compare(
     }
 }
 
-fn short(s: &str) -> &str {
-    s.get(..12).unwrap_or(s)
-}
+use crate::catalog::canonical::short_hash as short;
 
 fn specs(r: &RunFile) -> String {
     r.models

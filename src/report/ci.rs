@@ -78,9 +78,7 @@ impl CiReport {
     }
 }
 
-fn short(s: &str) -> &str {
-    s.get(..12).unwrap_or(s)
-}
+use crate::catalog::canonical::short_hash as short;
 
 /// Text from a server or a user, made safe for a table cell in a PR comment: no table
 /// breaks, no HTML, no @-mentions that would notify people.

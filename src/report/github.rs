@@ -3,7 +3,7 @@
 use super::LintReport;
 use crate::lint::Severity;
 
-fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")

@@ -16,11 +16,11 @@ fn header(run: &RunFile) -> String {
         "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
         run.catalog.source,
         run.catalog.tools.len(),
-        run.catalog.sha256.get(..12).unwrap_or(&run.catalog.sha256),
+        crate::catalog::canonical::short_hash(&run.catalog.sha256),
         run.suite.path,
         run.suite.tasks,
         run.split,
-        run.suite.sha256.get(..12).unwrap_or(&run.suite.sha256),
+        crate::catalog::canonical::short_hash(&run.suite.sha256),
         if run.status == "complete" {
             "complete".to_string()
         } else {
