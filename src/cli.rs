@@ -2,7 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
+
+pub use crate::gate::{LintFailOn, LockCheck};
+pub use crate::report::Format;
+pub use crate::tasks::SplitArg;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -90,16 +94,6 @@ pub struct ServerArgs {
     pub pass_env: Vec<String>,
 }
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    #[default]
-    Terminal,
-    Json,
-    Sarif,
-    Github,
-    Markdown,
-}
-
 #[derive(Args, Debug, Clone)]
 pub struct OutputArgs {
     /// Format printed on stdout.
@@ -172,14 +166,6 @@ pub struct ValidateArgs {
     pub json: bool,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SplitArg {
-    All,
-    Dev,
-    Heldout,
-}
-
 #[derive(Args, Debug, Clone)]
 pub struct GateArgs {
     /// Also write an SVG badge of the (first) model's tool accuracy, with provenance.
@@ -191,6 +177,9 @@ pub struct GateArgs {
     /// Fail (exit 1) when any tool's accuracy (recall on its tasks) is below this (0–1).
     #[arg(long, value_name = "RATE")]
     pub min_tool_accuracy: Option<f64>,
+    /// A run whose share of errored decisions is over this cannot pass: exit 2 (0–1).
+    #[arg(long, default_value_t = 0.05, value_name = "RATE")]
+    pub max_error_rate: f64,
 }
 
 #[derive(Args, Debug)]
@@ -343,28 +332,6 @@ pub struct GenerateArgs {
     pub no_cache: bool,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LintFailOn {
-    /// Lint errors fail the gate.
-    Error,
-    /// Lint errors and warnings fail the gate.
-    Warning,
-    /// Lint findings never fail the gate (they are still reported).
-    Never,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LockCheck {
-    /// A lock mismatch fails the gate.
-    Fail,
-    /// A lock mismatch is reported but does not fail the gate.
-    Warn,
-    /// Do not read the lock file.
-    Off,
-}
-
 /// `toolgate ci`. Options are `Option`s so that toolgate.toml's `[ci]` can fill what a flag
 /// leaves out; an empty `TOOLGATE_*` variable counts as unset.
 #[derive(Args, Debug, Default)]
@@ -477,6 +444,24 @@ pub struct CiArgs {
     /// Seed passed to APIs that accept one.
     #[arg(long, env = "TOOLGATE_SEED", value_name = "N")]
     pub seed: Option<u64>,
+    /// A run whose share of errored decisions (connection refused, HTTP errors, malformed
+    /// replies) is over this cannot pass: exit 2 [default: 0.05].
+    #[arg(long, env = "TOOLGATE_MAX_ERROR_RATE", value_name = "RATE")]
+    pub max_error_rate: Option<f64>,
+    /// Fail when the exact paired test against the base says the change is worse
+    /// [default: true].
+    #[arg(long, env = "TOOLGATE_FAIL_ON_REGRESSION", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub fail_on_regression: Option<bool>,
+    /// Fail when tool accuracy drops by more than this against the base (0–1, e.g. 0.05 for
+    /// 5 points), significant or not.
+    #[arg(long, env = "TOOLGATE_MAX_DROP", value_name = "RATE")]
+    pub max_drop: Option<f64>,
+    /// Fail on a significant per-tool regression too (otherwise it is reported) [default: false].
+    #[arg(long, env = "TOOLGATE_FAIL_ON_TOOL_REGRESSION", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub fail_on_tool_regression: Option<bool>,
+    /// Do not read or write the response cache.
+    #[arg(long, env = "TOOLGATE_NO_CACHE", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub no_cache: Option<bool>,
     /// Continue an interrupted evaluation in the output directory instead of starting over.
     #[arg(long, env = "TOOLGATE_RESUME", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub resume: Option<bool>,

@@ -32,13 +32,13 @@ pub struct CiConfig {
     /// Model specs (default `["bm25"]`).
     pub models: Option<Vec<String>>,
     pub trials: Option<u32>,
-    pub split: Option<crate::cli::SplitArg>,
+    pub split: Option<crate::tasks::SplitArg>,
     pub fail_under: Option<f64>,
     pub min_tool_accuracy: Option<f64>,
     /// Lint findings at or above this fail the gate (default `error`).
-    pub lint_fail_on: Option<crate::cli::LintFailOn>,
+    pub lint_fail_on: Option<crate::gate::LintFailOn>,
     /// What a lock mismatch does (default `fail`).
-    pub lock_check: Option<crate::cli::LockCheck>,
+    pub lock_check: Option<crate::gate::LockCheck>,
     /// Output directory (default `toolgate-out`).
     pub out: Option<PathBuf>,
     pub badge: Option<PathBuf>,
@@ -59,6 +59,16 @@ pub struct CiConfig {
     pub timeout: Option<f64>,
     pub base_url: Option<String>,
     pub seed: Option<u64>,
+    /// A run with a larger share of errors cannot pass (default 0.05).
+    pub max_error_rate: Option<f64>,
+    /// A significant regression against the base fails the gate (default true).
+    pub fail_on_regression: Option<bool>,
+    /// The gate fails when the score drops more than this against the base (0–1).
+    pub max_drop: Option<f64>,
+    /// A significant per-tool regression fails the gate too (default false).
+    pub fail_on_tool_regression: Option<bool>,
+    /// Do not read or write the response cache.
+    pub no_cache: Option<bool>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -85,13 +95,42 @@ impl Config {
         };
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("could not read the config file {}", path.display()))?;
-        let config: Config = toml::from_str(&text)
-            .with_context(|| format!("{} is not a valid toolgate config", path.display()))?;
+        let config: Config = toml::from_str(&text).map_err(|e| config_error(&path, &text, &e))?;
         config
             .lint
             .validate()
             .with_context(|| format!("in {}", path.display()))?;
         Ok((config, Some(path)))
+    }
+}
+
+/// A TOML error as a typed config error: an unknown key is named with its line.
+fn config_error(path: &Path, text: &str, e: &toml::de::Error) -> crate::error::ConfigError {
+    let msg = e.message().to_string();
+    let line = e
+        .span()
+        .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+    if let Some(rest) = msg.strip_prefix("unknown field `")
+        && let Some((key, tail)) = rest.split_once('`')
+    {
+        let expected = tail
+            .split_once("expected ")
+            .map(|(_, x)| x.trim().to_string())
+            .unwrap_or_default();
+        return crate::error::ConfigError::UnknownKey {
+            path: path.to_path_buf(),
+            key: key.to_string(),
+            line,
+            expected,
+        };
+    }
+    let at = line
+        .and_then(|l| text.lines().nth(l - 1))
+        .map(|t| format!("line {}: `{}`: ", line.unwrap_or(0), t.trim()))
+        .unwrap_or_default();
+    crate::error::ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message: format!("{at}{}", msg.trim()),
     }
 }
 

@@ -2,13 +2,18 @@
 //! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
 
 pub mod catalog;
+pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod error;
 pub mod eval;
+pub mod gate;
 pub mod github;
+pub mod improve;
 pub mod lint;
 pub mod models;
+pub mod out;
 pub mod report;
 pub mod score;
 pub mod tasks;

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use toolgate::cli::{Cli, Command};
-use toolgate::commands::{self, Outcome};
+use toolgate::commands::{self, Exit};
 use toolgate::config::Config;
 
-async fn run(cli: Cli) -> anyhow::Result<Outcome> {
+async fn run(cli: Cli) -> anyhow::Result<Exit> {
     let (cfg, _) = Config::load(cli.config.as_deref())?;
     match &cli.command {
         Command::Inspect(a) => commands::inspect::run(a, &cfg).await,
@@ -18,7 +18,7 @@ async fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Generate(a) => commands::generate::run(a, &cfg).await,
         Command::Validate(a) => commands::validate::run(a, &cfg).await,
         Command::Run(a) => commands::run::run(a, &cfg).await,
-        Command::Report(a) => commands::run::report(&a.run, a.format, &a.gate),
+        Command::Report(a) => commands::run::report(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Ci(a) => commands::ci::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a),
@@ -57,10 +57,12 @@ fn main() -> ExitCode {
     // Do not wait for stray tasks (a hung server's reader) on the way out.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     match result {
-        Ok(Outcome::Pass) => ExitCode::SUCCESS,
-        Ok(Outcome::GateFailed) => ExitCode::from(1),
+        Ok(exit) => ExitCode::from(exit.code()),
         Err(e) => {
             eprintln!("toolgate: error: {e:#}");
+            if let Some(help) = toolgate::error::help_for(&e) {
+                eprintln!("help: {help}");
+            }
             ExitCode::from(2)
         }
     }

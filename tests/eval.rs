@@ -470,9 +470,13 @@ fn replayed_decisions_are_scored_with_their_arguments() {
         .arg(format!("replay:{}", log.display()))
         .arg("--out")
         .arg(&out)
+        // 2 errors in 5 decisions is an errored run under the default --max-error-rate.
         .assert()
-        .success();
+        .code(2)
+        .stderr(predicate::str::contains("2 of 5 decisions failed"));
     let m = &read_json(&out.join("run.json"))["results"][0]["metrics"];
+    assert_eq!(read_json(&out.join("run.json"))["status"], "errored");
+    assert_eq!(m["errors_by_cause"]["invented tool name"], 1, "{m}");
     assert_eq!(m["accuracy"]["k"], 2, "{m}");
     assert_eq!(m["confusions"], 1);
     assert_eq!(

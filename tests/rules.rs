@@ -111,21 +111,21 @@ fn rendered_formats_are_stable() {
     let path = Path::new("fixtures/lint/TG008-required-undefined.json");
     let catalog = snapshot::read(path).unwrap();
     let cfg = toolgate::config::Config::default();
-    let report = toolgate::commands::lint::report_for(&catalog, &cfg, None);
+    let report = toolgate::report::LintReport::for_catalog(&catalog, &cfg.lint, None);
     for (format, name) in [
         (Format::Terminal, "format-terminal"),
         (Format::Markdown, "format-markdown"),
         (Format::Github, "format-github"),
     ] {
-        let text = toolgate::commands::lint::render(&report, format);
+        let text = toolgate::report::render_lint(&report, format);
         insta::assert_snapshot!(name, text);
     }
     let mut json_report: Value =
-        serde_json::from_str(&toolgate::commands::lint::render(&report, Format::Json)).unwrap();
+        serde_json::from_str(&toolgate::report::render_lint(&report, Format::Json)).unwrap();
     json_report["toolgate_version"] = json!("[version]");
     insta::assert_json_snapshot!("format-json", json_report);
     let mut sarif: Value =
-        serde_json::from_str(&toolgate::commands::lint::render(&report, Format::Sarif)).unwrap();
+        serde_json::from_str(&toolgate::report::render_lint(&report, Format::Sarif)).unwrap();
     let driver = &mut sarif["runs"][0]["tool"]["driver"];
     driver["version"] = json!("[version]");
     driver["semanticVersion"] = json!("[version]");

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
-use super::Outcome;
+use super::Exit;
 use crate::cli::{CompareArgs, Format};
 use crate::eval::RunFile;
 use crate::eval::runner::{OUTCOMES_FILE, OutcomeLine};
@@ -69,7 +69,7 @@ fn row(d: &Delta, md: bool) -> String {
         } else {
             format!("{:.3}", d.p_adjusted)
         },
-        d.verdict.clone(),
+        d.verdict.to_string(),
     ];
     if md {
         format!("| {} |\n", cells.join(" | "))
@@ -97,7 +97,7 @@ pub fn caveats(a: &RunFile, b: &RunFile) -> Vec<String> {
         );
     }
     for (name, r) in [("base", a), ("head", b)] {
-        if r.status != "complete" {
+        if r.status != crate::eval::run_file::RunStatus::Complete {
             out.push(format!(
                 "the {name} run is {}: its numbers are not final",
                 r.status
@@ -147,7 +147,7 @@ pub fn render(a: &RunFile, b: &RunFile, cmps: &[ModelComparison], md: bool) -> S
     out
 }
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
     if !(0.0..1.0).contains(&args.alpha) || args.alpha <= 0.0 {
         bail!("--alpha must be between 0 and 1");
     }
@@ -173,9 +173,9 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         );
     }
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&cmps)?),
-        Format::Markdown | Format::Github => print!("{}", render(&a, &b, &cmps, true)),
-        _ => print!("{}", render(&a, &b, &cmps, false)),
+        Format::Json => crate::out::println(&(serde_json::to_string_pretty(&cmps)?)),
+        Format::Markdown | Format::Github => crate::out::print(&(render(&a, &b, &cmps, true))),
+        _ => crate::out::print(&(render(&a, &b, &cmps, false))),
     }
-    Ok(Outcome::Pass)
+    Ok(Exit::Pass)
 }

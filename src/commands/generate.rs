@@ -2,13 +2,13 @@
 
 use anyhow::bail;
 
-use super::{Outcome, load_catalog};
+use super::{Exit, load_catalog};
 use crate::cli::GenerateArgs;
 use crate::config::Config;
 use crate::tasks::template::{GenerateOptions, generate};
 use crate::tasks::write_tasks;
 
-pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if !(0.0..=1.0).contains(&args.heldout) {
         bail!(
             "--heldout takes a fraction between 0 and 1, not {}",
@@ -83,5 +83,5 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             eprintln!("  {tool}: {reason}");
         }
     }
-    Ok(Outcome::Pass)
+    Ok(Exit::Pass)
 }

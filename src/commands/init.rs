@@ -5,8 +5,9 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::{Outcome, write_file};
+use super::Exit;
 use crate::cli::InitArgs;
+use crate::out::write_file;
 
 /// Where the action is published (`uses:`); README explains how to pin it.
 pub const ACTION_REF: &str = "toolgate-dev/toolgate@v1";
@@ -119,7 +120,7 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
+pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
     let config = args.dir.join(crate::config::DEFAULT_CONFIG);
     let workflow = args.dir.join(".github/workflows/toolgate.yml");
     for p in [&config, &workflow] {
@@ -135,7 +136,7 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Outcome> {
     eprintln!(
         "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it), set [ci] tasks, then `toolgate ci`"
     );
-    Ok(Outcome::Pass)
+    Ok(Exit::Pass)
 }
 
 #[cfg(test)]

@@ -2,21 +2,22 @@
 
 use serde_json::json;
 
-use super::{Outcome, load_catalog};
+use super::{Exit, load_catalog};
 use crate::catalog::{canonical, snapshot};
 use crate::cli::{Format, InspectArgs};
 use crate::config::Config;
 use crate::lint::Context;
 use crate::report::terminal;
 
-pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     if let Some(path) = &args.save {
         snapshot::write(path, &catalog)?;
         eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
     }
     let cx = Context::new(&catalog, &cfg.lint);
-    let report = super::lint::report_in(&cx, cfg, None);
+    let file = super::lint::locate_file(&catalog, cfg, None);
+    let report = crate::report::LintReport::for_context(&cx, file.as_deref());
     if args.json {
         let tools: Vec<_> = catalog
             .tools
@@ -45,11 +46,11 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             "tools": tools,
             "lint": report,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(Outcome::Pass);
+        crate::out::println(&(serde_json::to_string_pretty(&v)?));
+        return Ok(Exit::Pass);
     }
     let s = &catalog.server;
-    println!(
+    crate::out::println(&format!(
         "{}{}{}",
         catalog.source,
         s.name
@@ -60,20 +61,20 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Outcome> {
             .as_ref()
             .map(|p| format!("  protocol {p}"))
             .unwrap_or_default()
-    );
+    ));
     if let Some(i) = &catalog.instructions {
         let (n, _) = crate::tokens::count(i);
-        println!("instructions: {n} tokens");
+        crate::out::println(&format!("instructions: {n} tokens"));
     }
-    println!();
-    print!("{}", terminal::tools_table(&catalog, &cx.tool_tokens));
-    println!(
+    crate::out::println("");
+    crate::out::print(&(terminal::tools_table(&catalog, &cx.tool_tokens)));
+    crate::out::println(&format!(
         "\n{} tools; the tool list costs {} tokens ({}); catalog sha256 {}\n",
         catalog.tools.len(),
         report.total_tokens,
         crate::tokens::TOKENIZER,
         &canonical::catalog_hash(&catalog)[..16]
-    );
-    print!("{}", super::lint::render(&report, Format::Terminal));
-    Ok(Outcome::Pass)
+    ));
+    crate::out::print(&(crate::report::render_lint(&report, Format::Terminal)));
+    Ok(Exit::Pass)
 }

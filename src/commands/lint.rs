@@ -1,86 +1,73 @@
-//! `toolgate lint SERVER`: rules over the catalog, rendered in one or several formats.
+//! `toolgate lint SERVER`: rules over the catalog, rendered in one or several formats, gated
+//! on errors (or warnings with `--strict`).
 
-use super::{Outcome, load_catalog, lock_path, write_file};
+use std::path::PathBuf;
+
+use super::{Exit, load_catalog, lock_path};
 use crate::catalog::Catalog;
 use crate::cli::{Format, LintArgs, OutputArgs};
 use crate::config::Config;
-use crate::lint::{self, Context, Severity};
-use crate::report::locate::Locator;
-use crate::report::{LintReport, github, markdown, sarif, terminal};
+use crate::gate::{GateInput, GatePolicy, LintFailOn, decide};
+use crate::out::{print, write_file};
+use crate::report::{LintReport, render_lint};
 
-/// Lints a catalog and builds the versioned report.
-pub fn report_for(catalog: &Catalog, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
-    report_in(&Context::new(catalog, &cfg.lint), cfg, output)
-}
-
-/// Like [`report_for`], over a lint context the caller already built.
-pub fn report_in(cx: &Context, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
-    let catalog = cx.catalog;
-    let findings = lint::run_in(cx);
-    let total = cx.total_tokens();
-    let file = output
+/// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
+pub fn locate_file(
+    catalog: &Catalog,
+    cfg: &Config,
+    output: Option<&OutputArgs>,
+) -> Option<PathBuf> {
+    output
         .and_then(|o| o.locate_in.clone())
         .or_else(|| catalog.snapshot_path.clone())
         .or_else(|| {
             let lock = lock_path(None, cfg);
             lock.is_file().then_some(lock)
-        });
-    let locator = file.as_deref().and_then(Locator::from_file);
-    LintReport::new(catalog, &findings, total, locator.as_ref())
+        })
 }
 
-pub fn render(report: &LintReport, format: Format) -> String {
-    match format {
-        Format::Terminal => terminal::lint(report),
-        Format::Json => pretty(&serde_json::to_value(report).unwrap_or_default()),
-        Format::Sarif => pretty(&sarif::lint(report)),
-        Format::Github => github::annotations(report),
-        Format::Markdown => markdown::lint(report),
-    }
-}
-
-fn pretty(v: &serde_json::Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
-    s.push('\n');
-    s
+/// Lints a catalog and builds the versioned report.
+pub fn report_for(catalog: &Catalog, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
+    let file = locate_file(catalog, cfg, output);
+    LintReport::for_catalog(catalog, &cfg.lint, file.as_deref())
 }
 
 /// Writes the extra report files the user asked for.
-pub fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
-    if let Some(p) = &o.output_json {
-        write_file(p, &render(report, Format::Json))?;
-    }
-    if let Some(p) = &o.output_sarif {
-        write_file(p, &render(report, Format::Sarif))?;
-    }
-    if let Some(p) = &o.output_markdown {
-        write_file(p, &render(report, Format::Markdown))?;
+fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
+    for (path, format) in [
+        (&o.output_json, Format::Json),
+        (&o.output_sarif, Format::Sarif),
+        (&o.output_markdown, Format::Markdown),
+    ] {
+        if let Some(p) = path {
+            write_file(p, &render_lint(report, format))?;
+        }
     }
     Ok(())
 }
 
-pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     let report = report_for(&catalog, cfg, Some(&args.output));
-    print!("{}", render(&report, args.output.format));
+    print(&render_lint(&report, args.output.format));
     write_outputs(&report, &args.output)?;
-    let threshold = if args.strict {
-        Severity::Warning
-    } else {
-        Severity::Error
+    let policy = GatePolicy {
+        lint_fail_on: if args.strict {
+            LintFailOn::Warning
+        } else {
+            LintFailOn::Error
+        },
+        ..GatePolicy::default()
     };
-    if report.fails(threshold) {
-        let s = &report.summary;
-        eprintln!(
-            "toolgate: lint failed: {} error(s){}",
-            s.errors,
-            if args.strict {
-                format!(", {} warning(s) (--strict)", s.warnings)
-            } else {
-                String::new()
-            }
-        );
-        return Ok(Outcome::GateFailed);
+    let decision = decide(
+        &GateInput {
+            lint: Some(&report.summary),
+            ..Default::default()
+        },
+        &policy,
+    );
+    if !decision.passed() {
+        eprintln!("toolgate: lint failed: {}", decision.wording().join("; "));
     }
-    Ok(Outcome::Pass)
+    Ok(decision.exit())
 }

@@ -1,40 +1,51 @@
-//! Command implementations: glue between the CLI, the config and the pipeline stages.
-//! Each returns `Ok(Outcome)`; errors are mapped to exit code 2 by main.
+//! Command adapters: each resolves its settings (flags, then toolgate.toml, then defaults),
+//! calls the pipeline stages, prints, and returns an [`Exit`]. Errors are mapped to exit
+//! code 2 by main. No command calls another.
 
 pub mod ci;
 pub mod compare;
-pub mod fix;
 pub mod generate;
 pub mod init;
 pub mod inspect;
 pub mod lint;
-pub mod mutate;
 pub mod pin;
 pub mod rules;
 pub mod run;
 pub mod validate;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use crate::catalog::{self, Catalog, ConnectOptions, ServerSpec};
 use crate::cli::ServerArgs;
 use crate::config::Config;
 
-/// What a command decided: pass (0) or the gate failed (1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    Pass,
-    GateFailed,
-}
+pub use crate::gate::Exit;
 
-fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
+/// The longest wait any flag may ask for: beyond it a value is a typo, not a setting.
+const MAX_SECS: f64 = 7.0 * 24.0 * 3600.0;
+
+/// A positive number of seconds, at most a week, from `flag`.
+pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
     if !(v.is_finite() && v > 0.0) {
-        bail!("{flag} must be a positive number of seconds");
+        bail!("{flag} must be a positive number of seconds, not {v}");
+    }
+    if v > MAX_SECS {
+        bail!("{flag} {v} is more than a week ({MAX_SECS} s): give a number of seconds");
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+/// A rate between 0 and 1 from `flag`.
+pub fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
+    if let Some(x) = v
+        && !(0.0..=1.0).contains(&x)
+    {
+        bail!("{flag} takes a rate between 0 and 1 (e.g. 0.8), not {x}");
+    }
+    Ok(v)
 }
 
 /// Works out which server to talk to and how, from flags first, then the config file.
@@ -42,14 +53,17 @@ pub fn resolve_server(
     args: &ServerArgs,
     cfg: &Config,
 ) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
-    let text = match (&args.server, &cfg.server) {
-        (Some(s), _) => s.clone(),
-        (None, Some(s)) => s.clone(),
-        (None, None) => bail!(
-            "no SERVER given: pass a command line, an http(s) URL or a snapshot file, or set `server` in toolgate.toml"
+    // `toolgate inspect -- npx -y @scope/server .`: every word after `--` is the command.
+    let (text, rest): (String, &[String]) = match (&args.server, &cfg.server) {
+        (Some(s), _) => (s.clone(), &args.server_args),
+        (None, _) if !args.server_args.is_empty() => (
+            shell_words::join(&args.server_args[..1]),
+            &args.server_args[1..],
         ),
+        (None, Some(s)) => (s.clone(), &[]),
+        (None, None) => return Err(crate::error::ConnectError::NoServer.into()),
     };
-    let spec = ServerSpec::parse(&text, &args.server_args)?;
+    let spec = ServerSpec::parse(&text, rest)?;
     let mut opts = ConnectOptions::default();
     let c = &cfg.connect;
     if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
@@ -77,7 +91,15 @@ pub fn resolve_server(
 /// Connects (or reads the snapshot) and returns the catalog, printing connection notes on stderr.
 pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Catalog> {
     let (spec, opts) = resolve_server(args, cfg)?;
-    let catalog = catalog::load(&spec, &opts).await?;
+    let catalog = catalog::load(&spec, &opts).await.map_err(|e| {
+        let message = format!("{e:#}");
+        let help = crate::error::connect_help(
+            &message,
+            &spec.display(),
+            opts.connect_timeout.as_secs_f64(),
+        );
+        crate::error::ConnectError::Failed { message, help }
+    })?;
     for note in &catalog.notes {
         eprintln!("note: {note}");
     }
@@ -88,13 +110,4 @@ pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
     flag.cloned()
         .or_else(|| cfg.lock.clone())
         .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_LOCK))
-}
-
-/// Writes `text` to `path`, naming the file on failure.
-pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("could not create {}", dir.display()))?;
-    }
-    std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))
 }

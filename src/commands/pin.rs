@@ -4,32 +4,33 @@
 use anyhow::Context as _;
 use serde_json::json;
 
-use super::{Outcome, load_catalog, lock_path, write_file};
+use super::{Exit, load_catalog, lock_path};
 use crate::catalog::lock::{self, LockFile};
 use crate::cli::PinArgs;
 use crate::config::Config;
+use crate::out::write_file;
 
-pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Outcome> {
+pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);
     if !check {
         write_file(&path, &new.to_text())?;
         if args.json {
-            println!(
+            crate::out::println(&format!(
                 "{}",
                 json!({"lock": path, "catalog_sha256": new.catalog_sha256, "tools": new.tools.len()})
-            );
+            ));
         } else {
-            println!(
+            crate::out::println(&format!(
                 "pinned {} tools from {} to {} (catalog sha256 {})",
                 new.tools.len(),
                 catalog.source,
                 path.display(),
                 new.catalog_sha256
-            );
+            ));
         }
-        return Ok(Outcome::Pass);
+        return Ok(Exit::Pass);
     }
     if !path.is_file() {
         anyhow::bail!(
@@ -40,9 +41,8 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ou
     let old = LockFile::read(&path).with_context(|| "pin --check needs a valid lock file")?;
     let d = lock::diff(&old, &new);
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
+        crate::out::println(
+            &serde_json::to_string_pretty(&json!({
                 "schema_version": "toolgate.pin/v1",
                 "lock": path,
                 "matches": d.is_empty(),
@@ -50,30 +50,33 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ou
                 "current_sha256": new.catalog_sha256,
                 "diff": d,
             }))?
+            .to_string(),
         );
     }
     if d.is_empty() {
         if !args.json {
-            println!(
+            crate::out::println(&format!(
                 "{} matches {} ({} tools, sha256 {})",
                 catalog.source,
                 path.display(),
                 new.tools.len(),
                 new.catalog_sha256
-            );
+            ));
         }
-        return Ok(Outcome::Pass);
+        return Ok(Exit::Pass);
     }
     if !args.json {
-        println!(
+        crate::out::println(&format!(
             "{} differs from {}:\n  locked  sha256 {}\n  current sha256 {}\n",
             catalog.source,
             path.display(),
             old.catalog_sha256,
             new.catalog_sha256
+        ));
+        crate::out::print(&(lock::render(&d)));
+        crate::out::println(
+            "\nReview the change; if it is intended, run `toolgate pin` to update the lock.",
         );
-        print!("{}", lock::render(&d));
-        println!("\nReview the change; if it is intended, run `toolgate pin` to update the lock.");
     }
     eprintln!(
         "toolgate: the tool definitions changed since they were pinned ({} added, {} removed, {} changed)",
@@ -81,5 +84,5 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ou
         d.removed.len(),
         d.changed.len()
     );
-    Ok(Outcome::GateFailed)
+    Ok(Exit::GateFailed)
 }

@@ -4,16 +4,17 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::{Outcome, write_file};
+use super::Exit;
 use crate::lint::{RULES, rule};
+use crate::out::write_file;
 
-pub fn show(id: &str) -> anyhow::Result<Outcome> {
+pub fn show(id: &str) -> anyhow::Result<Exit> {
     let Some(r) = rule(id) else {
         bail!("no rule `{id}`: run `toolgate rules` for the list");
     };
-    println!("{}", r.page());
-    println!("Docs: {}", crate::lint::docs_url(r.code, r.slug));
-    Ok(Outcome::Pass)
+    crate::out::println(&(r.page()));
+    crate::out::println(&format!("Docs: {}", crate::lint::docs_url(r.code, r.slug)));
+    Ok(Exit::Pass)
 }
 
 /// The index page of docs/rules/.
@@ -39,22 +40,22 @@ pub fn doc_files() -> Vec<(String, String)> {
     files
 }
 
-pub fn list(write_docs: Option<&Path>) -> anyhow::Result<Outcome> {
+pub fn list(write_docs: Option<&Path>) -> anyhow::Result<Exit> {
     if let Some(dir) = write_docs {
         for (name, text) in doc_files() {
             write_file(&dir.join(name), &text)?;
         }
         eprintln!("wrote {} rule pages to {}", RULES.len(), dir.display());
-        return Ok(Outcome::Pass);
+        return Ok(Exit::Pass);
     }
     for r in RULES {
-        println!(
+        crate::out::println(&format!(
             "{}  {:<30} {:<8} {}",
             r.code,
             r.slug,
             r.severity.as_str(),
             r.summary
-        );
+        ));
     }
-    Ok(Outcome::Pass)
+    Ok(Exit::Pass)
 }

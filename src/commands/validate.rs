@@ -1,12 +1,12 @@
 //! `toolgate validate SERVER -t tasks.jsonl`.
 
-use super::{Outcome, load_catalog};
+use super::{Exit, load_catalog};
 use crate::cli::ValidateArgs;
 use crate::config::Config;
 use crate::lint::Severity;
 use crate::tasks::{parse_tasks, validate::validate};
 
-pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
+pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     let (tasks, malformed) = parse_tasks(&args.tasks)?;
     let problems = validate(&catalog, &tasks, &malformed, args.min_per_tool);
@@ -16,15 +16,15 @@ pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
         .count();
     let warnings = problems.len() - errors;
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
+        crate::out::println(
+            &serde_json::to_string_pretty(&serde_json::json!({
                 "schema_version": "toolgate.validate/v1",
                 "tasks": tasks.len(),
                 "errors": errors,
                 "warnings": warnings,
                 "problems": problems,
             }))?
+            .to_string(),
         );
     } else {
         let file = args.tasks.display();
@@ -38,19 +38,19 @@ pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Outcome> {
                 p.id.as_deref()
                     .map(|i| format!(" [{i}]"))
                     .unwrap_or_default();
-            println!("{at}: {}{id}: {}", p.severity, p.message);
+            crate::out::println(&format!("{at}: {}{id}: {}", p.severity, p.message));
         }
-        println!(
+        crate::out::println(&format!(
             "{} task(s) checked: {errors} error(s), {warnings} warning(s)",
             tasks.len()
-        );
+        ));
     }
     if tasks.is_empty() && malformed.is_empty() {
         anyhow::bail!("{} has no tasks", args.tasks.display());
     }
     Ok(if errors > 0 {
-        Outcome::GateFailed
+        Exit::GateFailed
     } else {
-        Outcome::Pass
+        Exit::Pass
     })
 }

@@ -7,6 +7,7 @@
 //! deltas when the two runs are comparable, a plain statement of why they are not otherwise,
 //! new and resolved lint findings, and which tools' definitions changed.
 
+use crate::eval::run_file::RunStatus;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -104,7 +105,7 @@ impl Baseline {
                 dir.display()
             )
         })?;
-        let outcomes = crate::commands::compare::read_outcomes(&run_dir)?;
+        let outcomes = super::run_file::read_outcomes(&run_dir)?;
         let lint = read_json::<LintReport>(&dir.join("lint.json"))?;
         Ok(Baseline {
             schema_version: BASELINE_SCHEMA.into(),
@@ -233,7 +234,7 @@ pub fn compare(
             env!("CARGO_PKG_VERSION")
         ));
     }
-    if b.status != "complete" {
+    if b.status != RunStatus::Complete {
         notes.push(format!(
             "The base run is {}: its numbers are not final.",
             b.status

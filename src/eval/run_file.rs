@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use crate::models::Decision;
 use crate::score::Metrics;
 
+pub use super::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
+use crate::score::OutcomeLine;
+
 pub const RUN_SCHEMA: &str = "toolgate.run/v1";
-pub const RUN_FILE: &str = "run.json";
-pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CatalogInfo {
@@ -50,10 +51,52 @@ pub struct ModelResult {
     pub metrics: Metrics,
 }
 
+/// The gate's decision on a run, as run.json carries it: the wording (v1) and the typed
+/// reasons (`failures`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateResult {
     pub passed: bool,
     pub reasons: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<crate::gate::GateReason>,
+}
+
+impl From<&crate::gate::GateDecision> for GateResult {
+    fn from(d: &crate::gate::GateDecision) -> Self {
+        GateResult {
+            passed: d.passed(),
+            reasons: d.wording(),
+            failures: d.reasons.clone(),
+        }
+    }
+}
+
+/// Where a run stands. `Errored` is a run whose error rate is over the policy's maximum:
+/// its numbers measure the endpoint's failures, not the tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Running,
+    Complete,
+    Partial,
+    Errored,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Partial => "partial",
+            RunStatus::Errored => "errored",
+        }
+    }
+}
+
+impl std::fmt::Display for RunStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 fn one() -> u32 {
@@ -68,8 +111,7 @@ pub struct RunFile {
     pub created: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished: Option<String>,
-    /// `running`, `complete` or `partial`.
-    pub status: String,
+    pub status: RunStatus,
     pub catalog: CatalogInfo,
     pub suite: SuiteInfo,
     pub models: Vec<ModelInfo>,
@@ -111,15 +153,31 @@ impl RunFile {
         let mut text = serde_json::to_string_pretty(self)?;
         text.push('\n');
         // Write then rename, so an interrupted write never leaves a truncated run.json.
-        let tmp = dir.join(format!("{RUN_FILE}.tmp"));
-        std::fs::write(&tmp, text).with_context(|| format!("could not write {}", tmp.display()))?;
-        std::fs::rename(&tmp, dir.join(RUN_FILE))
-            .with_context(|| format!("could not write {}", dir.join(RUN_FILE).display()))
+        crate::out::write_file(&dir.join(RUN_FILE), &text)
     }
 
     pub fn result(&self, model: &str) -> Option<&ModelResult> {
         self.results.iter().find(|r| r.model == model)
     }
+}
+
+/// Reads `outcomes.jsonl` of a finished run (errors name the line).
+pub fn read_outcomes(dir: &Path) -> anyhow::Result<Vec<OutcomeLine>> {
+    let path = dir.join(OUTCOMES_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "could not read {} (is {} a finished run?)",
+            path.display(),
+            dir.display()
+        )
+    })?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).with_context(|| format!("{}:{}", path.display(), i + 1))
+        })
+        .collect()
 }
 
 /// One line of `predictions.jsonl`.

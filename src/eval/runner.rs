@@ -98,23 +98,8 @@ pub async fn execute(
     Ok(total - skipped)
 }
 
-/// One graded observation, as written to `outcomes.jsonl` (what `compare` pairs on).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct OutcomeLine {
-    pub model: String,
-    pub task_id: String,
-    pub trial: u32,
-    pub kind: crate::tasks::Kind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub called: Option<String>,
-    pub outcome: crate::score::Outcome,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub args_correct: Option<bool>,
-}
-
-pub const OUTCOMES_FILE: &str = "outcomes.jsonl";
+pub use super::files::OUTCOMES_FILE;
+pub use crate::score::OutcomeLine;
 
 /// Grades every prediction and computes each model's metrics; also returns every graded
 /// observation.
@@ -128,6 +113,13 @@ pub fn score(
     let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
     let tools: Vec<String> = catalog.tools.iter().map(|t| t.name().to_string()).collect();
     let mut checker = ArgChecker::new(catalog);
+    // One decision per (model, task, trial): a line repeated by an interrupted or concurrent
+    // writer is scored once (the first one made).
+    let mut seen: HashSet<(&str, &str, u32)> = HashSet::new();
+    let predictions: Vec<&PredictionLine> = predictions
+        .iter()
+        .filter(|p| seen.insert((p.model.as_str(), p.task_id.as_str(), p.trial)))
+        .collect();
     let results = models
         .iter()
         .map(|model| {
@@ -164,6 +156,7 @@ pub fn score(
             let stepped: Vec<(&Task, Vec<String>)> = predictions
                 .iter()
                 .filter(|p| &p.model == model && p.decision.steps.len() > 1)
+                .copied()
                 .filter_map(|p| {
                     Some((
                         *by_id.get(p.task_id.as_str())?,

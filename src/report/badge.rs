@@ -3,6 +3,7 @@
 //! renders the same everywhere. Provenance (model, trials, task-suite and catalog hashes,
 //! toolgate version) is embedded in the SVG.
 
+use crate::eval::run_file::RunStatus;
 use resvg::usvg;
 
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -61,7 +62,7 @@ pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::V
 pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
     let r = run.results.first()?;
     let a = &r.metrics.accuracy;
-    let value = if run.status == "complete" {
+    let value = if run.status == RunStatus::Complete {
         format!("{:.0}%", a.value * 100.0)
     } else {
         format!("{:.0}% (partial)", a.value * 100.0)

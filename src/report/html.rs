@@ -2,6 +2,7 @@
 //! confusion heatmap with hover detail per cell, the per-tool table and the confused requests.
 
 use crate::eval::RunFile;
+use crate::eval::run_file::RunStatus;
 use crate::score::metrics::{ERROR, Metrics, NONE, OTHER};
 
 pub fn esc(s: &str) -> String {
@@ -190,10 +191,10 @@ pub fn render(run: &RunFile) -> String {
         "<p class=muted>Catalog <code>{}</code> ({} tools, sha256 <code>{}</code>) · tasks <code>{}</code> ({} tasks, split {}, sha256 <code>{}</code>) · created {} · toolgate {}</p>",
         esc(&run.catalog.source), run.catalog.tools.len(), esc(&run.catalog.sha256), esc(&run.suite.path), run.suite.tasks, esc(&run.split), esc(&run.suite.sha256), esc(&run.created), esc(&run.toolgate_version)
     ));
-    if run.status != "complete" {
+    if run.status != RunStatus::Complete {
         body.push_str(&format!(
             "<p class=fail><strong>This run is {}: its numbers are not final.</strong></p>",
-            esc(&run.status)
+            esc(run.status.as_str())
         ));
     }
     if let Some(g) = &run.gate {

@@ -48,6 +48,27 @@ pub struct LintReport {
 }
 
 impl LintReport {
+    /// Lints `catalog` and builds the report, pointing findings at `locate_in`'s lines when
+    /// given (a snapshot or lock file), else at the snapshot the catalog was read from.
+    pub fn for_catalog(
+        catalog: &Catalog,
+        settings: &crate::lint::LintSettings,
+        locate_in: Option<&std::path::Path>,
+    ) -> Self {
+        Self::for_context(&crate::lint::Context::new(catalog, settings), locate_in)
+    }
+
+    /// Like [`LintReport::for_catalog`], over a lint context the caller already built.
+    pub fn for_context(cx: &crate::lint::Context, locate_in: Option<&std::path::Path>) -> Self {
+        let catalog = cx.catalog;
+        let findings = crate::lint::run_in(cx);
+        let file = locate_in
+            .map(std::path::Path::to_path_buf)
+            .or_else(|| catalog.snapshot_path.clone());
+        let locator = file.as_deref().and_then(Locator::from_file);
+        LintReport::new(catalog, &findings, cx.total_tokens(), locator.as_ref())
+    }
+
     pub fn new(
         catalog: &Catalog,
         findings: &[Finding],

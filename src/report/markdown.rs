@@ -2,19 +2,89 @@
 
 use super::LintReport;
 
-/// Escapes text for a Markdown table cell.
+/// Text from a server, a provider or a user, made inert for Markdown (a PR comment, a job
+/// summary, report.md): one line, no table breaks, no HTML, no live links, images or
+/// autolinks, no emphasis, and no @-mentions that would notify people. Every renderer of
+/// server-controlled text uses this (or [`code`]).
 pub fn escape_cell(s: &str) -> String {
-    s.replace('|', "\\|")
-        .replace('\n', " ")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            // A word joiner after `@` keeps GitHub from turning `@name` into a mention.
+            '@' => out.push_str("@\u{2060}"),
+            '|' | '[' | ']' | '(' | ')' | '!' | '*' | '_' | '`' | '~' | '#' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            ':' if chars.peek() == Some(&'/') => {
+                // `http://…` would autolink: a word joiner breaks the scheme.
+                out.push_str(":\u{2060}");
+            }
+            '.' if out.ends_with("www") => out.push_str(".\u{2060}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A message of ours that quotes names in backticks (a lint finding, a gate reason): the
+/// quoted parts become code spans and the rest inert text, so a server-controlled name stays
+/// inert even when it holds backticks itself.
+pub fn message(s: &str) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    let paired = parts.len() % 2 == 1;
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        let last_unpaired = !paired && i == parts.len() - 1;
+        if i % 2 == 1 && !last_unpaired {
+            out.push_str(&code(part));
+        } else {
+            if last_unpaired {
+                out.push_str("\\`");
+            }
+            out.push_str(&escape_cell(part));
+        }
+    }
+    out
+}
+
+/// Text as inline code: a fence longer than any backtick run inside, pipes escaped for table
+/// cells, one line. Nothing inside a code span is a link, mention or image.
+pub fn code(s: &str) -> String {
+    let s = s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    let fence = "`".repeat(longest_backtick_run(&s) + 1);
+    if s.starts_with('`') || s.ends_with('`') || fence.len() > 1 {
+        format!("{fence} {s} {fence}")
+    } else {
+        format!("{fence}{s}{fence}")
+    }
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// A fenced code block (`lang` may be empty) whose fence outlasts any backtick run inside.
+pub fn fenced(text: &str, lang: &str) -> String {
+    let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
+    format!("{fence}{lang}\n{}\n{fence}\n", text.trim_end())
 }
 
 pub fn lint(report: &LintReport) -> String {
     let s = &report.summary;
     let mut out = format!(
-        "### toolgate lint\n\n`{}`: {} tools, {} tokens ({}). **{}** error(s), **{}** warning(s), {} info.\n\n",
-        escape_cell(&report.source),
+        "### toolgate lint\n\n{}: {} tools, {} tokens ({}). **{}** error(s), **{}** warning(s), {} info.\n\n",
+        code(&report.source),
         report.tool_count,
         report.total_tokens,
         report.tokenizer,
@@ -36,11 +106,42 @@ pub fn lint(report: &LintReport) -> String {
             f.slug,
             f.tool
                 .as_deref()
-                .map(|t| format!("`{}`", escape_cell(t)))
+                .map(code)
                 .unwrap_or_else(|| "catalog".into()),
-            escape_cell(&f.message),
-            escape_cell(&f.help)
+            message(&f.message),
+            message(&f.help)
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_text_cannot_become_markdown() {
+        let hostile =
+            "**[hi](http://a.b)** ![x](https://e.vil/?d={q}) @octocat <b>x</b> | www.e.vil `c`";
+        let t = escape_cell(hostile);
+        for live in [
+            "](", "![", "**", "@octocat", "<b>", "http://", "https://", "www.e", " | ",
+        ] {
+            assert!(!t.contains(live), "{live} survived in {t}");
+        }
+        let c = code("a``b|c");
+        assert!(
+            c.starts_with("``` ") && c.ends_with(" ```") && c.contains("\\|"),
+            "{c}"
+        );
+        assert_eq!(code("send_email"), "`send_email`");
+        assert!(fenced("x ```` y", "diff").starts_with("`````diff\n"));
+        assert_eq!(message("`a_b` needs `c`"), "`a_b` needs `c`");
+        let m = message("`x` and `[y](http://e.vil)` and `@z` ` [w](http://q)");
+        assert!(
+            !m.contains("](http") || m.contains("`[y](http://e.vil)`"),
+            "{m}"
+        );
+        assert!(!m.contains(" [w]("), "{m}");
+    }
 }

@@ -12,3 +12,31 @@ pub mod sarif;
 pub mod terminal;
 
 pub use lint_report::{LintReport, LintSummary, ReportFinding};
+
+/// A format a report can be printed in.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Terminal,
+    Json,
+    Sarif,
+    Github,
+    Markdown,
+}
+
+/// A lint report in `format`.
+pub fn render_lint(report: &LintReport, format: Format) -> String {
+    match format {
+        Format::Terminal => terminal::lint(report),
+        Format::Json => pretty(&serde_json::to_value(report).unwrap_or_default()),
+        Format::Sarif => pretty(&sarif::lint(report)),
+        Format::Github => github::annotations(report),
+        Format::Markdown => markdown::lint(report),
+    }
+}
+
+fn pretty(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -2,7 +2,8 @@
 //! and report.md).
 
 use crate::eval::RunFile;
-use crate::report::markdown::escape_cell;
+use crate::eval::run_file::RunStatus;
+use crate::report::markdown::{code, escape_cell};
 use crate::report::terminal::cell;
 use crate::score::Rate;
 use crate::score::metrics::Metrics;
@@ -21,10 +22,13 @@ fn header(run: &RunFile) -> String {
         run.suite.tasks,
         run.split,
         crate::catalog::canonical::short_hash(&run.suite.sha256),
-        if run.status == "complete" {
+        if run.status == RunStatus::Complete {
             "complete".to_string()
         } else {
-            format!("{} — numbers are NOT final", run.status.to_uppercase())
+            format!(
+                "{} — numbers are NOT final",
+                run.status.as_str().to_uppercase()
+            )
         }
     )
 }
@@ -164,7 +168,7 @@ pub fn matrix_markdown(m: &Metrics) -> String {
     let (rows, cols, cells) = m.matrix_view(MATRIX_MAX);
     let mut out = String::from("| expected \\ called |");
     for c in &cols {
-        out.push_str(&format!(" {} |", escape_cell(c)));
+        out.push_str(&format!(" {} |", code(c)));
     }
     out.push_str("\n|---|");
     out.push_str(&"---:|".repeat(cols.len()));
@@ -176,7 +180,7 @@ pub fn matrix_markdown(m: &Metrics) -> String {
         {
             continue;
         }
-        out.push_str(&format!("| **{}** |", escape_cell(row)));
+        out.push_str(&format!("| **{}** |", code(row)));
         for c in &cols {
             let v = cells.get(&(row.clone(), c.clone())).copied().unwrap_or(0);
             let cellv = if v == 0 {
@@ -193,11 +197,17 @@ pub fn matrix_markdown(m: &Metrics) -> String {
     out
 }
 
+/// The run report in Markdown (report.md).
 pub fn markdown(run: &RunFile) -> String {
-    let mut out = format!("## toolgate run\n\n{}\n", escape_cell(&header(run)));
+    format!("## toolgate run\n{}", markdown_body(run))
+}
+
+/// [`markdown`] without its heading, to nest in another report (the PR comment).
+pub fn markdown_body(run: &RunFile) -> String {
+    let mut out = format!("\n{}\n", escape_cell(&header(run)));
     for r in &run.results {
         let m = &r.metrics;
-        out.push_str(&format!("\n### `{}`\n\n", r.model));
+        out.push_str(&format!("\n### {}\n\n", code(&r.model)));
         if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
             if !info.served_by.is_empty() {
                 out.push_str(&format!(
@@ -244,8 +254,8 @@ pub fn markdown(run: &RunFile) -> String {
         out.push_str("\n| tool | n | accuracy | precision | F1 |\n|---|---:|---|---:|---:|\n");
         for t in &m.per_tool {
             out.push_str(&format!(
-                "| `{}` | {} | {} | {:.1}% | {:.2} |\n",
-                escape_cell(&t.tool),
+                "| {} | {} | {} | {:.1}% | {:.2} |\n",
+                code(&t.tool),
                 t.support,
                 if t.support == 0 {
                     "—".into()
@@ -260,9 +270,9 @@ pub fn markdown(run: &RunFile) -> String {
             out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
             for p in m.preconditions.iter().take(10) {
                 out.push_str(&format!(
-                    "| `{}` | `{}` | {} | {} |\n",
-                    p.before,
-                    p.tool,
+                    "| {} | {} | {} | {} |\n",
+                    code(&p.before),
+                    code(&p.tool),
                     pct(&p.rate),
                     if p.declared {
                         "yes"
@@ -281,13 +291,13 @@ pub fn markdown(run: &RunFile) -> String {
                     .examples
                     .iter()
                     .take(2)
-                    .map(|(id, q)| format!("`{id}` “{}”", escape_cell(q)))
+                    .map(|(id, q)| format!("{} “{}”", code(id), escape_cell(q)))
                     .collect();
                 out.push_str(&format!(
-                    "- {}× `{}` → `{}`: {}\n",
+                    "- {}× {} → {}: {}\n",
                     p.count,
-                    p.expected,
-                    p.called,
+                    code(&p.expected),
+                    code(&p.called),
                     ex.join("; ")
                 ));
             }

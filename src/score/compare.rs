@@ -7,8 +7,43 @@ use std::collections::{BTreeMap, HashMap};
 use serde::{Deserialize, Serialize};
 
 use super::stats::{Rate, bonferroni, mcnemar_exact, mcnemar_floor};
-use crate::eval::runner::OutcomeLine;
-use crate::score::Outcome;
+use crate::score::{Outcome, OutcomeLine};
+
+/// What a paired test says about a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    #[serde(rename = "better")]
+    Better,
+    #[serde(rename = "worse")]
+    Worse,
+    #[serde(rename = "no significant change")]
+    NoSignificantChange,
+    /// So few tasks changed outcome that no result could reach significance.
+    #[serde(rename = "too few discordant pairs")]
+    TooFewPairs,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Better => "better",
+            Verdict::Worse => "worse",
+            Verdict::NoSignificantChange => "no significant change",
+            Verdict::TooFewPairs => "too few discordant pairs",
+        }
+    }
+
+    /// Better or worse at the corrected significance level.
+    pub fn is_significant(self) -> bool {
+        matches!(self, Verdict::Better | Verdict::Worse)
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Delta {
@@ -25,8 +60,7 @@ pub struct Delta {
     pub p: f64,
     /// Bonferroni-corrected p.
     pub p_adjusted: f64,
-    /// `better`, `worse`, `no significant change`, or `too few discordant pairs`.
-    pub verdict: String,
+    pub verdict: Verdict,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,14 +86,14 @@ fn delta(label: &str, pairs: &[(bool, bool)], m: usize, alpha: f64) -> Delta {
     let (base, head) = (Rate::new(base_k, n), Rate::new(head_k, n));
     let verdict = if p_adjusted < alpha {
         if only_head > only_base {
-            "better"
+            Verdict::Better
         } else {
-            "worse"
+            Verdict::Worse
         }
     } else if bonferroni(mcnemar_floor(only_base + only_head), m) >= alpha {
-        "too few discordant pairs"
+        Verdict::TooFewPairs
     } else {
-        "no significant change"
+        Verdict::NoSignificantChange
     };
     Delta {
         label: label.into(),
@@ -70,7 +104,7 @@ fn delta(label: &str, pairs: &[(bool, bool)], m: usize, alpha: f64) -> Delta {
         only_head,
         p,
         p_adjusted,
-        verdict: verdict.into(),
+        verdict,
     }
 }
 
@@ -153,11 +187,11 @@ mod tests {
         assert_eq!(c.shared, 23);
         assert_eq!(c.comparisons, 3);
         assert_eq!((c.overall.only_base, c.overall.only_head), (3, 20));
-        assert_eq!(c.overall.verdict, "better");
+        assert_eq!(c.overall.verdict, Verdict::Better);
         let a = c.per_tool.iter().find(|d| d.label == "a").unwrap();
-        assert_eq!(a.verdict, "better");
+        assert_eq!(a.verdict, Verdict::Better);
         assert!((a.p_adjusted - 3.0 * 2.0 * 0.5f64.powi(20)).abs() < 1e-12);
         let b = c.per_tool.iter().find(|d| d.label == "b").unwrap();
-        assert_eq!(b.verdict, "too few discordant pairs");
+        assert_eq!(b.verdict, Verdict::TooFewPairs);
     }
 }

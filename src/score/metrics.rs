@@ -21,6 +21,54 @@ pub type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>
 /// The label that folds tools left out of a large matrix.
 pub const OTHER: &str = "(other tools)";
 
+/// A short cause for an error message, so errors can be counted by what went wrong.
+pub fn error_cause(msg: &str) -> String {
+    let l = msg.to_lowercase();
+    let has = |w: &[&str]| w.iter().any(|w| l.contains(w));
+    if has(&[
+        "connection refused",
+        "tcp connect error",
+        "error trying to connect",
+    ]) {
+        return "connection refused".into();
+    }
+    if has(&[
+        "context_length",
+        "context length",
+        "maximum context",
+        "context window",
+        "too many tokens",
+        "exceeds the context",
+    ]) {
+        return "context length exceeded".into();
+    }
+    if has(&["no reply within", "timed out", "timeout"]) {
+        return "timeout".into();
+    }
+    if has(&["dns error", "failed to lookup", "name or service not known"]) {
+        return "host not found".into();
+    }
+    if let Some(rest) = msg.trim_start().strip_prefix("HTTP ") {
+        let code: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !code.is_empty() {
+            return format!("HTTP {code}");
+        }
+    }
+    if has(&["not a tool of this catalog", "unknown tool"]) {
+        return "invented tool name".into();
+    }
+    if has(&["not json", "unexpected reply", "malformed"]) {
+        return "malformed reply".into();
+    }
+    let first = msg.lines().next().unwrap_or_default();
+    let short: String = first.chars().take(60).collect();
+    if short.len() < first.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
+}
+
 /// One graded trial of one task.
 #[derive(Clone, Debug)]
 pub struct Observation<'a> {
@@ -89,6 +137,12 @@ pub struct Metrics {
     /// Transport failures, malformed output, invented tools.
     pub errors: u64,
     pub error_rate: Rate,
+    /// Errors counted by cause ("connection refused", "HTTP 500", "context length exceeded", …).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub errors_by_cause: BTreeMap<String, u64>,
+    /// The first error's full text (in task order), so a reader sees what went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<String>,
     /// Among decisions to call nothing, how many were right to.
     pub abstention_precision: Rate,
     /// Among tasks no tool serves, how many got no call.
@@ -206,6 +260,18 @@ impl Metrics {
         m.false_calls = outcome(Outcome::FalseCall);
         m.errors = outcome(Outcome::Error);
         m.error_rate = Rate::new(m.errors, m.n);
+        for o in obs.iter().filter(|o| o.graded.outcome == Outcome::Error) {
+            let text = o
+                .graded
+                .notes
+                .first()
+                .map(String::as_str)
+                .unwrap_or("error");
+            *m.errors_by_cause.entry(error_cause(text)).or_default() += 1;
+            if m.first_error.is_none() {
+                m.first_error = Some(text.chars().take(1000).collect());
+            }
+        }
         let no_call = |o: &Observation| o.called.is_none() && o.graded.outcome != Outcome::Error;
         m.abstention_precision = Rate::new(
             count(&|o| no_call(o) && o.task.expected.is_none()),

@@ -9,3 +9,19 @@ pub mod stats;
 pub use grade::{Graded, Outcome, grade};
 pub use metrics::{Metrics, Observation};
 pub use stats::Rate;
+
+/// One graded observation, as written to `outcomes.jsonl` (what `compare` pairs on).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OutcomeLine {
+    pub model: String,
+    pub task_id: String,
+    pub trial: u32,
+    pub kind: crate::tasks::Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called: Option<String>,
+    pub outcome: crate::score::Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args_correct: Option<bool>,
+}

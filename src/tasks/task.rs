@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -155,22 +155,30 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
             .take(10)
             .map(|(n, e)| format!("{shown}:{n}: {e}"))
             .collect();
-        bail!(
-            "{} malformed task line(s):\n  {}{more}",
-            errors.len(),
-            lines.join("\n  ")
-        );
+        return Err(crate::error::TaskFileError::Malformed {
+            path: path.to_path_buf(),
+            line: errors[0].0,
+            count: errors.len(),
+            listing: format!("{}{more}", lines.join("\n  ")),
+        }
+        .into());
     }
     if tasks.is_empty() {
-        bail!("{shown} has no tasks");
+        return Err(crate::error::TaskFileError::Empty {
+            path: path.to_path_buf(),
+        }
+        .into());
     }
     let mut seen = std::collections::HashMap::new();
     for (n, t) in &tasks {
         if let Some(first) = seen.insert(t.id.as_str(), *n) {
-            bail!(
-                "{shown}:{n}: task id `{}` is already used on line {first}",
-                t.id
-            );
+            return Err(crate::error::TaskFileError::DuplicateId {
+                path: path.to_path_buf(),
+                line: *n,
+                id: t.id.clone(),
+                first,
+            }
+            .into());
         }
     }
     Ok(tasks.into_iter().map(|(_, t)| t).collect())
@@ -182,7 +190,7 @@ pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
         out.push_str(&serde_json::to_string(t)?);
         out.push('\n');
     }
-    crate::commands::write_file(path, &out)
+    crate::out::write_file(path, &out)
 }
 
 /// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance.

@@ -10,11 +10,11 @@ use std::path::Path;
 use anyhow::bail;
 use serde::Serialize;
 
+use super::ImproveOptions;
 use super::mutate::{arm, patched};
-use super::{Outcome, write_file};
 use crate::catalog::Catalog;
-use crate::cli::RunArgs;
 use crate::models::{self, ModelOptions};
+use crate::out::write_file;
 use crate::score::Outcome as Graded;
 use crate::score::compare::{ModelComparison, compare};
 use crate::score::stats::bonferroni;
@@ -61,7 +61,7 @@ async fn measure(
     tasks: &[Task],
     spec: &str,
     opts: &ModelOptions,
-    args: &RunArgs,
+    args: &ImproveOptions,
 ) -> anyhow::Result<ModelComparison> {
     let one = [spec.to_string()];
     let (names, base) = arm(
@@ -104,12 +104,12 @@ fn tasks_for(tasks: &[Task], tool: &str, split: Split) -> Vec<Task> {
 }
 
 pub async fn run(
-    args: &RunArgs,
+    args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],
     specs: &[String],
     opts: &ModelOptions,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<String> {
     let fixer_spec = match (
         &args.fixer,
         specs.iter().find(|s| models::provider_of(s).is_some()),
@@ -124,12 +124,10 @@ pub async fn run(
     let Some(spec) = specs.first() else {
         bail!("--fix needs -m MODEL to measure with")
     };
-    let dir = args.out.clone().unwrap_or_else(|| {
-        let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
-            .to_string()
-            .replace([':', '-'], "");
-        Path::new("runs").join(format!("{stamp}-fix"))
-    });
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| super::default_dir("fix"));
     let dev: Vec<Task> = tasks
         .iter()
         .filter(|t| t.split == Split::Dev)
@@ -169,14 +167,14 @@ pub async fn run(
     }
     let mut order: Vec<(&String, &Failing)> = failures.iter().collect();
     order.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
-    let chosen: Vec<String> = if args.fix_tool.is_empty() {
+    let chosen: Vec<String> = if args.fix_tools.is_empty() {
         order
             .iter()
             .take(args.fix_max)
             .map(|(t, _)| (*t).clone())
             .collect()
     } else {
-        args.fix_tool.clone()
+        args.fix_tools.clone()
     };
     let mut proposals = Vec::new();
     for tool in &chosen {
@@ -314,6 +312,5 @@ pub async fn run(
         &dir.join("fix.json"),
         &serde_json::to_string_pretty(&proposals)?,
     )?;
-    print!("{text}");
-    Ok(Outcome::Pass)
+    Ok(text)
 }

@@ -8,12 +8,12 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use serde_json::Value;
 
-use super::{Outcome, write_file};
+use super::ImproveOptions;
 use crate::catalog::Catalog;
-use crate::cli::RunArgs;
 use crate::eval::run_file::{PredictionWriter, read_predictions};
 use crate::eval::runner::{self, OutcomeLine};
 use crate::models::{self, ModelOptions};
+use crate::out::write_file;
 use crate::score::compare::{ModelComparison, compare};
 use crate::tasks::Task;
 
@@ -120,12 +120,12 @@ pub fn render(changes: &[(String, String)], catalog: &Catalog, cmps: &[ModelComp
 }
 
 pub async fn run(
-    args: &RunArgs,
+    args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],
     specs: &[String],
     opts: &ModelOptions,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<String> {
     let changes: Vec<(String, String)> = args
         .mutate
         .iter()
@@ -153,13 +153,7 @@ pub async fn run(
     let dir = args
         .out
         .clone()
-        .or_else(|| args.resume.clone())
-        .unwrap_or_else(|| {
-            let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
-                .to_string()
-                .replace([':', '-'], "");
-            Path::new("runs").join(format!("{stamp}-mutate"))
-        });
+        .unwrap_or_else(|| super::default_dir("mutate"));
     let mutated = patched(catalog, &changes);
     let (names, base) = arm(
         &dir.join("baseline"),
@@ -191,14 +185,13 @@ pub async fn run(
         &dir.join("mutation.json"),
         &serde_json::to_string_pretty(&cmps)?,
     )?;
-    print!("{text}");
     eprintln!(
         "{} task(s) × {} model(s) per arm; results in {}",
         selected.len(),
         specs.len(),
         dir.display()
     );
-    Ok(Outcome::Pass)
+    Ok(text)
 }
 
 #[cfg(test)]

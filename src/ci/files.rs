@@ -1,0 +1,81 @@
+//! The `toolgate ci` output folder: every file name defined once.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+pub const DEFAULT_OUT: &str = "toolgate-out";
+pub const CI_JSON: &str = "ci.json";
+pub const SUMMARY_MD: &str = "summary.md";
+pub const COMMENT_MD: &str = "comment.md";
+pub const LINT_JSON: &str = "lint.json";
+pub const LINT_SARIF: &str = "lint.sarif";
+pub const BADGE_SVG: &str = "badge.svg";
+pub const BASELINE_JSON: &str = crate::eval::baseline::BASELINE_FILE;
+pub const LOCK: &str = "toolgate.lock";
+pub const TASKS_JSONL: &str = "tasks.jsonl";
+/// The evaluation's run directory inside the output folder.
+pub const RUN_DIR: &str = "run";
+
+/// Files toolgate ci writes into the output folder (cleared at the start, so a file left from
+/// an earlier run is never mistaken for this one's).
+const OUT_FILES: &[&str] = &[
+    CI_JSON,
+    SUMMARY_MD,
+    COMMENT_MD,
+    LINT_JSON,
+    LINT_SARIF,
+    BADGE_SVG,
+    BASELINE_JSON,
+    LOCK,
+    TASKS_JSONL,
+];
+
+/// The output folder.
+#[derive(Clone, Debug)]
+pub struct OutDir(pub PathBuf);
+
+impl OutDir {
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    pub fn run_dir(&self) -> PathBuf {
+        self.0.join(RUN_DIR)
+    }
+
+    /// Creates the folder and removes what an earlier `toolgate ci` wrote there.
+    pub fn prepare(&self) -> anyhow::Result<()> {
+        std::fs::create_dir_all(&self.0).with_context(|| {
+            format!("could not create the output directory {}", self.0.display())
+        })?;
+        for f in OUT_FILES {
+            let p = self.file(f);
+            if p.is_file() {
+                std::fs::remove_file(&p)
+                    .with_context(|| format!("could not remove the old {}", p.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Clears the evaluation of an earlier `toolgate ci` (only toolgate's own run directory).
+    pub fn clear_run(&self) -> anyhow::Result<()> {
+        let run_dir = self.run_dir();
+        clear_run_dir(&run_dir)
+    }
+}
+
+fn clear_run_dir(run_dir: &Path) -> anyhow::Result<()> {
+    if !run_dir.exists() {
+        return Ok(());
+    }
+    if !run_dir.join(crate::eval::files::RUN_FILE).is_file() {
+        bail!(
+            "{} exists but is not a toolgate run directory: choose another --out",
+            run_dir.display()
+        );
+    }
+    std::fs::remove_dir_all(run_dir)
+        .with_context(|| format!("could not clear the previous run in {}", run_dir.display()))
+}

@@ -1,0 +1,291 @@
+//! `toolgate ci`: the whole gate in one process. From one catalog: check the lock, lint,
+//! evaluate, compare with a base, decide through the gate stage, write every output into one
+//! folder, and on GitHub write the job summary, step outputs, annotations and the sticky
+//! pull-request comment. The exit code is decided after every output is written.
+
+pub mod files;
+pub mod settings;
+pub mod sinks;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::bail;
+
+pub use settings::{CiSettings, resolve};
+
+use crate::catalog::Catalog;
+use crate::catalog::lock::{self, LockFile};
+use crate::eval::baseline::{self, Baseline};
+use crate::eval::run_file::read_outcomes;
+use crate::eval::{self, EvalOptions, RunFile};
+use crate::gate::{Exit, GateInput, LockCheck, LockState, LockStatus, decide};
+use crate::github::{GithubEnv, comment};
+use crate::lint::LintSettings;
+use crate::out::write_file;
+use crate::report::ci::{self as ci_report, CiReport, CiStatus};
+use crate::report::{Format, LintReport, badge, render_lint};
+use crate::tasks::template::{GenerateOptions, generate};
+use files::OutDir;
+
+/// The lock check: how the server compares with the reviewed lock at `path`.
+pub fn lock_status(
+    policy: LockCheck,
+    path: &Path,
+    current: &LockFile,
+) -> anyhow::Result<LockStatus> {
+    let mut status = LockStatus {
+        path: path.display().to_string(),
+        status: LockState::Off,
+        policy,
+        diff: None,
+    };
+    if policy == LockCheck::Off {
+        return Ok(status);
+    }
+    if !path.is_file() {
+        status.status = LockState::Missing;
+        return Ok(status);
+    }
+    let old = LockFile::read(path)?;
+    let d = lock::diff(&old, current);
+    if d.is_empty() {
+        status.status = LockState::Match;
+    } else {
+        status.status = LockState::Changed;
+        status.diff = Some(d);
+    }
+    Ok(status)
+}
+
+/// Runs the gate over `catalog` and writes every output. `format` is what goes to stdout.
+pub async fn run(
+    s: &CiSettings,
+    lint_settings: &LintSettings,
+    catalog: Catalog,
+    gh: &GithubEnv,
+    format: Format,
+) -> anyhow::Result<Exit> {
+    let mut notices = Vec::new();
+    let mut outputs: BTreeMap<String, String> = BTreeMap::new();
+    let mut put = |key: &str, path: &Path| {
+        outputs.insert(key.to_string(), path.display().to_string());
+    };
+
+    // The base, read first: a bad base file fails before anything is spent.
+    let base = match &s.base {
+        None => None,
+        Some(p) if !p.exists() => {
+            notices.push(format!(
+                "No base at {}: score deltas are not shown (the first run on a branch has none).",
+                p.display()
+            ));
+            None
+        }
+        Some(p) => Some((p.clone(), baseline::read_base(p)?)),
+    };
+    let out = OutDir(s.out.clone());
+    out.prepare()?;
+
+    // Pin check.
+    let head_lock = LockFile::from_catalog(&catalog);
+    let lock = lock_status(s.policy.lock_check, &s.policy.lock_path, &head_lock)?;
+    write_file(&out.file(files::LOCK), &head_lock.to_text())?;
+    put("lock", &out.file(files::LOCK));
+
+    // Lint.
+    let locate = catalog.snapshot_path.clone().or_else(|| {
+        s.policy
+            .lock_path
+            .is_file()
+            .then(|| s.policy.lock_path.clone())
+    });
+    let lint = LintReport::for_catalog(&catalog, lint_settings, locate.as_deref());
+    write_file(
+        &out.file(files::LINT_JSON),
+        &render_lint(&lint, Format::Json),
+    )?;
+    write_file(
+        &out.file(files::LINT_SARIF),
+        &render_lint(&lint, Format::Sarif),
+    )?;
+    put("lint_json", &out.file(files::LINT_JSON));
+    put("sarif", &out.file(files::LINT_SARIF));
+
+    // Tasks: the user's, or generated from this catalog.
+    let (tasks_path, generated) = match &s.tasks {
+        Some(p) => (p.clone(), false),
+        None => {
+            let g = generate(
+                &catalog,
+                &GenerateOptions {
+                    per_tool: 3,
+                    near_miss: 1,
+                    no_tool: 5,
+                    seed: 1,
+                    heldout: 0.0,
+                    only: vec![],
+                },
+            );
+            if g.tasks.is_empty() {
+                bail!(
+                    "no tasks could be generated from {}: pass --tasks FILE",
+                    catalog.source
+                );
+            }
+            let p = out.file(files::TASKS_JSONL);
+            crate::tasks::write_tasks(&p, &g.tasks)?;
+            notices.push(format!(
+                "No task file was given, so {} tasks were generated from this catalog (templates, seed 1). They change when descriptions change, so they cannot be compared with a base: generate a task file once (`toolgate generate`), review it and commit it.",
+                g.tasks.len()
+            ));
+            (p, true)
+        }
+    };
+    let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
+
+    // Evaluate (resumable in <out>/run).
+    let run_dir = out.run_dir();
+    let mut opts = EvalOptions {
+        model: s.model_options()?,
+        ..s.eval.clone()
+    };
+    if s.resume && run_dir.join(eval::files::RUN_FILE).is_file() {
+        opts.resume = Some(run_dir.clone());
+        opts.out = None;
+    } else {
+        out.clear_run()?;
+    }
+    let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
+    rd.finalize(&catalog, &tasks, &s.policy)?;
+    let run: RunFile = rd.run.clone();
+    put("run_json", &rd.dir.join(eval::files::RUN_FILE));
+    put("report_html", &rd.dir.join(eval::files::REPORT_HTML));
+    put("report_markdown", &rd.dir.join(eval::files::REPORT_MD));
+    let outcomes = read_outcomes(&rd.dir)?;
+    drop(rd);
+
+    // Compare with the base, then decide.
+    let comparison = base
+        .as_ref()
+        .map(|(p, b)| baseline::compare(p, b, &run, &outcomes, &lint, &head_lock, s.alpha));
+    let comparable: Vec<_> = comparison
+        .iter()
+        .filter(|c| c.comparable)
+        .flat_map(|c| c.models.iter().cloned())
+        .collect();
+    let decision = decide(
+        &GateInput {
+            lint: Some(&lint.summary),
+            lock: Some(&lock),
+            run: Some(&run),
+            comparisons: &comparable,
+        },
+        &s.policy,
+    );
+    notices.extend(decision.notices.iter().map(ToString::to_string));
+    let measured = decision.exit() != Exit::CouldNotRun;
+
+    // Files. A run that measured nothing leaves no badge and no baseline behind.
+    if measured {
+        let baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock);
+        let text = baseline.to_text()?;
+        write_file(&out.file(files::BASELINE_JSON), &text)?;
+        put("baseline", &out.file(files::BASELINE_JSON));
+        if let Some(p) = &s.write_baseline {
+            write_file(p, &text)?;
+            eprintln!(
+                "wrote the baseline {} (commit it to compare pull requests with it)",
+                p.display()
+            );
+        }
+        if let Some(svg) = badge::for_run(&run) {
+            write_file(&out.file(files::BADGE_SVG), &svg)?;
+            put("badge", &out.file(files::BADGE_SVG));
+            if let Some(p) = &s.badge {
+                write_file(p, &svg)?;
+                put("badge", p);
+            }
+        }
+    } else if s.write_baseline.is_some() || s.badge.is_some() {
+        notices.push(
+            "No badge or baseline was written: this run's numbers cannot stand for the server."
+                .into(),
+        );
+    }
+    put("summary", &out.file(files::SUMMARY_MD));
+    put("ci_json", &out.file(files::CI_JSON));
+    let ctx = gh.context();
+    let mut report = CiReport {
+        schema_version: ci_report::CI_SCHEMA.into(),
+        toolgate_version: env!("CARGO_PKG_VERSION").into(),
+        status: if measured {
+            CiStatus::Ok
+        } else {
+            CiStatus::Errored
+        },
+        commit: ctx.commit,
+        run_url: ctx.run_url,
+        passed: decision.passed(),
+        reasons: decision.wording(),
+        failures: decision.reasons.clone(),
+        server: catalog.source.clone(),
+        catalog_sha256: lint.catalog_sha256.clone(),
+        tools: catalog.tools.len(),
+        total_tokens: lint.total_tokens,
+        lock,
+        lint: lint.summary.clone(),
+        lint_fail_on: s.policy.lint_fail_on,
+        tasks: tasks_path.display().to_string(),
+        tasks_generated: generated,
+        run,
+        comparison,
+        outputs,
+        notices,
+    };
+    let full_run = crate::report::run::markdown_body(&report.run);
+
+    // GitHub: annotations, the comment, then the summary and outputs (which report it).
+    let mut comment_url = String::new();
+    if gh.actions {
+        let annotations = crate::report::github::annotations(&lint);
+        // Keep stdout pure JSON when JSON was asked for (the runner reads commands on stderr too).
+        if format == Format::Json {
+            eprint!("{annotations}");
+        } else {
+            crate::out::print(&annotations);
+        }
+    }
+    if s.comment {
+        let body = format!(
+            "{}\n{}",
+            comment::marker(&s.comment_id),
+            ci_report::markdown(&report, &lint, &full_run)
+        );
+        write_file(&out.file(files::COMMENT_MD), &body)?;
+        comment_url = sinks::comment_on_pr(gh, s, &body, &mut report).await;
+    }
+    let summary = ci_report::markdown(&report, &lint, &full_run);
+    write_file(&out.file(files::SUMMARY_MD), &summary)?;
+    write_file(
+        &out.file(files::CI_JSON),
+        &format!("{}\n", serde_json::to_string_pretty(&report)?),
+    )?;
+    if gh.actions {
+        sinks::write_github(gh, &report, &summary, &comment_url)?;
+    }
+    match format {
+        Format::Json => crate::out::println(&serde_json::to_string_pretty(&report)?),
+        Format::Markdown => crate::out::print(&summary),
+        _ => crate::out::print(&ci_report::terminal(&report)),
+    }
+    if !report.passed {
+        let what = if measured {
+            "gate failed"
+        } else {
+            "the run cannot be scored"
+        };
+        eprintln!("toolgate: {what}: {}", report.reasons.join("; "));
+    }
+    Ok(decision.exit())
+}

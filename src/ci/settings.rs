@@ -1,0 +1,151 @@
+//! `toolgate ci`'s settings, resolved once: flags (and their `TOOLGATE_*` variables) over
+//! toolgate.toml's `[ci]` over defaults, into the stage option types.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use super::files::DEFAULT_OUT;
+use crate::config::CiConfig;
+use crate::eval::EvalOptions;
+use crate::gate::{GatePolicy, LintFailOn, LockCheck};
+use crate::tasks::SplitArg;
+
+/// Everything one `toolgate ci` does, settled.
+#[derive(Clone, Debug)]
+pub struct CiSettings {
+    pub out: PathBuf,
+    pub tasks: Option<PathBuf>,
+    pub eval: EvalOptions,
+    pub policy: GatePolicy,
+    pub alpha: f64,
+    pub base: Option<PathBuf>,
+    pub badge: Option<PathBuf>,
+    pub write_baseline: Option<PathBuf>,
+    pub resume: bool,
+    pub comment: bool,
+    pub comment_id: String,
+    pub comment_author: Option<String>,
+    /// Response cache folder; `None` with `--no-cache`.
+    pub cache_dir: Option<PathBuf>,
+    pub timeout: f64,
+    pub base_url: Option<String>,
+    pub max_calls: Option<usize>,
+    pub seed: Option<u64>,
+}
+
+fn rate(name: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
+    if let Some(x) = v
+        && !(0.0..=1.0).contains(&x)
+    {
+        bail!("{name} takes a rate between 0 and 1 (e.g. 0.8), not {x}");
+    }
+    Ok(v)
+}
+
+/// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
+/// `on_actions` turns the comment on by default.
+pub fn resolve(
+    flags: &CiConfig,
+    file: &CiConfig,
+    lock: PathBuf,
+    on_actions: bool,
+) -> anyhow::Result<CiSettings> {
+    macro_rules! pick {
+        ($f:ident) => {
+            flags.$f.clone().or_else(|| file.$f.clone())
+        };
+    }
+    let alpha = pick!(alpha).unwrap_or(0.05);
+    if !(alpha > 0.0 && alpha < 1.0) {
+        bail!("--alpha must be between 0 and 1, not {alpha}");
+    }
+    let trials = pick!(trials).unwrap_or(1);
+    if trials == 0 {
+        bail!("--trials must be at least 1");
+    }
+    let models: Vec<String> = if flags.models.as_ref().is_some_and(|m| !m.is_empty()) {
+        flags.models.clone().unwrap_or_default()
+    } else {
+        file.models.clone().unwrap_or_else(|| vec!["bm25".into()])
+    }
+    .into_iter()
+    .map(|m| m.trim().to_string())
+    .filter(|m| !m.is_empty())
+    .collect();
+    if models.is_empty() {
+        bail!("--model: no model spec given");
+    }
+    let max_drop = rate("--max-drop", pick!(max_drop))?;
+    let policy = GatePolicy {
+        fail_under: rate("--fail-under", pick!(fail_under))?,
+        min_tool_accuracy: rate("--min-tool-accuracy", pick!(min_tool_accuracy))?,
+        lint_fail_on: pick!(lint_fail_on).unwrap_or(LintFailOn::Error),
+        lock_check: pick!(lock_check).unwrap_or(LockCheck::Fail),
+        max_error_rate: rate("--max-error-rate", pick!(max_error_rate))?.unwrap_or(0.05),
+        fail_on_regression: pick!(fail_on_regression).unwrap_or(true),
+        max_drop,
+        fail_on_tool_regression: pick!(fail_on_tool_regression).unwrap_or(false),
+        lock_path: lock,
+    };
+    let out = pick!(out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    let eval = EvalOptions {
+        models,
+        trials,
+        split: pick!(split).unwrap_or(SplitArg::All),
+        out: Some(out.join(super::files::RUN_DIR)),
+        label: None,
+        resume: None,
+        concurrency: pick!(concurrency).unwrap_or(4),
+        max_steps: pick!(max_steps).unwrap_or(1).max(1),
+        model: Default::default(),
+    };
+    let no_cache = pick!(no_cache).unwrap_or(false);
+    Ok(CiSettings {
+        tasks: pick!(tasks),
+        eval,
+        policy,
+        alpha,
+        base: pick!(base),
+        badge: pick!(badge),
+        write_baseline: None,
+        resume: false,
+        // On GitHub Actions the comment is what users come for; elsewhere there is no PR.
+        comment: pick!(comment).unwrap_or(on_actions),
+        comment_id: pick!(comment_id).unwrap_or_else(|| "default".into()),
+        comment_author: pick!(comment_author),
+        cache_dir: (!no_cache).then(|| PathBuf::from(".toolgate-cache")),
+        timeout: pick!(timeout).unwrap_or(60.0),
+        base_url: pick!(base_url),
+        max_calls: pick!(max_calls),
+        seed: pick!(seed),
+        out,
+    })
+}
+
+impl CiSettings {
+    /// The model options these settings ask for.
+    pub fn model_options(&self) -> anyhow::Result<crate::models::ModelOptions> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 7.0 * 86400.0) {
+            bail!(
+                "--timeout must be a positive number of seconds up to a week, not {}",
+                self.timeout
+            );
+        }
+        Ok(crate::models::ModelOptions {
+            base_url: self.base_url.clone(),
+            api_key: None,
+            llm: crate::models::llm::LlmOptions {
+                timeout: std::time::Duration::from_secs_f64(self.timeout),
+                concurrency: self.eval.concurrency,
+                cache: self.cache_dir.clone().map(crate::models::cache::Cache::new),
+                budget: self
+                    .max_calls
+                    .map(|m| std::sync::Arc::new(crate::models::llm::Budget::new(m))),
+                seed: self.seed,
+                max_steps: self.eval.max_steps,
+                ..Default::default()
+            },
+        })
+    }
+}

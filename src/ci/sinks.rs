@@ -1,0 +1,230 @@
+//! Where `toolgate ci` reports go besides its output folder: the log (annotations, notices),
+//! the job summary, the step outputs and the sticky pull-request comment.
+
+use std::path::Path;
+
+use super::files::{CI_JSON, OutDir, SUMMARY_MD};
+use super::settings::CiSettings;
+use crate::github::{self, GithubEnv, comment};
+use crate::out::write_file;
+use crate::report::ci::{self as ci_report, CiReport, CiStatus};
+
+pub const NOT_A_PR: &str = "this run is not for a pull request";
+
+/// Masks the values of credential variables set in this environment.
+pub fn mask(text: &str) -> String {
+    let mut t = text.to_string();
+    for v in crate::catalog::env::secret_values() {
+        t = t.replace(&v, "***");
+    }
+    t
+}
+
+/// A notice in the log (an Actions `::notice` on GitHub).
+pub fn notice(gh: &GithubEnv, msg: &str) {
+    if gh.actions {
+        crate::out::println(&format!(
+            "::notice title=toolgate comment::{}",
+            crate::report::github::escape_data(msg)
+        ));
+    } else {
+        eprintln!("toolgate: notice: {msg}");
+    }
+}
+
+/// Posts or updates the comment; what happened, for the report.
+pub async fn post_comment(
+    gh: &GithubEnv,
+    s: &CiSettings,
+    body: &str,
+) -> anyhow::Result<comment::Posted> {
+    let skip = |reason: &str| {
+        Ok(comment::Posted::Skipped {
+            reason: reason.into(),
+        })
+    };
+    let Some(pr) = gh.pull_request()? else {
+        return skip(&format!(
+            "{NOT_A_PR} (GITHUB_EVENT_PATH has no pull_request)"
+        ));
+    };
+    let Some(repo) = &gh.repository else {
+        return skip("GITHUB_REPOSITORY is not set");
+    };
+    let Some(token) = &gh.token else {
+        return skip(
+            "GITHUB_TOKEN is not set (give the action `github-token`, with pull-requests: write)",
+        );
+    };
+    let (owner, name) = github::split_repo(repo)?;
+    let marker = comment::marker(&s.comment_id);
+    let posted = comment::upsert(
+        &comment::Target {
+            api_url: &gh.api_url,
+            token,
+            owner,
+            repo: name,
+            number: pr.number,
+            marker: &marker,
+            author: s.comment_author.as_deref(),
+            from_fork: pr.from_fork,
+        },
+        body,
+    )
+    .await?;
+    Ok(posted)
+}
+
+/// Posts the comment and returns its URL, adding a notice to `report` when it was skipped
+/// or failed.
+pub async fn comment_on_pr(
+    gh: &GithubEnv,
+    s: &CiSettings,
+    body: &str,
+    report: &mut CiReport,
+) -> String {
+    match post_comment(gh, s, body).await {
+        Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
+            eprintln!("toolgate: pull-request comment {url}");
+            url
+        }
+        Ok(comment::Posted::Skipped { reason }) if reason.starts_with(NOT_A_PR) => {
+            eprintln!("toolgate: no pull-request comment: {reason}");
+            String::new()
+        }
+        Ok(comment::Posted::Skipped { reason }) => {
+            notice(gh, &format!("no pull-request comment: {reason}"));
+            report
+                .notices
+                .push(format!("No pull-request comment: {reason}."));
+            String::new()
+        }
+        Err(e) => {
+            let msg = format!("the pull-request comment failed: {e:#}");
+            if gh.actions {
+                crate::out::println(&format!(
+                    "::warning title=toolgate comment::{}",
+                    crate::report::github::escape_data(&msg)
+                ));
+            } else {
+                eprintln!("toolgate: warning: {msg}");
+            }
+            report.notices.push(format!("{msg}."));
+            String::new()
+        }
+    }
+}
+
+/// Writes summary.md, ci.json, the job summary, step outputs and the PR comment for a run
+/// that could not finish. Failures here are printed, never raised over the original error.
+pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
+    let error = mask(error);
+    let error: String = error.chars().take(4000).collect();
+    let ctx = gh.context();
+    let markdown = ci_report::error_markdown(&error, ctx.commit.as_deref(), ctx.run_url.as_deref());
+    let json = serde_json::json!({
+        "schema_version": ci_report::CI_SCHEMA,
+        "toolgate_version": env!("CARGO_PKG_VERSION"),
+        "status": CiStatus::Error,
+        "passed": false,
+        "error": error,
+    });
+    let out = OutDir(s.out.clone());
+    let written = std::fs::create_dir_all(&s.out).is_ok()
+        && write_file(&out.file(SUMMARY_MD), &markdown).is_ok()
+        && write_file(
+            &out.file(CI_JSON),
+            &format!(
+                "{}\n",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            ),
+        )
+        .is_ok();
+    if !written {
+        eprintln!(
+            "toolgate: could not write the error report into {}",
+            s.out.display()
+        );
+    }
+    if !gh.actions {
+        return;
+    }
+    if let Some(p) = &gh.step_summary
+        && let Err(e) = github::outputs::write_summary(p, &markdown)
+    {
+        eprintln!("toolgate: {e:#}");
+    }
+    if let Some(p) = &gh.output {
+        let first_line = error.lines().next().unwrap_or_default().to_string();
+        if let Err(e) =
+            github::outputs::write_outputs(p, &[("passed", "false".into()), ("error", first_line)])
+        {
+            eprintln!("toolgate: {e:#}");
+        }
+    }
+    if s.comment {
+        let body = format!("{}\n{markdown}", comment::marker(&s.comment_id));
+        match post_comment(gh, s, &body).await {
+            Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
+                eprintln!("toolgate: pull-request comment {url}");
+            }
+            Ok(comment::Posted::Skipped { reason }) => {
+                eprintln!("toolgate: no pull-request comment: {reason}")
+            }
+            Err(e) => eprintln!("toolgate: warning: the pull-request comment failed: {e:#}"),
+        }
+    }
+}
+
+/// The job summary and the step outputs.
+pub fn write_github(
+    gh: &GithubEnv,
+    r: &CiReport,
+    summary: &str,
+    comment_url: &str,
+) -> anyhow::Result<()> {
+    if let Some(p) = &gh.step_summary {
+        github::outputs::write_summary(p, summary)?;
+    }
+    let Some(p) = &gh.output else {
+        return Ok(());
+    };
+    let first = r.run.results.first().map(|m| &m.metrics.accuracy);
+    let score = |f: fn(&crate::score::Rate) -> f64| {
+        first.map(|a| format!("{:.4}", f(a))).unwrap_or_default()
+    };
+    let mut outs: Vec<(&str, String)> = vec![
+        ("passed", r.passed.to_string()),
+        ("score", score(|a| a.value)),
+        ("score-low", score(|a| a.lo)),
+        ("score-high", score(|a| a.hi)),
+        ("lock-status", r.lock.status.as_str().to_string()),
+        ("lint-errors", r.lint.errors.to_string()),
+        ("lint-warnings", r.lint.warnings.to_string()),
+        ("catalog-sha256", r.catalog_sha256.clone()),
+        ("suite-sha256", r.run.suite.sha256.clone()),
+        ("comment-url", comment_url.to_string()),
+        ("error", String::new()),
+        (
+            "out-dir",
+            r.outputs
+                .get("ci_json")
+                .and_then(|p| Path::new(p).parent())
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        ),
+    ];
+    let delta = r
+        .first_comparison()
+        .map(|m| format!("{:.4}", m.overall.delta))
+        .unwrap_or_default();
+    outs.push(("score-delta", delta));
+    // Report paths, named after their kind in ci.json (`run_json` → `run-json`).
+    let paths: Vec<(String, String)> = r
+        .outputs
+        .iter()
+        .map(|(k, v)| (k.replace('_', "-"), v.clone()))
+        .collect();
+    outs.extend(paths.iter().map(|(k, v)| (k.as_str(), v.clone())));
+    github::outputs::write_outputs(p, &outs)
+}

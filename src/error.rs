@@ -1,0 +1,148 @@
+//! Typed errors of the stages a user can fix, each with a `help:` line that says what to do.
+//! main walks an error's chain, prints the message once and the first help it finds, and
+//! exits 2.
+
+use std::path::PathBuf;
+
+/// Reaching the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error(
+        "no SERVER given: pass a command line, an http(s) URL or a snapshot file, or set `server` in toolgate.toml"
+    )]
+    NoServer,
+    #[error("{message}")]
+    Failed { message: String, help: String },
+}
+
+/// A task file.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskFileError {
+    #[error("{}: {count} malformed task line(s):\n  {listing}", path.display())]
+    Malformed {
+        path: PathBuf,
+        /// The first bad line.
+        line: usize,
+        count: usize,
+        listing: String,
+    },
+    #[error("{}:{line}: task id `{id}` is already used on line {first}", path.display())]
+    DuplicateId {
+        path: PathBuf,
+        line: usize,
+        id: String,
+        first: usize,
+    },
+    #[error("{} has no tasks", path.display())]
+    Empty { path: PathBuf },
+}
+
+/// toolgate.toml.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{}: unknown key `{key}`{}", path.display(), line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    UnknownKey {
+        path: PathBuf,
+        key: String,
+        line: Option<usize>,
+        expected: String,
+    },
+    #[error("{} is not a valid toolgate config: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// An LLM provider.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    #[error("{provider}: no API key")]
+    MissingKey { provider: String, var: String },
+}
+
+impl ConnectError {
+    fn help(&self) -> String {
+        match self {
+            ConnectError::NoServer => "e.g. `toolgate inspect \"npx -y @modelcontextprotocol/server-memory\"`, `toolgate inspect https://host/mcp`, or `toolgate inspect snapshot.json`".into(),
+            ConnectError::Failed { help, .. } => help.clone(),
+        }
+    }
+}
+
+impl TaskFileError {
+    fn help(&self) -> String {
+        match self {
+            TaskFileError::Malformed { path, line, .. } => format!(
+                "fix line {line} of {} (one JSON object per line: id, request, kind, expected; `toolgate validate` lists every problem)",
+                path.display()
+            ),
+            TaskFileError::DuplicateId { line, .. } => {
+                format!("give the task on line {line} an id of its own")
+            }
+            TaskFileError::Empty { .. } => {
+                "write tasks with `toolgate generate SERVER -o tasks.jsonl`".into()
+            }
+        }
+    }
+}
+
+impl ConfigError {
+    fn help(&self) -> String {
+        match self {
+            ConfigError::UnknownKey { key, expected, .. } => format!(
+                "remove or rename `{key}`{}; `toolgate init` writes a commented example",
+                if expected.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (expected one of {expected})")
+                }
+            ),
+            ConfigError::Invalid { path, .. } => format!(
+                "fix {} (TOML); `toolgate init` writes a commented example",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl ProviderError {
+    fn help(&self) -> String {
+        match self {
+            ProviderError::MissingKey { var, .. } => format!(
+                "set {var} in the environment (or point --base-url at a gateway that needs no key)"
+            ),
+        }
+    }
+}
+
+/// The help line for the first typed error in `e`'s chain.
+pub fn help_for(e: &anyhow::Error) -> Option<String> {
+    e.chain().find_map(|c| {
+        if let Some(x) = c.downcast_ref::<ConnectError>() {
+            Some(x.help())
+        } else if let Some(x) = c.downcast_ref::<TaskFileError>() {
+            Some(x.help())
+        } else if let Some(x) = c.downcast_ref::<ConfigError>() {
+            Some(x.help())
+        } else {
+            c.downcast_ref::<ProviderError>().map(ProviderError::help)
+        }
+    })
+}
+
+/// A help line for a connection failure, from what went wrong and what was started.
+pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> String {
+    let l = message.to_lowercase();
+    if l.contains("within") || l.contains("timed out") || l.contains("timeout") {
+        format!(
+            "raise --connect-timeout (now {connect_timeout_secs} s) if the server is slow to start, or run `{server}` by itself to see whether it starts"
+        )
+    } else if l.contains("no such file") || l.contains("not found") || l.contains("could not start")
+    {
+        format!("check that the program of `{server}` is installed and on PATH")
+    } else if l.contains("connection refused") || l.contains("error sending request") {
+        format!("check that a server is listening at {server}")
+    } else {
+        format!(
+            "run `{server}` by itself to see its output; toolgate only sends initialize and tools/list"
+        )
+    }
+}

@@ -1,0 +1,398 @@
+//! The run directory: created (or resumed) from [`EvalOptions`], filled by the models one
+//! decision at a time (`predictions.jsonl`), then scored into `run.json`, `outcomes.jsonl`,
+//! `report.md` and `report.html`. A run directory is locked while a process writes to it, so
+//! two `--resume` of one directory cannot interleave.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use super::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE, RUN_LOCK};
+use super::run_file::{
+    CatalogInfo, GateResult, ModelInfo, PredictionWriter, RUN_SCHEMA, RunFile, RunStatus,
+    SuiteInfo, read_predictions,
+};
+use super::{PredictionLine, runner};
+use crate::catalog::Catalog;
+use crate::catalog::canonical::{catalog_hash, short_hash};
+use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
+use crate::models::{self, ModelOptions};
+use crate::out::write_file;
+use crate::tasks::{SplitArg, Task, parse_tasks, read_tasks, suite_hash};
+
+/// How to run an evaluation. `Default` is `toolgate run`'s defaults.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Model specs (`bm25`, `openai:gpt-4o-mini`, …).
+    pub models: Vec<String>,
+    /// Trials per task for models that are not deterministic.
+    pub trials: u32,
+    pub split: SplitArg,
+    /// Run directory to create (default: `runs/<time>-<label>`).
+    pub out: Option<PathBuf>,
+    pub label: Option<String>,
+    /// Continue the run in this directory.
+    pub resume: Option<PathBuf>,
+    /// Requests in flight at once, per provider.
+    pub concurrency: usize,
+    /// Calls a model may make per task.
+    pub max_steps: u32,
+    pub model: ModelOptions,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            models: vec!["bm25".into()],
+            trials: 1,
+            split: SplitArg::All,
+            out: None,
+            label: None,
+            resume: None,
+            concurrency: 4,
+            max_steps: 1,
+            model: ModelOptions::default(),
+        }
+    }
+}
+
+/// A run directory with its run file and every prediction made so far.
+pub struct RunDir {
+    pub dir: PathBuf,
+    pub run: RunFile,
+    pub predictions: Vec<PredictionLine>,
+    _lock: DirLock,
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+/// Checks that every tool a task names exists in the catalog (errors name the line).
+pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()> {
+    let (numbered, _) = parse_tasks(path)?;
+    let mut errors = Vec::new();
+    for (line, t) in &numbered {
+        let named = t
+            .expected
+            .iter()
+            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
+            .chain(&t.lure);
+        for name in named {
+            if catalog.tool(name).is_none() {
+                errors.push(format!(
+                    "{}:{line}: task `{}` names `{name}`, which is not a tool of {}",
+                    path.display(),
+                    t.id,
+                    catalog.source
+                ));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        let n = errors.len();
+        errors.truncate(10);
+        bail!(
+            "{n} task(s) name tools the server does not have:\n  {}",
+            errors.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
+/// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
+pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
+    let mut tasks = read_tasks(path)?;
+    check_tasks_against(catalog, path)?;
+    tasks.retain(|t| split.keeps(t.split));
+    if tasks.is_empty() {
+        bail!("{} has no {} tasks", path.display(), split.as_str());
+    }
+    Ok(tasks)
+}
+
+fn slug(s: &str) -> String {
+    let out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    out.trim_matches('-').to_string()
+}
+
+/// A new, empty run directory: `--out`, or `runs/<time>-<label>` claimed atomically (a second
+/// run started in the same second gets `-2`, `-3`, …).
+fn claim_dir(opts: &EvalOptions) -> anyhow::Result<PathBuf> {
+    if let Some(out) = &opts.out {
+        if out.join(RUN_FILE).exists() {
+            bail!(
+                "{} already holds a run: pass --resume {} to continue it, or another --out",
+                out.display(),
+                out.display()
+            );
+        }
+        std::fs::create_dir_all(out)
+            .with_context(|| format!("could not create {}", out.display()))?;
+        return Ok(out.clone());
+    }
+    let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+        .to_string()
+        .replace([':', '-'], "")
+        .replace('T', "-")
+        .trim_end_matches('Z')
+        .to_string();
+    let label = opts.label.clone().unwrap_or_else(|| opts.models.join("+"));
+    let base = format!("{stamp}-{}", slug(&label));
+    std::fs::create_dir_all("runs").context("could not create runs/")?;
+    for i in 1..1000 {
+        let name = if i == 1 {
+            base.clone()
+        } else {
+            format!("{base}-{i}")
+        };
+        let dir = Path::new("runs").join(name);
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("could not create {}", dir.display())),
+        }
+    }
+    bail!("could not find a free run directory name under runs/ for {base}")
+}
+
+/// An exclusive lock on a run directory, held while this process writes to it.
+struct DirLock(#[allow(dead_code)] std::fs::File);
+
+impl DirLock {
+    fn take(dir: &Path) -> anyhow::Result<Self> {
+        let path = dir.join(RUN_LOCK);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("could not open {}", path.display()))?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            // SAFETY: flock on a file descriptor this function owns; released when it closes.
+            let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if rc != 0 {
+                bail!(
+                    "{} is in use by another toolgate process: wait for it to finish (two runs writing one directory would repeat decisions)",
+                    dir.display()
+                );
+            }
+        }
+        Ok(DirLock(file))
+    }
+}
+
+/// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives.
+pub async fn evaluate(
+    catalog: &Catalog,
+    tasks_path: &Path,
+    tasks: &[Task],
+    opts: &EvalOptions,
+) -> anyhow::Result<RunDir> {
+    if opts.trials == 0 {
+        bail!("--trials must be at least 1");
+    }
+    let built: Vec<Box<dyn models::Model>> = opts
+        .models
+        .iter()
+        .map(|s| models::build(s, catalog, &opts.model))
+        .collect::<anyhow::Result<_>>()?;
+    let trials: Vec<u32> = built
+        .iter()
+        .map(|m| if m.deterministic() { 1 } else { opts.trials })
+        .collect();
+    let catalog_sha = catalog_hash(catalog);
+    let suite_sha = suite_hash(tasks);
+    let previous = match &opts.resume {
+        Some(dir) if dir.join(RUN_FILE).is_file() => Some(RunFile::read(dir)?),
+        Some(dir) => bail!("{} is not a run directory (no {RUN_FILE})", dir.display()),
+        None => None,
+    };
+    let (dir, lock, run) = match (&opts.resume, previous) {
+        (Some(dir), Some(prev)) => {
+            let lock = DirLock::take(dir)?;
+            if prev.catalog.sha256 != catalog_sha {
+                bail!(
+                    "{} was made from another catalog (sha256 {}…, now {}…): its predictions cannot be resumed against this server",
+                    dir.display(),
+                    short_hash(&prev.catalog.sha256),
+                    short_hash(&catalog_sha)
+                );
+            }
+            if prev.suite.sha256 != suite_sha {
+                bail!(
+                    "{} was made from another task suite than {} ({} split)",
+                    dir.display(),
+                    tasks_path.display(),
+                    opts.split.as_str()
+                );
+            }
+            let prev_specs: Vec<String> = prev.models.iter().map(|m| m.spec.clone()).collect();
+            let new_specs: Vec<String> = built.iter().map(|m| m.spec()).collect();
+            if prev_specs != new_specs {
+                bail!(
+                    "{} ran models {prev_specs:?}; resume it with the same models, not {new_specs:?}",
+                    dir.display()
+                );
+            }
+            (dir.clone(), lock, prev)
+        }
+        _ => {
+            let dir = claim_dir(opts)?;
+            let lock = DirLock::take(&dir)?;
+            let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+            for t in tasks {
+                *by_kind.entry(t.kind.as_str().to_string()).or_default() += 1;
+            }
+            let run = RunFile {
+                schema_version: RUN_SCHEMA.into(),
+                toolgate_version: env!("CARGO_PKG_VERSION").into(),
+                created: now(),
+                finished: None,
+                status: RunStatus::Running,
+                catalog: CatalogInfo {
+                    source: catalog.source.clone(),
+                    sha256: catalog_sha.clone(),
+                    tools: catalog.tools.iter().map(|t| t.name().to_string()).collect(),
+                },
+                suite: SuiteInfo {
+                    path: tasks_path.display().to_string(),
+                    sha256: suite_sha.clone(),
+                    tasks: tasks.len(),
+                    by_kind,
+                },
+                models: built
+                    .iter()
+                    .zip(&trials)
+                    .map(|(m, t)| ModelInfo {
+                        spec: m.spec(),
+                        deterministic: m.deterministic(),
+                        trials: *t,
+                        served_by: vec![],
+                        notes: vec![],
+                    })
+                    .collect(),
+                trials: opts.trials,
+                split: opts.split.as_str().into(),
+                max_steps: opts.max_steps.max(1),
+                results: vec![],
+                gate: None,
+            };
+            run.write(&dir)?;
+            (dir, lock, run)
+        }
+    };
+    let mut run = run;
+    let existing = read_predictions(&dir)?;
+    let done: HashSet<(String, String, u32)> = existing
+        .iter()
+        .map(|p| (p.model.clone(), p.task_id.clone(), p.trial))
+        .collect();
+    if !done.is_empty() {
+        eprintln!(
+            "resuming {}: {} decision(s) already made",
+            dir.display(),
+            done.len()
+        );
+    }
+    let mut writer = PredictionWriter::open(&dir)?;
+    let concurrency = opts.concurrency.max(1) * built.len().max(1);
+    let ran = runner::execute(&built, &trials, tasks, &done, &mut writer, concurrency).await?;
+    for (info, m) in run.models.iter_mut().zip(&built) {
+        for n in m.notes() {
+            if !info.notes.contains(&n) {
+                info.notes.push(n);
+            }
+        }
+    }
+    eprintln!("{ran} decision(s) made; run directory {}", dir.display());
+    let predictions = read_predictions(&dir)?;
+    Ok(RunDir {
+        dir,
+        run,
+        predictions,
+        _lock: lock,
+    })
+}
+
+impl RunDir {
+    /// Scores the predictions, decides the run's part of the gate, and writes run.json,
+    /// outcomes.jsonl, report.md and report.html.
+    pub fn finalize(
+        &mut self,
+        catalog: &Catalog,
+        tasks: &[Task],
+        policy: &GatePolicy,
+    ) -> anyhow::Result<GateDecision> {
+        let run = &mut self.run;
+        let specs: Vec<String> = run.models.iter().map(|m| m.spec.clone()).collect();
+        for info in run.models.iter_mut() {
+            let mut seen: Vec<String> = self
+                .predictions
+                .iter()
+                .filter(|p| p.model == info.spec)
+                .filter_map(|p| p.decision.served_by.clone())
+                .collect();
+            seen.sort();
+            seen.dedup();
+            info.served_by = seen;
+        }
+        let (results, outcomes) = runner::score(catalog, tasks, &specs, &self.predictions);
+        let expected: usize = run
+            .models
+            .iter()
+            .map(|m| tasks.len() * m.trials as usize)
+            .sum();
+        let made: usize = outcomes.len();
+        run.status = if made >= expected {
+            RunStatus::Complete
+        } else {
+            RunStatus::Partial
+        };
+        run.results = results;
+        let decision = decide(
+            &GateInput {
+                run: Some(run),
+                ..Default::default()
+            },
+            policy,
+        );
+        if run.status == RunStatus::Complete
+            && decision
+                .reasons
+                .iter()
+                .any(|r| matches!(r, crate::gate::GateReason::Errored { .. }))
+        {
+            run.status = RunStatus::Errored;
+        }
+        run.finished = Some(now());
+        run.gate = Some(GateResult::from(&decision));
+        run.write(&self.dir)?;
+        let mut lines = String::new();
+        for o in &outcomes {
+            lines.push_str(&serde_json::to_string(o)?);
+            lines.push('\n');
+        }
+        write_file(&self.dir.join(OUTCOMES_FILE), &lines)?;
+        write_reports(&self.dir, run)?;
+        Ok(decision)
+    }
+}
+
+pub fn write_reports(dir: &Path, run: &RunFile) -> anyhow::Result<()> {
+    write_file(&dir.join(REPORT_MD), &crate::report::run::markdown(run))?;
+    write_file(&dir.join(REPORT_HTML), &crate::report::html::render(run))?;
+    Ok(())
+}

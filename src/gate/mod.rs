@@ -1,0 +1,319 @@
+//! The gate: ONE stage takes the lint summary, the lock state, the run and the comparison with
+//! a base, applies a [`GatePolicy`] and returns a [`GateDecision`] whose reasons are typed
+//! ([`GateReason`]) and carry their own wording. `run`, `lint`, `pin --check`, `compare` and
+//! `ci` all decide through [`decide`]; renderers only show the decision.
+
+mod reason;
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+pub use reason::GateReason;
+
+use crate::catalog::lock::LockDiff;
+use crate::eval::run_file::{RunFile, RunStatus};
+use crate::report::LintSummary;
+use crate::score::compare::{ModelComparison, Verdict};
+
+/// What a command ends with: the process exit code is decided from this alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// 0: the gate passed.
+    Pass,
+    /// 1: the gate failed.
+    GateFailed,
+    /// 2: toolgate could not measure (an errored or partial run).
+    CouldNotRun,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Pass => 0,
+            Exit::GateFailed => 1,
+            Exit::CouldNotRun => 2,
+        }
+    }
+}
+
+/// Lint findings at or above this severity fail the gate.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LintFailOn {
+    /// Lint errors fail the gate.
+    #[default]
+    Error,
+    /// Lint errors and warnings fail the gate.
+    Warning,
+    /// Lint findings never fail the gate (they are still reported).
+    Never,
+}
+
+impl LintFailOn {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LintFailOn::Error => "error",
+            LintFailOn::Warning => "warning",
+            LintFailOn::Never => "never",
+        }
+    }
+}
+
+/// What a lock mismatch does.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LockCheck {
+    /// A lock mismatch fails the gate.
+    #[default]
+    Fail,
+    /// A lock mismatch is reported but does not fail the gate.
+    Warn,
+    /// Do not read the lock file.
+    Off,
+}
+
+/// How the server compares with the reviewed lock file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LockState {
+    Match,
+    Changed,
+    Missing,
+    Off,
+}
+
+impl LockState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LockState::Match => "match",
+            LockState::Changed => "changed",
+            LockState::Missing => "missing",
+            LockState::Off => "off",
+        }
+    }
+}
+
+/// The lock check's result, as ci.json carries it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LockStatus {
+    pub path: String,
+    pub status: LockState,
+    pub policy: LockCheck,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<LockDiff>,
+}
+
+impl LockStatus {
+    /// Tools added, removed or changed since the lock.
+    pub fn tools_changed(&self) -> usize {
+        self.diff
+            .as_ref()
+            .map_or(0, |d| d.added.len() + d.removed.len() + d.changed.len())
+    }
+}
+
+/// Everything that decides a verdict. `Default` is what `toolgate ci` does without settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GatePolicy {
+    /// Fail when a model's overall tool accuracy is below this.
+    pub fail_under: Option<f64>,
+    /// Fail when any tool's accuracy is below this.
+    pub min_tool_accuracy: Option<f64>,
+    pub lint_fail_on: LintFailOn,
+    pub lock_check: LockCheck,
+    /// A run with a larger share of errored decisions measures nothing: exit 2.
+    pub max_error_rate: f64,
+    /// Fail when the paired test against the base says "worse" overall.
+    pub fail_on_regression: bool,
+    /// Fail when the overall score drops by more than this (rate units), significant or not.
+    pub max_drop: Option<f64>,
+    /// Per-tool significant regressions fail too (otherwise they are reported).
+    pub fail_on_tool_regression: bool,
+    /// Where the lock lives (for the wording).
+    pub lock_path: PathBuf,
+}
+
+impl Default for GatePolicy {
+    fn default() -> Self {
+        GatePolicy {
+            fail_under: None,
+            min_tool_accuracy: None,
+            lint_fail_on: LintFailOn::Error,
+            lock_check: LockCheck::Fail,
+            max_error_rate: 0.05,
+            fail_on_regression: true,
+            max_drop: None,
+            fail_on_tool_regression: false,
+            lock_path: PathBuf::from(crate::config::DEFAULT_LOCK),
+        }
+    }
+}
+
+/// What the gate looks at; every part is optional (a command gates on what it has).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GateInput<'a> {
+    pub lint: Option<&'a LintSummary>,
+    pub lock: Option<&'a LockStatus>,
+    pub run: Option<&'a RunFile>,
+    /// Comparable model comparisons against the base.
+    pub comparisons: &'a [ModelComparison],
+}
+
+/// The verdict with its reasons; `notices` are reported but do not fail.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GateDecision {
+    pub reasons: Vec<GateReason>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<GateReason>,
+}
+
+impl GateDecision {
+    pub fn passed(&self) -> bool {
+        self.reasons.is_empty()
+    }
+
+    pub fn exit(&self) -> Exit {
+        self.reasons
+            .iter()
+            .map(GateReason::exit)
+            .max()
+            .unwrap_or(Exit::Pass)
+    }
+
+    /// The reasons as sentences (the v1 files' `reasons`).
+    pub fn wording(&self) -> Vec<String> {
+        self.reasons.iter().map(ToString::to_string).collect()
+    }
+}
+
+/// Applies `policy` to `input`.
+pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
+    let mut d = GateDecision::default();
+    if let Some(run) = input.run {
+        run_reasons(run, policy, &mut d);
+    }
+    if let Some(s) = input.lint {
+        let fails = match policy.lint_fail_on {
+            LintFailOn::Never => false,
+            LintFailOn::Error => s.errors > 0,
+            LintFailOn::Warning => s.errors + s.warnings > 0,
+        };
+        if fails {
+            d.reasons.push(GateReason::Lint {
+                fail_on: policy.lint_fail_on,
+                errors: s.errors,
+                warnings: s.warnings,
+            });
+        }
+    }
+    if let Some(l) = input.lock
+        && l.status == LockState::Changed
+    {
+        let r = GateReason::LockChanged {
+            path: l.path.clone(),
+            tools: l.tools_changed(),
+        };
+        match policy.lock_check {
+            LockCheck::Fail => d.reasons.push(r),
+            _ => d.notices.push(r),
+        }
+    }
+    for c in input.comparisons {
+        regression_reasons(c, policy, &mut d);
+    }
+    d
+}
+
+fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
+    if run.status != RunStatus::Complete {
+        d.reasons
+            .push(GateReason::Incomplete { status: run.status });
+    }
+    for r in &run.results {
+        let m = &r.metrics;
+        if m.n > 0 && m.error_rate.value > policy.max_error_rate {
+            d.reasons.push(GateReason::Errored {
+                model: r.model.clone(),
+                errors: m.errors,
+                n: m.n,
+                max_rate: policy.max_error_rate,
+                first_error: m.first_error.clone(),
+            });
+        }
+        if let Some(min) = policy.fail_under
+            && m.accuracy.value < min
+        {
+            d.reasons.push(GateReason::UnderThreshold {
+                model: r.model.clone(),
+                accuracy: m.accuracy.value,
+                n: m.accuracy.n,
+                min,
+            });
+        }
+        if let Some(min) = policy.min_tool_accuracy {
+            for t in m
+                .per_tool
+                .iter()
+                .filter(|t| t.support > 0 && t.accuracy.value < min)
+            {
+                d.reasons.push(GateReason::ToolUnderThreshold {
+                    model: r.model.clone(),
+                    tool: t.tool.clone(),
+                    accuracy: t.accuracy.value,
+                    n: t.support,
+                    min,
+                });
+            }
+        }
+    }
+}
+
+fn regression_reasons(c: &ModelComparison, policy: &GatePolicy, d: &mut GateDecision) {
+    if c.shared == 0 {
+        return;
+    }
+    let o = &c.overall;
+    if o.verdict == Verdict::Worse {
+        let r = GateReason::Regression {
+            model: c.head_model.clone(),
+            base: o.base.value,
+            head: o.head.value,
+            p_adjusted: o.p_adjusted,
+            alpha: c.alpha,
+            lost: o.only_base,
+            gained: o.only_head,
+        };
+        if policy.fail_on_regression {
+            d.reasons.push(r);
+        } else {
+            d.notices.push(r);
+        }
+    }
+    if let Some(max) = policy.max_drop
+        && -o.delta > max
+    {
+        d.reasons.push(GateReason::DropOverMax {
+            model: c.head_model.clone(),
+            drop: -o.delta,
+            max,
+        });
+    }
+    for t in c.per_tool.iter().filter(|t| t.verdict == Verdict::Worse) {
+        let r = GateReason::ToolRegression {
+            model: c.head_model.clone(),
+            tool: t.label.clone(),
+            base: t.base.value,
+            head: t.head.value,
+            p_adjusted: t.p_adjusted,
+        };
+        if policy.fail_on_tool_regression {
+            d.reasons.push(r);
+        } else {
+            d.notices.push(r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

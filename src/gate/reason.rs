@@ -1,0 +1,207 @@
+//! Why a gate failed (or what it noticed), as data. The wording lives with the kind, so every
+//! report says the same thing, and ci.json carries the data under `failures`.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Exit, LintFailOn};
+use crate::eval::run_file::RunStatus;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GateReason {
+    /// A model's overall tool accuracy is under `--fail-under`.
+    UnderThreshold {
+        model: String,
+        accuracy: f64,
+        n: u64,
+        min: f64,
+    },
+    /// A tool's accuracy is under `--min-tool-accuracy`.
+    ToolUnderThreshold {
+        model: String,
+        tool: String,
+        accuracy: f64,
+        n: u64,
+        min: f64,
+    },
+    /// The run did not finish (a budget ran out, or it was interrupted).
+    Incomplete { status: RunStatus },
+    /// Too many decisions failed (transport, provider or output errors).
+    Errored {
+        model: String,
+        errors: u64,
+        n: u64,
+        max_rate: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_error: Option<String>,
+    },
+    /// Lint findings at or above the threshold.
+    Lint {
+        fail_on: LintFailOn,
+        errors: usize,
+        warnings: usize,
+    },
+    /// The server's definitions differ from the reviewed lock.
+    LockChanged { path: String, tools: usize },
+    /// The paired test against the base says "worse".
+    Regression {
+        model: String,
+        base: f64,
+        head: f64,
+        p_adjusted: f64,
+        alpha: f64,
+        lost: u64,
+        gained: u64,
+    },
+    /// The overall score dropped by more than `--max-drop`.
+    DropOverMax { model: String, drop: f64, max: f64 },
+    /// One tool's paired test against the base says "worse".
+    ToolRegression {
+        model: String,
+        tool: String,
+        base: f64,
+        head: f64,
+        p_adjusted: f64,
+    },
+}
+
+impl GateReason {
+    /// Exit 2 for a measurement that cannot be valid, 1 for a failed gate.
+    pub fn exit(&self) -> Exit {
+        match self {
+            GateReason::Incomplete { .. } | GateReason::Errored { .. } => Exit::CouldNotRun,
+            _ => Exit::GateFailed,
+        }
+    }
+
+    /// The policy rule (flag) that this reason comes from.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            GateReason::UnderThreshold { .. } => "--fail-under",
+            GateReason::ToolUnderThreshold { .. } => "--min-tool-accuracy",
+            GateReason::Incomplete { .. } => "a partial run never passes",
+            GateReason::Errored { .. } => "--max-error-rate",
+            GateReason::Lint { .. } => "--lint-fail-on",
+            GateReason::LockChanged { .. } => "--lock-check",
+            GateReason::Regression { .. } => "--fail-on-regression",
+            GateReason::DropOverMax { .. } => "--max-drop",
+            GateReason::ToolRegression { .. } => "--fail-on-tool-regression",
+        }
+    }
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+fn p(v: f64) -> String {
+    if v < 0.001 {
+        format!("{v:.1e}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+impl std::fmt::Display for GateReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GateReason::UnderThreshold {
+                model,
+                accuracy,
+                n,
+                min,
+            } => write!(
+                f,
+                "{model}: tool accuracy {} is under --fail-under {} (n={n})",
+                pct(*accuracy),
+                pct(*min)
+            ),
+            GateReason::ToolUnderThreshold {
+                model,
+                tool,
+                accuracy,
+                n,
+                min,
+            } => write!(
+                f,
+                "{model}: `{tool}` accuracy {} is under --min-tool-accuracy {} (n={n})",
+                pct(*accuracy),
+                pct(*min)
+            ),
+            GateReason::Incomplete { status } => write!(
+                f,
+                "the run is {status}, not complete: its numbers cannot pass a gate"
+            ),
+            GateReason::Errored {
+                model,
+                errors,
+                n,
+                max_rate,
+                first_error,
+            } => {
+                write!(
+                    f,
+                    "{model}: {errors} of {n} decisions failed with an error ({}, over --max-error-rate {}): the run measured the endpoint, not the tools",
+                    pct(*errors as f64 / (*n).max(1) as f64),
+                    pct(*max_rate)
+                )?;
+                if let Some(e) = first_error {
+                    write!(f, "; first error: {e}")?;
+                }
+                Ok(())
+            }
+            GateReason::Lint {
+                fail_on: LintFailOn::Warning,
+                errors,
+                warnings,
+            } => write!(
+                f,
+                "{errors} lint error(s) and {warnings} warning(s) (the gate fails on warnings)"
+            ),
+            GateReason::Lint { errors, .. } => write!(
+                f,
+                "{errors} lint error(s) (the gate fails on lint errors; see the Lint section)"
+            ),
+            GateReason::LockChanged { path, tools } => write!(
+                f,
+                "the server's tool definitions differ from {path} ({tools} tool(s)); review and run `toolgate pin`"
+            ),
+            GateReason::Regression {
+                model,
+                base,
+                head,
+                p_adjusted,
+                alpha,
+                lost,
+                gained,
+            } => write!(
+                f,
+                "{model}: significant regression against the base, {} → {} ({} tasks lost, {} gained; exact McNemar p={} < α={alpha}, corrected) [--fail-on-regression]",
+                pct(*base),
+                pct(*head),
+                lost,
+                gained,
+                p(*p_adjusted)
+            ),
+            GateReason::DropOverMax { model, drop, max } => write!(
+                f,
+                "{model}: tool accuracy dropped {:.1} pts against the base, more than --max-drop {:.1} pts",
+                drop * 100.0,
+                max * 100.0
+            ),
+            GateReason::ToolRegression {
+                model,
+                tool,
+                base,
+                head,
+                p_adjusted,
+            } => write!(
+                f,
+                "{model}: `{tool}` regressed against the base, {} → {} (corrected p={})",
+                pct(*base),
+                pct(*head),
+                p(*p_adjusted)
+            ),
+        }
+    }
+}

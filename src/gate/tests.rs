@@ -1,0 +1,225 @@
+use super::*;
+use crate::eval::run_file::{CatalogInfo, ModelResult, SuiteInfo};
+use crate::score::Rate;
+use crate::score::compare::Delta;
+
+fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
+    let mut metrics = crate::score::Metrics {
+        n,
+        accuracy: Rate::new(k, n),
+        errors,
+        error_rate: Rate::new(errors, n),
+        ..Default::default()
+    };
+    if errors > 0 {
+        metrics.first_error = Some("request failed: connection refused".into());
+    }
+    RunFile {
+        schema_version: crate::eval::run_file::RUN_SCHEMA.into(),
+        toolgate_version: "0".into(),
+        created: String::new(),
+        finished: None,
+        status,
+        catalog: CatalogInfo {
+            source: "s".into(),
+            sha256: "0".into(),
+            tools: vec![],
+        },
+        suite: SuiteInfo {
+            path: "t".into(),
+            sha256: "0".into(),
+            tasks: n as usize,
+            by_kind: Default::default(),
+        },
+        models: vec![],
+        trials: 1,
+        split: "all".into(),
+        max_steps: 1,
+        results: vec![ModelResult {
+            model: "bm25".into(),
+            metrics,
+        }],
+        gate: None,
+    }
+}
+
+fn delta(base_k: u64, head_k: u64, n: u64, lost: u64, gained: u64, verdict: Verdict) -> Delta {
+    let (base, head) = (Rate::new(base_k, n), Rate::new(head_k, n));
+    Delta {
+        label: "overall".into(),
+        delta: head.value - base.value,
+        base,
+        head,
+        only_base: lost,
+        only_head: gained,
+        p: 1e-6,
+        p_adjusted: 1e-6,
+        verdict,
+    }
+}
+
+fn comparison(overall: Delta, per_tool: Vec<Delta>) -> ModelComparison {
+    ModelComparison {
+        base_model: "bm25".into(),
+        head_model: "bm25".into(),
+        shared: overall.base.n as usize,
+        overall,
+        per_tool,
+        comparisons: 1,
+        alpha: 0.05,
+    }
+}
+
+#[test]
+fn a_partial_run_never_passes_even_without_a_threshold() {
+    let r = run(RunStatus::Partial, 3, 3, 0);
+    let d = decide(
+        &GateInput {
+            run: Some(&r),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    );
+    assert!(!d.passed());
+    assert_eq!(d.exit(), Exit::CouldNotRun);
+    assert!(d.wording()[0].contains("partial"), "{:?}", d.wording());
+}
+
+#[test]
+fn errors_over_the_maximum_are_not_a_score() {
+    let r = run(RunStatus::Complete, 0, 30, 30);
+    let d = decide(
+        &GateInput {
+            run: Some(&r),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    );
+    assert_eq!(d.exit(), Exit::CouldNotRun);
+    let w = d.wording().join("\n");
+    assert!(
+        w.contains("30 of 30") && w.contains("connection refused"),
+        "{w}"
+    );
+    // 1 error in 30 (3.3%) is under the default 5%.
+    let r = run(RunStatus::Complete, 29, 30, 1);
+    let d = decide(
+        &GateInput {
+            run: Some(&r),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    );
+    assert!(d.passed(), "{:?}", d.wording());
+}
+
+#[test]
+fn a_significant_regression_fails_and_names_the_rule() {
+    let c = comparison(delta(68, 36, 130, 35, 3, Verdict::Worse), vec![]);
+    let cs = [c];
+    let input = GateInput {
+        comparisons: &cs,
+        ..Default::default()
+    };
+    let d = decide(&input, &GatePolicy::default());
+    assert_eq!(d.exit(), Exit::GateFailed);
+    assert!(d.wording()[0].contains("--fail-on-regression"));
+    let off = GatePolicy {
+        fail_on_regression: false,
+        ..GatePolicy::default()
+    };
+    let d = decide(&input, &off);
+    assert!(d.passed());
+    assert_eq!(d.notices.len(), 1, "a regression is still reported");
+}
+
+#[test]
+fn a_drop_over_max_fails_even_when_not_significant() {
+    let c = comparison(
+        delta(20, 17, 30, 4, 1, Verdict::NoSignificantChange),
+        vec![],
+    );
+    let cs = [c];
+    let input = GateInput {
+        comparisons: &cs,
+        ..Default::default()
+    };
+    assert!(decide(&input, &GatePolicy::default()).passed());
+    let p = GatePolicy {
+        max_drop: Some(0.05),
+        ..GatePolicy::default()
+    };
+    let d = decide(&input, &p);
+    assert!(matches!(d.reasons[0], GateReason::DropOverMax { .. }));
+}
+
+#[test]
+fn per_tool_regressions_are_reported_and_can_be_fatal() {
+    let mut t = delta(10, 0, 10, 10, 0, Verdict::Worse);
+    t.label = "send_email".into();
+    let c = comparison(
+        delta(50, 50, 100, 10, 10, Verdict::NoSignificantChange),
+        vec![t],
+    );
+    let cs = [c];
+    let input = GateInput {
+        comparisons: &cs,
+        ..Default::default()
+    };
+    let d = decide(&input, &GatePolicy::default());
+    assert!(d.passed());
+    assert!(d.notices[0].to_string().contains("send_email"));
+    let p = GatePolicy {
+        fail_on_tool_regression: true,
+        ..GatePolicy::default()
+    };
+    assert!(!decide(&input, &p).passed());
+}
+
+#[test]
+fn lint_and_lock_follow_their_policies() {
+    let s = LintSummary {
+        errors: 0,
+        warnings: 2,
+        infos: 0,
+    };
+    let lock = LockStatus {
+        path: "toolgate.lock".into(),
+        status: LockState::Changed,
+        policy: LockCheck::Fail,
+        diff: None,
+    };
+    let input = GateInput {
+        lint: Some(&s),
+        lock: Some(&lock),
+        ..Default::default()
+    };
+    let d = decide(&input, &GatePolicy::default());
+    assert_eq!(d.reasons.len(), 1, "warnings pass under `error`");
+    assert!(matches!(d.reasons[0], GateReason::LockChanged { .. }));
+    let p = GatePolicy {
+        lint_fail_on: LintFailOn::Warning,
+        lock_check: LockCheck::Warn,
+        ..GatePolicy::default()
+    };
+    let d = decide(&input, &p);
+    assert!(matches!(d.reasons[0], GateReason::Lint { .. }));
+    assert_eq!(d.notices.len(), 1);
+}
+
+#[test]
+fn typed_reasons_round_trip_through_json() {
+    let r = GateReason::Regression {
+        model: "m".into(),
+        base: 0.5,
+        head: 0.3,
+        p_adjusted: 0.001,
+        alpha: 0.05,
+        lost: 10,
+        gained: 1,
+    };
+    let v = serde_json::to_value(&r).unwrap();
+    assert_eq!(v["kind"], "regression");
+    let back: GateReason = serde_json::from_value(v).unwrap();
+    assert_eq!(back, r);
+}

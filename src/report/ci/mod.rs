@@ -1,0 +1,354 @@
+//! `toolgate ci`'s report (`toolgate.ci/v1`, written as ci.json) and its renderers: one
+//! Markdown renderer serves the job summary, the pull-request comment and comment.md; a short
+//! terminal summary goes to the log.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::markdown::code;
+use super::{LintReport, LintSummary};
+use crate::eval::RunFile;
+use crate::eval::baseline::BaseComparison;
+
+pub const CI_SCHEMA: &str = "toolgate.ci/v1";
+/// GitHub rejects comments over 65,536 characters; stay well under.
+pub const COMMENT_MAX: usize = 60_000;
+
+/// Whether `toolgate ci` finished measuring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CiStatus {
+    /// Measured; `passed` says whether the gate passed.
+    Ok,
+    /// Measured nothing valid (too many errors, a partial run): exit 2.
+    Errored,
+    /// Could not run at all (the short ci.json written on an error).
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CiReport {
+    pub schema_version: String,
+    pub toolgate_version: String,
+    pub status: CiStatus,
+    pub passed: bool,
+    /// Why the gate failed (empty when it passed), as sentences.
+    pub reasons: Vec<String>,
+    /// The same reasons as data (`kind` and its fields).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<crate::gate::GateReason>,
+    pub server: String,
+    pub catalog_sha256: String,
+    pub tools: usize,
+    pub total_tokens: usize,
+    pub lock: crate::gate::LockStatus,
+    pub lint: LintSummary,
+    pub lint_fail_on: crate::gate::LintFailOn,
+    /// The task file, or where generated tasks were written.
+    pub tasks: String,
+    pub tasks_generated: bool,
+    pub run: RunFile,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<BaseComparison>,
+    /// Files written, by kind (`run_json`, `report_html`, …).
+    pub outputs: BTreeMap<String, String>,
+    /// Things the reader should know that are not failures.
+    pub notices: Vec<String>,
+    /// The commit the report is about (a pull request's head), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The workflow run that made it, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_url: Option<String>,
+}
+
+impl CiReport {
+    /// The comparison of the model the headline, badge and `score` output are about.
+    pub fn first_comparison(&self) -> Option<&crate::score::compare::ModelComparison> {
+        let first = self.run.results.first()?;
+        self.comparison
+            .as_ref()
+            .filter(|c| c.comparable)?
+            .models
+            .iter()
+            .find(|m| m.head_model == first.model && m.shared > 0)
+    }
+}
+
+use crate::catalog::canonical::short_hash as short;
+
+mod definitions;
+mod lint_section;
+mod scores;
+
+use scores::{per_tool, scores};
+
+use definitions::definitions;
+pub use definitions::diff_lines;
+use lint_section::lint_section;
+
+fn text_cell(s: &str) -> String {
+    super::markdown::message(s)
+}
+
+/// Longest diff shown in a comment section; the rest is in ci.json.
+const DIFF_MAX: usize = 10_000;
+
+fn capped(text: &str) -> String {
+    if text.len() <= DIFF_MAX {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut shown = 0;
+    for line in text.lines() {
+        if out.len() + line.len() + 1 > DIFF_MAX {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+        shown += 1;
+    }
+    let total = text.lines().count();
+    out.push_str(&format!(
+        "… {} more line(s): see ci.json\n",
+        total.saturating_sub(shown)
+    ));
+    out
+}
+
+fn signed_pts(v: f64) -> String {
+    format!(
+        "{}{:.1} pts",
+        if v >= 0.0 { "+" } else { "−" },
+        v.abs() * 100.0
+    )
+}
+
+fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn fenced(text: &str) -> String {
+    super::markdown::fenced(text, "diff")
+}
+
+fn headline(r: &CiReport) -> String {
+    let first = r.run.results.first();
+    let score = first
+        .map(|m| format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0))
+        .unwrap_or_default();
+    let delta = r
+        .first_comparison()
+        .map(|c| {
+            format!(
+                " ({} vs base{})",
+                signed_pts(c.overall.delta),
+                if c.overall.verdict.is_significant() {
+                    format!(", {}", c.overall.verdict)
+                } else {
+                    ", not significant".into()
+                }
+            )
+        })
+        .unwrap_or_default();
+    if r.status != CiStatus::Ok {
+        format!("## ⚠️ toolgate could not score this change{score}\n\n")
+    } else if r.passed {
+        format!("## ✅ toolgate passed{score}{delta}\n\n")
+    } else {
+        format!("## ❌ toolgate failed{score}{delta}\n\n")
+    }
+}
+
+fn provenance(commit: Option<&str>, run_url: Option<&str>) -> String {
+    let mut out = String::new();
+    if let Some(c) = commit {
+        out.push_str(&format!(" · for {}", code(short(c))));
+    }
+    if let Some(u) = run_url {
+        out.push_str(&format!(" · [workflow run]({u})"));
+    }
+    out
+}
+
+fn footer(r: &CiReport, out: &mut String) {
+    let models: Vec<String> = r
+        .run
+        .models
+        .iter()
+        .map(|m| {
+            if m.deterministic {
+                code(&m.spec)
+            } else {
+                format!("{} ×{} trials", code(&m.spec), m.trials)
+            }
+        })
+        .collect();
+    let mut base = String::new();
+    if let Some(c) = &r.comparison {
+        base = format!(
+            " · base {} (catalog {}…, suite {}…)",
+            code(&c.base.display().to_string()),
+            short(&c.base_catalog_sha256),
+            short(&c.base_suite_sha256)
+        );
+    }
+    out.push_str(&format!(
+        "\n<sub>toolgate {} · {} · catalog sha256 {}… · {} tasks from {}{} (suite sha256 {}…) · {}{}{} · tool accuracy = share of tasks where the model called the intended tool (or rightly none), 95% Wilson intervals; changes use exact paired McNemar tests, Bonferroni-corrected.</sub>\n",
+        r.toolgate_version,
+        code(&r.server),
+        short(&r.catalog_sha256),
+        r.run.suite.tasks,
+        code(&r.tasks),
+        if r.tasks_generated { ", generated" } else { "" },
+        short(&r.run.suite.sha256),
+        models.join(", "),
+        base,
+        provenance(r.commit.as_deref(), r.run_url.as_deref())
+    ));
+}
+
+/// The Markdown report: job summary, PR comment (after the marker) and summary.md. It is
+/// built from whole sections and stays under [`COMMENT_MAX`]: a section that would not fit is
+/// left out (later ones too) with a note, so Markdown is never cut in the middle.
+pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
+    let mut head = headline(r);
+    if !r.passed {
+        head.push_str(if r.status == CiStatus::Ok {
+            "**Why the gate failed:**\n\n"
+        } else {
+            "**Why these numbers cannot decide anything:**\n\n"
+        });
+        for reason in r.reasons.iter().take(20) {
+            head.push_str(&format!("- {}\n", text_cell(reason)));
+        }
+        if r.reasons.len() > 20 {
+            head.push_str(&format!(
+                "- …and {} more (see ci.json)\n",
+                r.reasons.len() - 20
+            ));
+        }
+        head.push('\n');
+    }
+    if let Some(c) = &r.comparison {
+        for n in &c.notes {
+            head.push_str(&format!("> {}\n", text_cell(n)));
+        }
+        if !c.notes.is_empty() {
+            head.push('\n');
+        }
+    }
+    for n in &r.notices {
+        head.push_str(&format!("> note: {}\n", text_cell(n)));
+    }
+    if !r.notices.is_empty() {
+        head.push('\n');
+    }
+    let mut sections = vec![head];
+    for render in [scores, per_tool, definitions] {
+        let mut s = String::new();
+        render(r, &mut s);
+        sections.push(s);
+    }
+    let mut l = String::new();
+    lint_section(r, lint, &mut l);
+    sections.push(l);
+    sections.push(format!(
+        "<details><summary>Full run report (per-tool scores, confusion matrix)</summary>\n\n{}\n</details>\n",
+        full_run
+    ));
+    let mut tail = String::new();
+    footer(r, &mut tail);
+    let room = COMMENT_MAX.saturating_sub(tail.len() + 200);
+    let mut out = String::new();
+    for (i, section) in sections.iter().enumerate() {
+        if out.len() + section.len() > room {
+            if i < sections.len() - 1 {
+                out.push_str("\n…the rest did not fit in a GitHub comment: see summary.md and report.html in the toolgate artifact.\n");
+            }
+            break;
+        }
+        out.push_str(section);
+    }
+    out.push_str(&tail);
+    out
+}
+
+/// The report when toolgate could not finish: what went wrong, so a reader never mistakes an
+/// earlier comment for this run's.
+pub fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) -> String {
+    let mut first = error.lines().next().unwrap_or_default().to_string();
+    if first.len() > 300 {
+        first = first.chars().take(300).collect::<String>() + "…";
+    }
+    format!(
+        "## ⚠️ toolgate could not run\n\nThe gate did not decide anything for this commit (exit code 2): {}\n\n<details><summary>Error</summary>\n\n{}\n</details>\n\n<sub>toolgate {}{}</sub>\n",
+        text_cell(&first),
+        fenced(error).replacen("diff\n", "text\n", 1),
+        env!("CARGO_PKG_VERSION"),
+        provenance(commit, run_url)
+    )
+}
+
+/// A few lines for the log.
+pub fn terminal(r: &CiReport) -> String {
+    let mut out = String::new();
+    for m in &r.run.results {
+        out.push_str(&format!(
+            "tool accuracy   {}  {}\n",
+            m.model,
+            m.metrics.accuracy.show()
+        ));
+    }
+    if let Some(c) = &r.comparison {
+        if c.comparable {
+            for m in &c.models {
+                out.push_str(&format!(
+                    "vs base         {} → {}  {}  {}\n",
+                    m.overall.base.show(),
+                    m.overall.head.show(),
+                    signed_pts(m.overall.delta),
+                    m.overall.verdict.as_str()
+                ));
+            }
+        }
+        for n in &c.notes {
+            out.push_str(&format!("base note       {n}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "lock            {} ({})\nlint            {} error(s), {} warning(s), {} info\n",
+        r.lock.status.as_str(),
+        r.lock.path,
+        r.lint.errors,
+        r.lint.warnings,
+        r.lint.infos
+    ));
+    for n in &r.notices {
+        out.push_str(&format!("note            {n}\n"));
+    }
+    for (k, v) in &r.outputs {
+        out.push_str(&format!("{:<15} {v}\n", k));
+    }
+    out.push_str(&if r.passed {
+        "gate            passed\n".to_string()
+    } else {
+        format!("gate            FAILED: {}\n", r.reasons.join("; "))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fences_outlast_backticks_in_the_text() {
+        let f = super::fenced("a ```` b");
+        assert!(f.ends_with("`````\n"), "{f}");
+        assert!(f.starts_with("`````diff\n"), "{f}");
+    }
+}

@@ -1,0 +1,116 @@
+//! The score sections: before → after with paired tests, and the tools whose scores moved.
+
+use super::{CiReport, p_value, signed_pts};
+use crate::report::markdown::code;
+use crate::score::Rate;
+use crate::score::compare::{Delta, Verdict};
+
+fn rate_cell(r: &Rate) -> String {
+    r.show()
+}
+
+fn verdict_cell(d: &Delta) -> String {
+    let mark = match d.verdict {
+        Verdict::Better => "🟢 better",
+        Verdict::Worse => "🔴 worse",
+        other => other.as_str(),
+    };
+    format!(
+        "{mark} (p={}; {} lost, {} gained)",
+        p_value(d.p_adjusted),
+        d.only_base,
+        d.only_head
+    )
+}
+
+pub(super) fn scores(r: &CiReport, out: &mut String) {
+    let cmp = r.comparison.as_ref().filter(|c| c.comparable);
+    if let Some(c) = cmp {
+        out.push_str("| model | base | this change | Δ | paired test (corrected) |\n|---|---|---|---:|---|\n");
+        for m in &c.models {
+            let d = &m.overall;
+            out.push_str(&format!(
+                "| {} | {} | **{}** | **{}** | {} |\n",
+                code(&m.head_model),
+                rate_cell(&d.base),
+                rate_cell(&d.head),
+                signed_pts(d.delta),
+                verdict_cell(d)
+            ));
+        }
+        if c.models.iter().any(|m| m.shared < 30) {
+            out.push_str("\nFew shared tasks: only large differences can reach significance.\n");
+        }
+    } else {
+        out.push_str("| model | tool accuracy | tasks | failures (confused / missed / false call / error) |\n|---|---|---:|---|\n");
+        for m in &r.run.results {
+            let x = &m.metrics;
+            out.push_str(&format!(
+                "| {} | **{}** | {} | {} / {} / {} / {} |\n",
+                code(&m.model),
+                rate_cell(&x.accuracy),
+                x.n,
+                x.confusions,
+                x.missed_calls,
+                x.false_calls,
+                x.errors
+            ));
+        }
+    }
+    out.push('\n');
+}
+
+pub(super) fn per_tool(r: &CiReport, out: &mut String) {
+    let Some(c) = r.comparison.as_ref().filter(|c| c.comparable) else {
+        return;
+    };
+    for m in &c.models {
+        let mut moved: Vec<&Delta> = m
+            .per_tool
+            .iter()
+            .filter(|d| d.only_base + d.only_head > 0)
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        moved.sort_by(|a, b| {
+            let sig = |d: &Delta| !d.verdict.is_significant();
+            sig(a)
+                .cmp(&sig(b))
+                .then(b.delta.abs().total_cmp(&a.delta.abs()))
+                .then(a.label.cmp(&b.label))
+        });
+        out.push_str(&format!(
+            "### Tools whose scores moved{}\n\n| tool | n | base | this change | Δ | paired test (corrected) |\n|---|---:|---:|---:|---:|---|\n",
+            if c.models.len() > 1 {
+                format!(" ({})", code(&m.head_model))
+            } else {
+                String::new()
+            }
+        ));
+        for d in moved.iter().take(20) {
+            out.push_str(&format!(
+                "| {} | {} | {:.1}% | {:.1}% | {} | {} |\n",
+                code(&d.label),
+                d.base.n,
+                d.base.value * 100.0,
+                d.head.value * 100.0,
+                signed_pts(d.delta),
+                verdict_cell(d)
+            ));
+        }
+        if moved.len() > 20 {
+            out.push_str(&format!(
+                "\n…and {} more in report.html.\n",
+                moved.len() - 20
+            ));
+        }
+        let unchanged = m.per_tool.len() - moved.len();
+        if unchanged > 0 {
+            out.push_str(&format!(
+                "\n{unchanged} other tool(s) scored exactly as on the base.\n"
+            ));
+        }
+        out.push('\n');
+    }
+}
