@@ -92,7 +92,7 @@ impl ConfigError {
                 if expected.is_empty() {
                     String::new()
                 } else {
-                    format!(" (expected one of {expected})")
+                    format!(" (expected {expected})")
                 }
             ),
             ConfigError::Invalid { path, .. } => format!(

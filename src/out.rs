@@ -30,6 +30,15 @@ pub fn println(text: &str) {
     print(&s);
 }
 
+/// The name serde gives a value of a unit-variant enum (`RunStatus::Complete` → `complete`):
+/// the one place a state's wire name is spelled is its serde attribute.
+pub fn wire_name<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
 /// Writes `text` to `path` atomically, creating its folder, naming the file on failure.
 pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
     write_bytes(path, text.as_bytes())

@@ -198,7 +198,7 @@ pub fn write_github(
         ("score", score(|a| a.value)),
         ("score-low", score(|a| a.lo)),
         ("score-high", score(|a| a.hi)),
-        ("lock-status", r.lock.status.as_str().to_string()),
+        ("lock-status", r.lock.status.to_string()),
         ("lint-errors", r.lint.errors.to_string()),
         ("lint-warnings", r.lint.warnings.to_string()),
         ("catalog-sha256", r.catalog_sha256.clone()),

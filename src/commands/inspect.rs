@@ -16,7 +16,7 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
         eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
     }
     let cx = Context::new(&catalog, &cfg.lint);
-    let file = super::lint::locate_file(&catalog, cfg, None);
+    let file = super::locate_file(&catalog, cfg, None);
     let report = crate::report::LintReport::for_context(&cx, file.as_deref());
     if args.json {
         let tools: Vec<_> = catalog

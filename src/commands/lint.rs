@@ -1,30 +1,13 @@
 //! `toolgate lint SERVER`: rules over the catalog, rendered in one or several formats, gated
 //! on errors (or warnings with `--strict`).
 
-use std::path::PathBuf;
-
-use super::{Exit, load_catalog, lock_path};
+use super::{Exit, load_catalog, locate_file};
 use crate::catalog::Catalog;
 use crate::cli::{Format, LintArgs, OutputArgs};
 use crate::config::Config;
 use crate::gate::{GateInput, GatePolicy, LintFailOn, decide};
 use crate::out::{print, write_file};
 use crate::report::{LintReport, render_lint};
-
-/// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
-pub fn locate_file(
-    catalog: &Catalog,
-    cfg: &Config,
-    output: Option<&OutputArgs>,
-) -> Option<PathBuf> {
-    output
-        .and_then(|o| o.locate_in.clone())
-        .or_else(|| catalog.snapshot_path.clone())
-        .or_else(|| {
-            let lock = lock_path(None, cfg);
-            lock.is_file().then_some(lock)
-        })
-}
 
 /// Lints a catalog and builds the versioned report.
 pub fn report_for(catalog: &Catalog, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {

@@ -111,3 +111,18 @@ pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
         .or_else(|| cfg.lock.clone())
         .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_LOCK))
 }
+
+/// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
+pub fn locate_file(
+    catalog: &Catalog,
+    cfg: &Config,
+    output: Option<&crate::cli::OutputArgs>,
+) -> Option<PathBuf> {
+    output
+        .and_then(|o| o.locate_in.clone())
+        .or_else(|| catalog.snapshot_path.clone())
+        .or_else(|| {
+            let lock = lock_path(None, cfg);
+            lock.is_file().then_some(lock)
+        })
+}

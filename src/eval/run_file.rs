@@ -82,20 +82,9 @@ pub enum RunStatus {
     Errored,
 }
 
-impl RunStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Running => "running",
-            RunStatus::Complete => "complete",
-            RunStatus::Partial => "partial",
-            RunStatus::Errored => "errored",
-        }
-    }
-}
-
 impl std::fmt::Display for RunStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(&crate::out::wire_name(self))
     }
 }
 

@@ -83,14 +83,9 @@ pub enum LockState {
     Off,
 }
 
-impl LockState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LockState::Match => "match",
-            LockState::Changed => "changed",
-            LockState::Missing => "missing",
-            LockState::Off => "off",
-        }
+impl std::fmt::Display for LockState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::out::wire_name(self))
     }
 }
 

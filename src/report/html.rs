@@ -194,7 +194,7 @@ pub fn render(run: &RunFile) -> String {
     if run.status != RunStatus::Complete {
         body.push_str(&format!(
             "<p class=fail><strong>This run is {}: its numbers are not final.</strong></p>",
-            esc(run.status.as_str())
+            esc(&run.status.to_string())
         ));
     }
     if let Some(g) = &run.gate {

@@ -23,11 +23,11 @@ fn header(run: &RunFile) -> String {
         run.split,
         crate::catalog::canonical::short_hash(&run.suite.sha256),
         if run.status == RunStatus::Complete {
-            "complete".to_string()
+            run.status.to_string()
         } else {
             format!(
                 "{} — numbers are NOT final",
-                run.status.as_str().to_uppercase()
+                run.status.to_string().to_uppercase()
             )
         }
     )

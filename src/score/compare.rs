@@ -24,15 +24,6 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Better => "better",
-            Verdict::Worse => "worse",
-            Verdict::NoSignificantChange => "no significant change",
-            Verdict::TooFewPairs => "too few discordant pairs",
-        }
-    }
-
     /// Better or worse at the corrected significance level.
     pub fn is_significant(self) -> bool {
         matches!(self, Verdict::Better | Verdict::Worse)
@@ -41,7 +32,7 @@ impl Verdict {
 
 impl std::fmt::Display for Verdict {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(&crate::out::wire_name(self))
     }
 }
 

@@ -21,53 +21,8 @@ pub type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>
 /// The label that folds tools left out of a large matrix.
 pub const OTHER: &str = "(other tools)";
 
-/// A short cause for an error message, so errors can be counted by what went wrong.
-pub fn error_cause(msg: &str) -> String {
-    let l = msg.to_lowercase();
-    let has = |w: &[&str]| w.iter().any(|w| l.contains(w));
-    if has(&[
-        "connection refused",
-        "tcp connect error",
-        "error trying to connect",
-    ]) {
-        return "connection refused".into();
-    }
-    if has(&[
-        "context_length",
-        "context length",
-        "maximum context",
-        "context window",
-        "too many tokens",
-        "exceeds the context",
-    ]) {
-        return "context length exceeded".into();
-    }
-    if has(&["no reply within", "timed out", "timeout"]) {
-        return "timeout".into();
-    }
-    if has(&["dns error", "failed to lookup", "name or service not known"]) {
-        return "host not found".into();
-    }
-    if let Some(rest) = msg.trim_start().strip_prefix("HTTP ") {
-        let code: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        if !code.is_empty() {
-            return format!("HTTP {code}");
-        }
-    }
-    if has(&["not a tool of this catalog", "unknown tool"]) {
-        return "invented tool name".into();
-    }
-    if has(&["not json", "unexpected reply", "malformed"]) {
-        return "malformed reply".into();
-    }
-    let first = msg.lines().next().unwrap_or_default();
-    let short: String = first.chars().take(60).collect();
-    if short.len() < first.len() {
-        format!("{short}…")
-    } else {
-        short
-    }
-}
+pub use super::errors::error_cause;
+pub use super::preconditions::{Precondition, UNDECLARED_AT, preconditions};
 
 /// One graded trial of one task.
 #[derive(Clone, Debug)]
@@ -161,67 +116,6 @@ pub struct Metrics {
     /// Multi-step runs: tools called before the intended one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<Precondition>,
-}
-
-/// Tool `before` was called ahead of the intended tool `tool` in `rate.k` of `rate.n` trials
-/// in which `tool` was called.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Precondition {
-    pub before: String,
-    pub tool: String,
-    pub rate: Rate,
-    /// `tool`'s description mentions `before`.
-    pub declared: bool,
-    /// Observed in at least 30% of trials while the description never mentions it.
-    pub undeclared: bool,
-}
-
-/// Share of trials at which an unmentioned precondition is reported as undeclared.
-pub const UNDECLARED_AT: f64 = 0.3;
-
-/// Observed preconditions from multi-step decisions: for each task whose intended tool was
-/// called at some step, the distinct tools called before it.
-pub fn preconditions(
-    obs: &[(&Task, Vec<String>)],
-    description_of: &dyn Fn(&str) -> String,
-) -> Vec<Precondition> {
-    let mut n: BTreeMap<String, u64> = BTreeMap::new();
-    let mut k: BTreeMap<(String, String), u64> = BTreeMap::new();
-    for (task, steps) in obs {
-        let Some(exp) = &task.expected else { continue };
-        let Some(at) = steps.iter().position(|s| exp.accepts(s)) else {
-            continue;
-        };
-        *n.entry(steps[at].clone()).or_default() += 1;
-        let mut before: Vec<&String> = steps[..at].iter().filter(|s| *s != &steps[at]).collect();
-        before.sort();
-        before.dedup();
-        for b in before {
-            *k.entry((b.clone(), steps[at].clone())).or_default() += 1;
-        }
-    }
-    let mut out: Vec<Precondition> = k
-        .into_iter()
-        .map(|((before, tool), count)| {
-            let rate = Rate::new(count, n.get(&tool).copied().unwrap_or(count));
-            let declared = crate::lint::text::mentions(&description_of(&tool), &before);
-            Precondition {
-                undeclared: !declared && rate.value >= UNDECLARED_AT,
-                before,
-                tool,
-                rate,
-                declared,
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| {
-        b.rate
-            .value
-            .total_cmp(&a.rate.value)
-            .then(a.tool.cmp(&b.tool))
-            .then(a.before.cmp(&b.before))
-    });
-    out
 }
 
 impl Metrics {
@@ -459,69 +353,5 @@ impl Metrics {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn task(id: &str, kind: &str, tool: Option<&str>) -> Task {
-        let mut v = json!({"id": id, "request": format!("request {id}"), "kind": kind});
-        if let Some(t) = tool {
-            v["expected"] = json!({"tool": t});
-        }
-        serde_json::from_value(v).unwrap()
-    }
-
-    fn obs<'a>(task: &'a Task, called: Option<&str>, outcome: Outcome) -> Observation<'a> {
-        Observation {
-            task,
-            trial: 0,
-            called: called.map(str::to_string),
-            graded: Graded {
-                outcome,
-                args_valid: None,
-                args_correct: None,
-                notes: vec![],
-            },
-            text: None,
-        }
-    }
-
-    #[test]
-    fn counts_outcomes_apart_and_fills_the_matrix() {
-        let t = [
-            task("1", "direct", Some("a")),
-            task("2", "direct", Some("a")),
-            task("3", "near_miss", Some("b")),
-            task("4", "no_tool", None),
-            task("5", "no_tool", None),
-            task("6", "direct", Some("b")),
-        ];
-        let o = vec![
-            obs(&t[0], Some("a"), Outcome::Correct),
-            obs(&t[1], Some("b"), Outcome::Confused),
-            obs(&t[2], None, Outcome::Missed),
-            obs(&t[3], None, Outcome::Correct),
-            obs(&t[4], Some("a"), Outcome::FalseCall),
-            obs(&t[5], None, Outcome::Error),
-        ];
-        let m = Metrics::compute(&["a".into(), "b".into()], &o);
-        assert_eq!((m.accuracy.k, m.accuracy.n), (2, 6));
-        assert_eq!(
-            (m.confusions, m.missed_calls, m.false_calls, m.errors),
-            (1, 1, 1, 1)
-        );
-        assert_eq!(m.confusion["a"]["b"], 1);
-        assert_eq!(m.confusion[NONE]["a"], 1);
-        assert_eq!(m.confusion["b"][ERROR], 1);
-        assert_eq!(m.by_kind["no_tool"].k, 1);
-        // Abstentions: tasks 3 and 4 called nothing; only 4 was right to.
-        assert_eq!((m.abstention_precision.k, m.abstention_precision.n), (1, 2));
-        assert_eq!((m.abstention_recall.k, m.abstention_recall.n), (1, 2));
-        let a = m.tool("a").unwrap();
-        assert_eq!(
-            (a.recall.k, a.recall.n, a.precision.k, a.precision.n),
-            (1, 2, 1, 2)
-        );
-        assert_eq!(m.most_confused.len(), 3);
-    }
-}
+#[path = "metrics_tests.rs"]
+mod tests;

@@ -2,8 +2,10 @@
 //! statistics behind them.
 
 pub mod compare;
+pub mod errors;
 pub mod grade;
 pub mod metrics;
+pub mod preconditions;
 pub mod stats;
 
 pub use grade::{Graded, Outcome, grade};

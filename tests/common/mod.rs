@@ -19,12 +19,16 @@ pub fn py_server(script: &str, args: &str) -> String {
     format!("python3 {} {args}", fixture(&format!("servers/{script}")))
 }
 
-/// The toolgate binary with ambient CI, GitHub, colour and provider variables removed.
+/// The toolgate binary with ambient CI, GitHub, runner, toolgate, colour and provider
+/// variables removed.
 pub fn toolgate() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("toolgate").expect("binary builds");
     for (k, _) in std::env::vars() {
         if k == "CI"
             || k.starts_with("GITHUB_")
+            || k.starts_with("TOOLGATE_") && k != "TOOLGATE_THIRD_PARTY"
+            || k.starts_with("RUNNER_")
+            || k.starts_with("ACTIONS_")
             || k == "NO_COLOR"
             || k.ends_with("_API_KEY")
             || k == "GH_TOKEN"

@@ -313,7 +313,7 @@ pub fn terminal(r: &CiReport) -> String {
                     m.overall.base.show(),
                     m.overall.head.show(),
                     signed_pts(m.overall.delta),
-                    m.overall.verdict.as_str()
+                    m.overall.verdict
                 ));
             }
         }
@@ -323,11 +323,7 @@ pub fn terminal(r: &CiReport) -> String {
     }
     out.push_str(&format!(
         "lock            {} ({})\nlint            {} error(s), {} warning(s), {} info\n",
-        r.lock.status.as_str(),
-        r.lock.path,
-        r.lint.errors,
-        r.lint.warnings,
-        r.lint.infos
+        r.lock.status, r.lock.path, r.lint.errors, r.lint.warnings, r.lint.infos
     ));
     for n in &r.notices {
         out.push_str(&format!("note            {n}\n"));

@@ -11,9 +11,9 @@ fn rate_cell(r: &Rate) -> String {
 
 fn verdict_cell(d: &Delta) -> String {
     let mark = match d.verdict {
-        Verdict::Better => "🟢 better",
-        Verdict::Worse => "🔴 worse",
-        other => other.as_str(),
+        Verdict::Better => format!("🟢 {}", d.verdict),
+        Verdict::Worse => format!("🔴 {}", d.verdict),
+        other => other.to_string(),
     };
     format!(
         "{mark} (p={}; {} lost, {} gained)",

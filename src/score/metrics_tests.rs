@@ -1,0 +1,64 @@
+use super::*;
+use serde_json::json;
+
+fn task(id: &str, kind: &str, tool: Option<&str>) -> Task {
+    let mut v = json!({"id": id, "request": format!("request {id}"), "kind": kind});
+    if let Some(t) = tool {
+        v["expected"] = json!({"tool": t});
+    }
+    serde_json::from_value(v).unwrap()
+}
+
+fn obs<'a>(task: &'a Task, called: Option<&str>, outcome: Outcome) -> Observation<'a> {
+    Observation {
+        task,
+        trial: 0,
+        called: called.map(str::to_string),
+        graded: Graded {
+            outcome,
+            args_valid: None,
+            args_correct: None,
+            notes: vec![],
+        },
+        text: None,
+    }
+}
+
+#[test]
+fn counts_outcomes_apart_and_fills_the_matrix() {
+    let t = [
+        task("1", "direct", Some("a")),
+        task("2", "direct", Some("a")),
+        task("3", "near_miss", Some("b")),
+        task("4", "no_tool", None),
+        task("5", "no_tool", None),
+        task("6", "direct", Some("b")),
+    ];
+    let o = vec![
+        obs(&t[0], Some("a"), Outcome::Correct),
+        obs(&t[1], Some("b"), Outcome::Confused),
+        obs(&t[2], None, Outcome::Missed),
+        obs(&t[3], None, Outcome::Correct),
+        obs(&t[4], Some("a"), Outcome::FalseCall),
+        obs(&t[5], None, Outcome::Error),
+    ];
+    let m = Metrics::compute(&["a".into(), "b".into()], &o);
+    assert_eq!((m.accuracy.k, m.accuracy.n), (2, 6));
+    assert_eq!(
+        (m.confusions, m.missed_calls, m.false_calls, m.errors),
+        (1, 1, 1, 1)
+    );
+    assert_eq!(m.confusion["a"]["b"], 1);
+    assert_eq!(m.confusion[NONE]["a"], 1);
+    assert_eq!(m.confusion["b"][ERROR], 1);
+    assert_eq!(m.by_kind["no_tool"].k, 1);
+    // Abstentions: tasks 3 and 4 called nothing; only 4 was right to.
+    assert_eq!((m.abstention_precision.k, m.abstention_precision.n), (1, 2));
+    assert_eq!((m.abstention_recall.k, m.abstention_recall.n), (1, 2));
+    let a = m.tool("a").unwrap();
+    assert_eq!(
+        (a.recall.k, a.recall.n, a.precision.k, a.precision.n),
+        (1, 2, 1, 2)
+    );
+    assert_eq!(m.most_confused.len(), 3);
+}

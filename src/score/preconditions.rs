@@ -1,0 +1,69 @@
+//! Observed preconditions of multi-step runs: tools called before the intended one.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::Rate;
+use crate::tasks::Task;
+
+/// Tool `before` was called ahead of the intended tool `tool` in `rate.k` of `rate.n` trials
+/// in which `tool` was called.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Precondition {
+    pub before: String,
+    pub tool: String,
+    pub rate: Rate,
+    /// `tool`'s description mentions `before`.
+    pub declared: bool,
+    /// Observed in at least 30% of trials while the description never mentions it.
+    pub undeclared: bool,
+}
+
+/// Share of trials at which an unmentioned precondition is reported as undeclared.
+pub const UNDECLARED_AT: f64 = 0.3;
+
+/// Observed preconditions from multi-step decisions: for each task whose intended tool was
+/// called at some step, the distinct tools called before it.
+pub fn preconditions(
+    obs: &[(&Task, Vec<String>)],
+    description_of: &dyn Fn(&str) -> String,
+) -> Vec<Precondition> {
+    let mut n: BTreeMap<String, u64> = BTreeMap::new();
+    let mut k: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for (task, steps) in obs {
+        let Some(exp) = &task.expected else { continue };
+        let Some(at) = steps.iter().position(|s| exp.accepts(s)) else {
+            continue;
+        };
+        *n.entry(steps[at].clone()).or_default() += 1;
+        let mut before: Vec<&String> = steps[..at].iter().filter(|s| *s != &steps[at]).collect();
+        before.sort();
+        before.dedup();
+        for b in before {
+            *k.entry((b.clone(), steps[at].clone())).or_default() += 1;
+        }
+    }
+    let mut out: Vec<Precondition> = k
+        .into_iter()
+        .map(|((before, tool), count)| {
+            let rate = Rate::new(count, n.get(&tool).copied().unwrap_or(count));
+            let declared = crate::lint::text::mentions(&description_of(&tool), &before);
+            Precondition {
+                undeclared: !declared && rate.value >= UNDECLARED_AT,
+                before,
+                tool,
+                rate,
+                declared,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.rate
+            .value
+            .total_cmp(&a.rate.value)
+            .then(a.tool.cmp(&b.tool))
+            .then(a.before.cmp(&b.before))
+    });
+    out
+}

@@ -1,0 +1,144 @@
+//! What a user sees at the edges: closed pipes end quietly, errors carry a `help:` line, and
+//! the PR comment and job summary (the product's face) are pinned by snapshots.
+
+mod common;
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+use common::{fixture, py_server, toolgate};
+
+/// Runs toolgate with stdout read for one line only, then closed, like `toolgate … | head -1`.
+fn first_line_then_close(args: &[&str]) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("toolgate");
+    let mut child = Command::new(bin)
+        .args(args)
+        .env("RUST_BACKTRACE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut byte = [0u8; 1];
+    // Read the first byte, then hang up, so every later write hits a closed pipe.
+    let _ = out.read(&mut byte);
+    drop(out);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (status.code(), err)
+}
+
+#[test]
+fn a_closed_stdout_never_panics() {
+    for args in [
+        vec!["rules"],
+        vec!["lint", &fixture("example/before.json")],
+        vec!["inspect", &fixture("example/after.json")],
+    ] {
+        let (code, err) = first_line_then_close(&args);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "{args:?} exited {code:?}: {err}"
+        );
+    }
+}
+
+fn stderr_of(args: &[&str], dir: &std::path::Path) -> (Option<i32>, String) {
+    let o = toolgate().current_dir(dir).args(args).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn errors_a_user_can_fix_say_how() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err) = stderr_of(&["inspect", "no-such-program-xyz --flag"], dir.path());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("\nhelp: ") && err.contains("PATH"), "{err}");
+
+    std::fs::write(
+        dir.path().join("t.jsonl"),
+        "{\"id\":\"a\",\"request\":\"x\",\"kind\":\"no_tool\"}\n{oops\n",
+    )
+    .unwrap();
+    let (code, err) = stderr_of(
+        &["run", &fixture("example/after.json"), "-t", "t.jsonl"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("help: fix line 2 of t.jsonl"), "{err}");
+
+    std::fs::write(dir.path().join("toolgate.toml"), "[ci]\nfail_undr = 0.5\n").unwrap();
+    let (code, err) = stderr_of(&["inspect", &fixture("example/after.json")], dir.path());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown key `fail_undr` (line 2)"), "{err}");
+    assert!(err.contains("help: remove or rename `fail_undr`"), "{err}");
+    std::fs::remove_file(dir.path().join("toolgate.toml")).unwrap();
+
+    let (code, err) = stderr_of(&["inspect"], dir.path());
+    assert_eq!(code, Some(2));
+    assert!(err.contains("help: e.g."), "{err}");
+}
+
+#[test]
+fn words_after_a_double_dash_are_the_server_command() {
+    let script = fixture("servers/fakemcp.py");
+    let after = fixture("example/after.json");
+    toolgate()
+        .args(["inspect", "--", "python3", &script, &after])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("book_room"));
+}
+
+/// Replaces what changes from machine to machine and version to version.
+fn redact(text: &str, work: &std::path::Path) -> String {
+    let mut t = text.replace(&work.display().to_string(), "<work>");
+    t = t.replace(&common::root().display().to_string(), "<repo>");
+    t = t.replace(env!("CARGO_PKG_VERSION"), "<version>");
+    let hash = regex::Regex::new(r"\b[0-9a-f]{12,64}\b").unwrap();
+    hash.replace_all(&t, "<sha>").into_owned()
+}
+
+/// The bundled example's `toolgate ci` with a base and without, as the PR comment renders.
+#[test]
+fn the_comment_and_summary_are_pinned() {
+    for (name, base) in [("with-base", true), ("without-base", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = toolgate();
+        cmd.current_dir(dir.path()).args([
+            "ci",
+            "--server",
+            &py_server("fakemcp.py", &fixture("example/after.json")),
+            "--tasks",
+            &fixture("example/tasks.jsonl"),
+            "--lock",
+            &fixture("example/toolgate.lock"),
+            "--out",
+            "out",
+            "--comment",
+            "true",
+        ]);
+        if base {
+            cmd.args(["--base", &fixture("example/toolgate-baseline.json")]);
+        }
+        cmd.assert().success();
+        let summary = std::fs::read_to_string(dir.path().join("out/summary.md")).unwrap();
+        let comment = std::fs::read_to_string(dir.path().join("out/comment.md")).unwrap();
+        assert!(
+            comment.ends_with(&summary),
+            "the comment is the summary after its marker"
+        );
+        insta::assert_snapshot!(format!("summary-{name}"), redact(&summary, dir.path()));
+        insta::assert_snapshot!(format!("comment-{name}"), redact(&comment, dir.path()));
+    }
+}
