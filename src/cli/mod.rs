@@ -293,6 +293,15 @@ pub struct CompareArgs {
     /// Significance level for the corrected tests.
     #[arg(long, default_value_t = 0.05, value_name = "ALPHA")]
     pub alpha: f64,
+    /// Exit 1 when the overall paired test says the head is significantly worse.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub fail_on_regression: bool,
+    /// Exit 1 when tool accuracy drops by more than this (0–1), significant or not.
+    #[arg(long, value_name = "RATE")]
+    pub max_drop: Option<f64>,
+    /// Exit 1 on a significant per-tool regression too.
+    #[arg(long)]
+    pub fail_on_tool_regression: bool,
 }
 
 #[derive(Args, Debug)]

@@ -279,7 +279,19 @@ impl LlmModel {
                             self.opts.timeout.as_secs_f64()
                         )
                     } else {
-                        format!("request failed: {}", self.scrub(&e.to_string()))
+                        // reqwest's message hides the cause ("connection refused") in its
+                        // source chain: say all of it.
+                        let mut text = e.to_string();
+                        let mut source = std::error::Error::source(&e);
+                        while let Some(s) = source {
+                            let s = s.to_string();
+                            if !text.contains(&s) {
+                                text.push_str(": ");
+                                text.push_str(&s);
+                            }
+                            source = source.and_then(std::error::Error::source);
+                        }
+                        format!("request failed: {}", self.scrub(&text))
                     };
                     Err((what, None))
                 }

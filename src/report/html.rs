@@ -133,6 +133,21 @@ fn model_section(model: &str, m: &Metrics) -> String {
         "<p>{} confusions · {} missed calls · {} false calls · {} errors, of {} decisions. Abstention precision {}.</p>",
         m.confusions, m.missed_calls, m.false_calls, m.errors, m.n, esc(&m.abstention_precision.show())
     ));
+    if m.errors > 0 {
+        let causes: Vec<String> = m
+            .errors_by_cause
+            .iter()
+            .map(|(c, n)| format!("{n}× {}", esc(c)))
+            .collect();
+        out.push_str(&format!(
+            "<p class=\"errors\"><b>Errors by cause:</b> {}{}</p>",
+            causes.join(", "),
+            m.first_error
+                .as_ref()
+                .map(|e| format!("<br>First error: <code>{}</code>", esc(e)))
+                .unwrap_or_default()
+        ));
+    }
     let a = &m.attribution;
     out.push_str(&format!(
         "<p>Failures: <strong>{}</strong> description confusion · <strong>{}</strong> argument problems · <strong>{}</strong> model mechanics (a floor no description can move) · <strong>{}</strong> no call · <strong>{}</strong> false call.</p>",

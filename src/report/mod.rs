@@ -2,6 +2,7 @@
 
 pub mod badge;
 pub mod ci;
+pub mod compare;
 pub mod github;
 pub mod html;
 pub mod lint_report;
@@ -9,6 +10,7 @@ pub mod locate;
 pub mod markdown;
 pub mod run;
 pub mod sarif;
+pub mod table;
 pub mod terminal;
 
 pub use lint_report::{LintReport, LintSummary, ReportFinding};

@@ -33,6 +33,44 @@ fn header(run: &RunFile) -> String {
     )
 }
 
+/// Errors by cause, with the first error in full, for the terminal.
+fn errors_terminal(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.errors == 0 {
+        return out;
+    }
+    let causes: Vec<String> = m
+        .errors_by_cause
+        .iter()
+        .map(|(c, n)| format!("{n}× {c}"))
+        .collect();
+    out.push_str(&format!("errors by cause    {}\n", causes.join(", ")));
+    if let Some(e) = &m.first_error {
+        out.push_str(&format!(
+            "first error        {}\n",
+            crate::report::terminal::plain(e)
+        ));
+    }
+    out
+}
+
+/// Errors by cause, with the first error in full, for Markdown.
+fn errors_markdown(m: &Metrics) -> String {
+    if m.errors == 0 {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n**Errors by cause** (never scored as confusions)\n\n| cause | count |\n|---|---:|\n",
+    );
+    for (c, n) in &m.errors_by_cause {
+        out.push_str(&format!("| {} | {n} |\n", escape_cell(c)));
+    }
+    if let Some(e) = &m.first_error {
+        out.push_str(&format!("\nFirst error: {}\n", code(e)));
+    }
+    out
+}
+
 pub fn terminal(run: &RunFile) -> String {
     let mut out = format!("{}\n", header(run));
     for r in &run.results {
@@ -60,6 +98,7 @@ pub fn terminal(run: &RunFile) -> String {
             "outcomes           {} confusions, {} missed calls, {} false calls, {} errors (of {})\n",
             m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
         ));
+        out.push_str(&errors_terminal(m));
         out.push_str(&format!(
             "abstention         precision {}  recall {}\n",
             pct(&m.abstention_precision),
@@ -246,6 +285,7 @@ pub fn markdown_body(run: &RunFile) -> String {
                 pct(&m.args_correct)
             ));
         }
+        out.push_str(&errors_markdown(m));
         let a = &m.attribution;
         out.push_str(&format!(
             "| failures: description confusion / arguments / model mechanics / no call / false call | {} / {} / {} / {} / {} |\n",

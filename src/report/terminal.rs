@@ -4,6 +4,22 @@ use super::LintReport;
 use crate::catalog::Catalog;
 
 /// Pads or cuts `s` to `w` characters.
+/// Text from a server or provider made safe for a terminal: control characters (escape
+/// sequences, carriage returns, bells) and invisible format characters are shown escaped.
+pub fn plain(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() && c != '\n' && c != '\t'
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+        {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 pub fn cell(s: &str, w: usize) -> String {
     let n = s.chars().count();
     if n > w {

@@ -1,0 +1,307 @@
+//! A gate that never lies: errors are never scores, a partial run never passes, a significant
+//! regression fails — in `run`, `ci` and `compare`, with the cause where a reader looks.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::{fixture, py_server, toolgate};
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+fn catalog(dir: &Path) -> String {
+    let p = dir.join("catalog.json");
+    std::fs::write(
+        &p,
+        json!({"tools": [
+            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
+            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    p.display().to_string()
+}
+
+fn tasks(dir: &Path, n: usize) -> String {
+    let p = dir.join("tasks.jsonl");
+    let lines: Vec<String> = (0..n)
+        .map(|i| json!({"id": format!("t{i:02}"), "request": format!("book room Vega please #{i}"), "kind": "direct", "expected": {"tool": "book_room"}}).to_string())
+        .collect();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    p.display().to_string()
+}
+
+fn call(name: &str) -> Value {
+    json!({"id": "c", "model": "mock", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": "{\"room\":\"Vega\"}"}}]}}]})
+}
+
+/// Answers every request with a context-length error, or fails every `every`-th request.
+struct Endpoint {
+    calls: Arc<AtomicUsize>,
+    context_length: bool,
+    every: usize,
+}
+
+impl Respond for Endpoint {
+    fn respond(&self, _req: &Request) -> ResponseTemplate {
+        let n = self.calls.fetch_add(1, Ordering::SeqCst);
+        if self.context_length {
+            return ResponseTemplate::new(400).set_body_json(json!({"error": {"message": "This model's maximum context length is 2048 tokens. However, your messages resulted in 2490 tokens.", "type": "invalid_request_error", "code": "context_length_exceeded"}}));
+        }
+        if self.every > 0 && n % self.every == self.every - 1 {
+            return ResponseTemplate::new(400).set_body_string("bad request: unsupported value");
+        }
+        ResponseTemplate::new(200).set_body_json(call("book_room"))
+    }
+}
+
+async fn endpoint(context_length: bool, every: usize) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(Endpoint {
+            calls: Arc::new(AtomicUsize::new(0)),
+            context_length,
+            every,
+        })
+        .mount(&server)
+        .await;
+    server
+}
+
+fn run_against(dir: &Path, base_url: &str, n: usize, extra: &[&str]) -> std::process::Output {
+    let cat = catalog(dir);
+    let t = tasks(dir, n);
+    toolgate()
+        .current_dir(dir)
+        .args(["run", &cat, "-t", &t, "-m", "openai-compat:m", "--base-url"])
+        .arg(base_url)
+        .args([
+            "--out",
+            "r",
+            "--no-cache",
+            "--retries",
+            "0",
+            "--timeout",
+            "5",
+        ])
+        .args(["--concurrency", "1"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn report_md(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("r/report.md")).unwrap()
+}
+
+#[test]
+fn nothing_listening_is_exit_2_with_the_cause_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // A port nothing listens on: bind, read the port, close.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = run_against(dir.path(), &format!("http://127.0.0.1:{port}/v1"), 4, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("connection refused") || err.contains("Connection refused"),
+        "{err}"
+    );
+    assert!(
+        out.contains("errors by cause    4× connection refused"),
+        "{out}"
+    );
+    let md = report_md(dir.path());
+    assert!(md.contains("| connection refused | 4 |"), "{md}");
+    assert!(md.contains("ERRORED"), "{md}");
+    let html = std::fs::read_to_string(dir.path().join("r/report.html")).unwrap();
+    assert!(html.contains("4× connection refused"));
+    assert!(!dir.path().join("badge.svg").exists());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_context_length_error_on_every_request_is_exit_2_with_the_cause() {
+    let server = endpoint(true, 0).await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = format!("{}/v1", server.uri());
+    let d = dir.path().to_path_buf();
+    let o = tokio::task::spawn_blocking(move || run_against(&d, &base, 4, &[]))
+        .await
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("context_length_exceeded"), "{err}");
+    let md = report_md(dir.path());
+    assert!(md.contains("| context length exceeded | 4 |"), "{md}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_failure_in_five_completes_with_failures_by_cause() {
+    let server = endpoint(false, 5).await;
+    let dir = tempfile::tempdir().unwrap();
+    let base = format!("{}/v1", server.uri());
+    let d = dir.path().to_path_buf();
+    // 20 % errors is over the default 5 %: raise the policy to let it complete.
+    let o = tokio::task::spawn_blocking(move || {
+        run_against(&d, &base, 20, &["--max-error-rate", "0.25"])
+    })
+    .await
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let md = report_md(dir.path());
+    assert!(md.contains("| HTTP 400 | 4 |"), "{md}");
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(run["status"], "complete");
+    assert_eq!(run["results"][0]["metrics"]["errors"], 4);
+}
+
+fn ci(dir: &Path, server: &str, extra: &[&str]) -> std::process::Output {
+    toolgate()
+        .current_dir(dir)
+        .args([
+            "ci",
+            "--server",
+            server,
+            "--tasks",
+            &fixture("example/tasks.jsonl"),
+        ])
+        .args(["--lock-check", "off", "--comment", "true"])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_significant_regression_fails_ci_and_compare_and_names_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let after = py_server("fakemcp.py", &fixture("example/after.json"));
+    let before = py_server("fakemcp.py", &fixture("example/before.json"));
+    // The base is the better "after"; the change goes back to "before".
+    let o = ci(
+        dir.path(),
+        &after,
+        &["--out", "base", "--write-baseline", "after-baseline.json"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = ci(
+        dir.path(),
+        &before,
+        &["--out", "head", "--base", "after-baseline.json"],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let comment = std::fs::read_to_string(dir.path().join("head/comment.md")).unwrap();
+    assert!(comment.contains("significant regression"), "{comment}");
+    assert!(comment.contains("--fail-on-regression"), "{comment}");
+    let cij: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("head/ci.json")).unwrap())
+            .unwrap();
+    assert_eq!(cij["failures"][0]["kind"], "regression");
+    // Turned off, the same change passes and the regression is still reported.
+    let o = ci(
+        dir.path(),
+        &before,
+        &[
+            "--out",
+            "head2",
+            "--base",
+            "after-baseline.json",
+            "--fail-on-regression",
+            "false",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let summary = std::fs::read_to_string(dir.path().join("head2/summary.md")).unwrap();
+    assert!(summary.contains("significant regression"), "{summary}");
+    // compare applies the same policy.
+    toolgate()
+        .args(["compare"])
+        .arg(dir.path().join("base/run"))
+        .arg(dir.path().join("head/run"))
+        .assert()
+        .code(1);
+    toolgate()
+        .args(["compare"])
+        .arg(dir.path().join("head/run"))
+        .arg(dir.path().join("base/run"))
+        .assert()
+        .code(0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_partial_ci_run_exits_non_zero_and_writes_no_badge_or_baseline() {
+    let server = endpoint(false, 0).await;
+    let dir = tempfile::tempdir().unwrap();
+    let cat = catalog(dir.path());
+    let t = tasks(dir.path(), 6);
+    let base = format!("{}/v1", server.uri());
+    let d = dir.path().to_path_buf();
+    let o = tokio::task::spawn_blocking(move || {
+        toolgate()
+            .current_dir(&d)
+            .args([
+                "ci",
+                "--server",
+                &cat,
+                "--tasks",
+                &t,
+                "-m",
+                "openai-compat:m",
+            ])
+            .args(["--base-url", &base, "--max-calls", "2", "--no-cache"])
+            .args(["--lock-check", "off", "--out", "o", "--badge", "b.svg"])
+            .args(["--write-baseline", "base.json", "--concurrency", "1"])
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("partial"), "{err}");
+    for f in ["b.svg", "base.json", "o/badge.svg", "o/baseline.json"] {
+        assert!(!dir.path().join(f).exists(), "{f} was written");
+    }
+    let summary = std::fs::read_to_string(dir.path().join("o/summary.md")).unwrap();
+    assert!(summary.contains("could not score"), "{summary}");
+}
+
+#[test]
+fn report_fail_under_is_range_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    toolgate()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            &fixture("example/after.json"),
+            "-t",
+            &fixture("example/tasks.jsonl"),
+        ])
+        .args(["--out", "r"])
+        .assert()
+        .success();
+    toolgate()
+        .current_dir(dir.path())
+        .args(["report", "r", "--fail-under", "52"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("between 0 and 1"));
+}
