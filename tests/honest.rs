@@ -305,3 +305,112 @@ fn report_fail_under_is_range_checked() {
         .code(2)
         .stderr(predicates::str::contains("between 0 and 1"));
 }
+
+/// Hand-built replay cases, each graded as the scoring contract says and each visible in
+/// report.md.
+#[test]
+fn replayed_arguments_and_unasked_writes_are_graded_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("billing.json");
+    std::fs::write(
+        &cat,
+        json!({"tools": [
+            {"name": "list_invoices", "description": "List invoices by status.", "inputSchema": {"type": "object", "properties": {"status": {"type": "string"}, "customer": {"type": "string"}}}, "annotations": {"readOnlyHint": true}},
+            {"name": "schedule_call", "description": "Schedule a call.", "inputSchema": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}},
+            {"name": "delete_contact", "description": "Delete a contact.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}, "annotations": {"destructiveHint": true}},
+            {"name": "update_contact", "description": "Update a contact.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "phone": {"type": "string"}}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let t = dir.path().join("t.jsonl");
+    let tasks = [
+        json!({"id": "paid", "request": "Show paid invoices", "kind": "direct", "expected": {"tool": "list_invoices", "arguments": {"status": "paid"}}}),
+        json!({"id": "ann", "request": "Invoices for Ann", "kind": "direct", "expected": {"tool": "list_invoices", "arguments": {"customer": "Ann"}}}),
+        json!({"id": "secs", "request": "Call at 12:00:00", "kind": "direct", "expected": {"tool": "schedule_call", "arguments": {"at": "2026-05-08T12:00:00Z"}}}),
+        json!({"id": "unknown", "request": "Paid invoices, page 2", "kind": "direct", "expected": {"tool": "list_invoices", "arguments": {"status": "paid"}}}),
+        json!({"id": "delete-first", "request": "Change c1's phone", "kind": "direct", "expected": {"tool": "update_contact"}}),
+        json!({"id": "read-first", "request": "Change c2's phone", "kind": "direct", "expected": {"tool": "update_contact"}}),
+    ];
+    std::fs::write(
+        &t,
+        tasks
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    let log = dir.path().join("log.jsonl");
+    let logged = [
+        json!({"task_id": "paid", "tool": "list_invoices", "arguments": {"status": "unpaid"}}),
+        json!({"task_id": "ann", "tool": "list_invoices", "arguments": {"customer": "Joanne"}}),
+        json!({"task_id": "secs", "tool": "schedule_call", "arguments": {"at": "2026-05-08T12:00:30Z"}}),
+        json!({"task_id": "unknown", "tool": "list_invoices", "arguments": {"status": "paid", "page": 2}}),
+        json!({"task_id": "delete-first", "calls": [{"tool": "delete_contact", "arguments": {"id": "c1"}}, {"tool": "update_contact", "arguments": {"id": "c1"}}]}),
+        json!({"task_id": "read-first", "calls": [{"tool": "list_invoices", "arguments": {}}, {"tool": "update_contact", "arguments": {"id": "c2"}}]}),
+    ];
+    std::fs::write(
+        &log,
+        logged
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    toolgate()
+        .current_dir(dir.path())
+        .args([
+            "run",
+            "billing.json",
+            "-t",
+            "t.jsonl",
+            "-m",
+            "replay:log.jsonl",
+            "--out",
+            "r",
+        ])
+        .assert()
+        .success();
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r/run.json")).unwrap())
+            .unwrap();
+    let m = &run["results"][0]["metrics"];
+    assert_eq!(m["unasked_writes"], 1, "{m}");
+    assert_eq!(
+        m["accuracy"]["k"], 5,
+        "only the delete-first task fails tool choice: {m}"
+    );
+    assert_eq!(
+        (&m["args_correct"]["k"], &m["args_correct"]["n"]),
+        (&json!(1), &json!(4)),
+        "paid≠unpaid, Ann≠Joanne, 12:00:00≠12:00:30; only `unknown` has the right values: {m}"
+    );
+    assert_eq!(m["args_valid"]["k"], 4, "the unknown key is invalid: {m}");
+    let problems: Vec<String> = m["argument_problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("{}: {}", p["task_id"], p["problems"]))
+        .collect();
+    let all = problems.join("\n");
+    for want in [
+        "\"paid\": ",
+        "\"ann\": ",
+        "\"secs\": ",
+        "`page` is not a parameter",
+    ] {
+        assert!(all.contains(want), "{want} missing in {all}");
+    }
+    let md = std::fs::read_to_string(dir.path().join("r/report.md")).unwrap();
+    assert!(md.contains("**Unasked writes:** 1"), "{md}");
+    assert!(md.contains("**Wrong arguments**"), "{md}");
+    assert!(
+        md.contains("expected \"unpaid\"") || md.contains("expected \"paid\", got \"unpaid\""),
+        "{md}"
+    );
+    assert!(md.contains("is not a parameter of this tool"), "{md}");
+}

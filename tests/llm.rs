@@ -21,7 +21,7 @@ fn catalog(dir: &Path) -> PathBuf {
         &p,
         json!({"tools": [
             {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
-            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}, "annotations": {"readOnlyHint": true}}
         ]})
         .to_string(),
     )
@@ -565,8 +565,8 @@ async fn multi_step_passes_on_a_later_call_and_reports_an_undeclared_preconditio
         "three steps: book_room is called at step 2"
     );
     assert_eq!(
-        m["confusion"]["book_room"]["get_weather"], 2,
-        "the matrix still scores the first call"
+        m["confusion"]["book_room"]["book_room"], 2,
+        "the matrix credits the call that served the task"
     );
     assert_eq!(m["args_correct"]["k"], 2);
     let p = &m["preconditions"][0];

@@ -132,8 +132,13 @@ pub fn score(
                     Some(Observation {
                         task,
                         trial: p.trial,
+                        // The call that served the task (multi-step), else the first call.
                         called: if p.decision.error.is_some() {
                             None
+                        } else if graded.outcome == crate::score::Outcome::Correct
+                            && let Some(at) = crate::score::grade::serving_step(task, &p.decision)
+                        {
+                            Some(p.decision.steps[at].tool.clone())
                         } else {
                             p.decision.tool.clone()
                         },

@@ -4,7 +4,9 @@
 //! `{"task_id": "cal-001", "trial": 0, "tool": "create_event", "arguments": {…}, "text": "…", "error": "…"}`
 //! — `task_id` (or else `request`, the exact request text) says which task the decision
 //! answers; `tool` is the tool called (null or absent: no call); `arguments`, `text`, `error`
-//! and `trial` (default 0) are optional. A task the log does not cover is scored as an error.
+//! and `trial` (default 0) are optional. A multi-step decision lists its calls in order as
+//! `"calls": [{"tool": …, "arguments": {…}}, …]` instead of `tool`/`arguments`. A task the log
+//! does not cover is scored as an error.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,6 +37,16 @@ struct Logged {
     error: Option<String>,
     #[serde(default)]
     model: Option<String>,
+    #[serde(default)]
+    calls: Vec<LoggedCall>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoggedCall {
+    tool: String,
+    #[serde(default)]
+    arguments: Option<Map<String, Value>>,
 }
 
 pub struct Replay {
@@ -73,12 +85,33 @@ impl Replay {
                     crate::catalog::kind(&other)
                 ),
             };
+            if !l.calls.is_empty() && l.tool.is_some() {
+                bail!(
+                    "{}:{}: give either `tool` or `calls`, not both",
+                    path.display(),
+                    i + 1
+                );
+            }
+            let steps: Vec<super::Step> = l
+                .calls
+                .into_iter()
+                .map(|c| super::Step {
+                    tool: c.tool,
+                    arguments: c.arguments,
+                    error: None,
+                })
+                .collect();
+            let (tool, arguments) = match steps.first() {
+                Some(s) => (Some(s.tool.clone()), s.arguments.clone()),
+                None => (l.tool, arguments),
+            };
             let d = Decision {
-                tool: l.tool,
+                tool,
                 arguments,
                 text: l.text,
                 error: l.error,
                 served_by: l.model,
+                steps,
                 ..Default::default()
             };
             match (l.task_id, l.request) {

@@ -54,6 +54,49 @@ fn errors_terminal(m: &Metrics) -> String {
     out
 }
 
+/// Unasked writes and wrong arguments, for the terminal.
+fn problems_terminal(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.unasked_writes > 0 {
+        out.push_str(&format!(
+            "unasked writes     {} (a tool that may write was called before the intended one)\n",
+            m.unasked_writes
+        ));
+    }
+    for a in m.argument_problems.iter().take(10) {
+        out.push_str(&format!(
+            "wrong arguments    {} `{}`: {}\n",
+            crate::report::terminal::plain(&a.task_id),
+            crate::report::terminal::plain(&a.tool),
+            crate::report::terminal::plain(&a.problems.join("; "))
+        ));
+    }
+    out
+}
+
+/// Unasked writes and wrong arguments, for Markdown.
+fn problems_markdown(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.unasked_writes > 0 {
+        out.push_str(&format!(
+            "\n**Unasked writes:** {} task(s) where a tool that may write (not marked read-only) was called before the intended one; they count as failures.\n",
+            m.unasked_writes
+        ));
+    }
+    if !m.argument_problems.is_empty() {
+        out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
+        for a in &m.argument_problems {
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                code(&a.task_id),
+                code(&a.tool),
+                crate::report::markdown::message(&a.problems.join("; "))
+            ));
+        }
+    }
+    out
+}
+
 /// Errors by cause, with the first error in full, for Markdown.
 fn errors_markdown(m: &Metrics) -> String {
     if m.errors == 0 {
@@ -99,6 +142,7 @@ pub fn terminal(run: &RunFile) -> String {
             m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
         ));
         out.push_str(&errors_terminal(m));
+        out.push_str(&problems_terminal(m));
         out.push_str(&format!(
             "abstention         precision {}  recall {}\n",
             pct(&m.abstention_precision),
@@ -286,6 +330,7 @@ pub fn markdown_body(run: &RunFile) -> String {
             ));
         }
         out.push_str(&errors_markdown(m));
+        out.push_str(&problems_markdown(m));
         let a = &m.attribution;
         out.push_str(&format!(
             "| failures: description confusion / arguments / model mechanics / no call / false call | {} / {} / {} / {} / {} |\n",

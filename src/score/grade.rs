@@ -28,6 +28,9 @@ pub enum Outcome {
     FalseCall,
     /// Transport failure, malformed output, or a tool name the catalog does not have.
     Error,
+    /// The intended tool was called, but after a tool that may write (not read-only) which the
+    /// task did not ask for: an agent that deletes before it books has not done the task.
+    UnaskedWrite,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,16 +53,25 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         args_correct: None,
         notes: vec![],
     };
-    // Multi-step: the task passes when the intended call is made at any step; that step's
-    // arguments are graded. (The confusion matrix still scores the first call.)
+    // Multi-step: the task passes when the intended call is made at any step and nothing
+    // before it may have written without being asked; that step's arguments are graded.
     if d.error.is_none()
         && d.steps.len() > 1
         && let Some(exp) = &task.expected
-        && let Some(step) = d
-            .steps
-            .iter()
-            .find(|s| exp.accepts(&s.tool) && s.error.is_none())
+        && let Some(at) = serving_step(task, d)
     {
+        let step = &d.steps[at];
+        if let Some(w) = d.steps[..at]
+            .iter()
+            .find(|s| !exp.accepts(&s.tool) && !read_only(catalog, &s.tool))
+        {
+            g.outcome = Outcome::UnaskedWrite;
+            g.notes.push(format!(
+                "called `{}` (not marked read-only) before `{}` without being asked",
+                w.tool, step.tool
+            ));
+            return g;
+        }
         let single = Decision {
             tool: Some(step.tool.clone()),
             arguments: step.arguments.clone(),
@@ -96,11 +108,17 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         return g;
     }
     if let Some(args) = &d.arguments {
+        let unknown = unknown_keys(args, catalog.tool(called).and_then(|t| t.input_schema()));
         match checker.check(called, &Value::Object(args.clone())) {
-            Ok(()) => g.args_valid = Some(true),
+            Ok(()) if unknown.is_empty() => g.args_valid = Some(true),
+            Ok(()) => {
+                g.args_valid = Some(false);
+                g.notes.extend(unknown);
+            }
             Err(errs) => {
                 g.args_valid = Some(false);
                 g.notes.extend(errs);
+                g.notes.extend(unknown);
             }
         }
         if let Some(want) = &exp.arguments {
@@ -111,6 +129,41 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         }
     }
     g
+}
+
+/// The step of a multi-step decision that serves the task: the first error-free call of the
+/// expected (or an acceptable) tool.
+pub fn serving_step(task: &Task, d: &Decision) -> Option<usize> {
+    let exp = task.expected.as_ref()?;
+    d.steps
+        .iter()
+        .position(|s| exp.accepts(&s.tool) && s.error.is_none())
+}
+
+/// Whether the server marks `tool` read-only (MCP's default is not read-only).
+fn read_only(catalog: &Catalog, tool: &str) -> bool {
+    catalog
+        .tool(tool)
+        .is_some_and(|t| t.hint("readOnlyHint") == Some(true))
+}
+
+/// Argument keys the tool's schema does not define (when it defines its properties and does
+/// not allow others).
+pub fn unknown_keys(args: &Map<String, Value>, schema: Option<&Value>) -> Vec<String> {
+    let Some(s) = schema else { return vec![] };
+    let Some(props) = s.get("properties").and_then(Value::as_object) else {
+        return vec![];
+    };
+    if s.get("additionalProperties")
+        .is_some_and(|a| a != &Value::Bool(false))
+        || s.get("patternProperties").is_some()
+    {
+        return vec![];
+    }
+    args.keys()
+        .filter(|k| !props.contains_key(*k))
+        .map(|k| format!("`{k}` is not a parameter of this tool"))
+        .collect()
 }
 
 /// Differences between expected and actual arguments (empty when every expected value matches).
@@ -146,7 +199,7 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("regex")
 });
 
-/// Minutes since 1970-01-01T00:00Z of an ISO 8601 date or date-time (UTC when no offset),
+/// Seconds since 1970-01-01T00:00Z of an ISO 8601 date or date-time (UTC when no offset),
 /// with a flag telling whether a time of day was given.
 pub fn parse_instant(s: &str) -> Option<(i64, bool)> {
     let c = DATE.captures(s.trim())?;
@@ -163,7 +216,15 @@ pub fn parse_instant(s: &str) -> Option<(i64, bool)> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     let timed = c.get(4).is_some();
-    let mut minutes = days * 1440 + num(4).unwrap_or(0) * 60 + num(5).unwrap_or(0);
+    let (hh, mi, ss) = (
+        num(4).unwrap_or(0),
+        num(5).unwrap_or(0),
+        num(6).unwrap_or(0),
+    );
+    if hh > 23 || mi > 59 || ss > 60 {
+        return None;
+    }
+    let mut seconds = days * 86_400 + hh * 3600 + mi * 60 + ss;
     if let Some(off) = c
         .get(7)
         .map(|m| m.as_str())
@@ -173,9 +234,9 @@ pub fn parse_instant(s: &str) -> Option<(i64, bool)> {
         let digits: String = off.chars().filter(char::is_ascii_digit).collect();
         let h: i64 = digits.get(..2)?.parse().ok()?;
         let mm: i64 = digits.get(2..4)?.parse().ok()?;
-        minutes -= sign * (h * 60 + mm);
+        seconds -= sign * (h * 3600 + mm * 60);
     }
-    Some((minutes, timed))
+    Some((seconds, timed))
 }
 
 fn norm_text(s: &str) -> String {
@@ -205,6 +266,47 @@ fn exact_kind(key: &str, schema: Option<&Value>, want: &str) -> bool {
         || (!want.contains(char::is_whitespace)
             && want.chars().any(|c| c.is_ascii_digit())
             && want.len() >= 4)
+}
+
+/// Whether a value is free text that may sit inside a longer value: a message, a body, a
+/// query, a title — or any value of three words or more. Names, enums, statuses and other
+/// short values compare whole ("paid" is not "unpaid", "Ann" is not "Joanne").
+fn free_text(key: &str, want: &str) -> bool {
+    const FREE: &[&str] = &[
+        "message",
+        "body",
+        "text",
+        "content",
+        "query",
+        "q",
+        "search",
+        "prompt",
+        "description",
+        "notes",
+        "note",
+        "comment",
+        "summary",
+        "title",
+        "subject",
+        "agenda",
+        "reason",
+    ];
+    let k = key.to_lowercase();
+    FREE.iter()
+        .any(|f| k == *f || k.ends_with(&format!("_{f}")))
+        || want.split_whitespace().count() >= 3
+}
+
+/// `hay` holds `needle` as whole words.
+fn contains_words(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return false;
+    }
+    hay.match_indices(needle).any(|(i, _)| {
+        let before = hay[..i].chars().next_back();
+        let after = hay[i + needle.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
 }
 
 /// Whether `got` matches `want` for argument `key` (schema `schema`, when known).
@@ -258,7 +360,7 @@ pub fn values_match(want: &Value, got: &Value, key: &str, schema: Option<&Value>
                 };
             }
             let (w, g) = (norm_text(w), norm_text(g));
-            w == g || (!w.is_empty() && g.contains(&w))
+            w == g || (free_text(key, &w) && contains_words(&g, &w))
         }
         (w, g) => w == g,
     }
@@ -301,7 +403,16 @@ mod tests {
             "date",
             None
         ));
-        assert_eq!(parse_instant("1970-01-02").unwrap().0, 1440);
+        assert_eq!(parse_instant("1970-01-02").unwrap().0, 86_400);
+        assert!(
+            !values_match(
+                &json!("2026-05-08T12:00:00Z"),
+                &json!("2026-05-08T12:00:30Z"),
+                "start",
+                None
+            ),
+            "timestamps compare to the second"
+        );
     }
 
     #[test]
@@ -349,6 +460,32 @@ mod tests {
             "channel",
             Some(&schema)
         ));
+    }
+
+    #[test]
+    fn short_values_compare_whole_and_unknown_keys_are_named() {
+        assert!(!values_match(
+            &json!("paid"),
+            &json!("unpaid"),
+            "status",
+            None
+        ));
+        assert!(!values_match(&json!("Ann"), &json!("Joanne"), "name", None));
+        assert!(!values_match(
+            &json!("paid"),
+            &json!("unpaid"),
+            "notes",
+            None
+        ));
+        assert!(values_match(&json!("Ann"), &json!("ann"), "name", None));
+        let schema = json!({"type": "object", "properties": {"room": {"type": "string"}}});
+        let args = json!({"room": "Vega", "floor": 3})
+            .as_object()
+            .unwrap()
+            .clone();
+        assert_eq!(unknown_keys(&args, Some(&schema)).len(), 1);
+        let open = json!({"type": "object", "properties": {}, "additionalProperties": true});
+        assert!(unknown_keys(&args, Some(&open)).is_empty());
     }
 
     #[test]

@@ -24,6 +24,18 @@ pub const OTHER: &str = "(other tools)";
 pub use super::errors::error_cause;
 pub use super::preconditions::{Precondition, UNDECLARED_AT, preconditions};
 
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// A right-tool call whose arguments were wrong, and what was wrong with them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArgumentProblem {
+    pub task_id: String,
+    pub tool: String,
+    pub problems: Vec<String>,
+}
+
 /// One graded trial of one task.
 #[derive(Clone, Debug)]
 pub struct Observation<'a> {
@@ -92,6 +104,12 @@ pub struct Metrics {
     /// Transport failures, malformed output, invented tools.
     pub errors: u64,
     pub error_rate: Rate,
+    /// The intended tool was called after an unasked call that may write (multi-step).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unasked_writes: u64,
+    /// Right tool, wrong arguments: which argument and why (up to 20 tasks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argument_problems: Vec<ArgumentProblem>,
     /// Errors counted by cause ("connection refused", "HTTP 500", "context length exceeded", …).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub errors_by_cause: BTreeMap<String, u64>,
@@ -152,6 +170,20 @@ impl Metrics {
         m.confusions = outcome(Outcome::Confused);
         m.missed_calls = outcome(Outcome::Missed);
         m.false_calls = outcome(Outcome::FalseCall);
+        m.unasked_writes = outcome(Outcome::UnaskedWrite);
+        m.argument_problems = obs
+            .iter()
+            .filter(|o| {
+                o.graded.outcome == Outcome::Correct
+                    && (o.graded.args_valid == Some(false) || o.graded.args_correct == Some(false))
+            })
+            .take(20)
+            .map(|o| ArgumentProblem {
+                task_id: o.task.id.clone(),
+                tool: o.called.clone().unwrap_or_default(),
+                problems: o.graded.notes.iter().take(5).cloned().collect(),
+            })
+            .collect();
         m.errors = outcome(Outcome::Error);
         m.error_rate = Rate::new(m.errors, m.n);
         for o in obs.iter().filter(|o| o.graded.outcome == Outcome::Error) {
@@ -258,7 +290,7 @@ impl Metrics {
         for o in obs {
             if !matches!(
                 o.graded.outcome,
-                Outcome::Confused | Outcome::Missed | Outcome::FalseCall
+                Outcome::Confused | Outcome::Missed | Outcome::FalseCall | Outcome::UnaskedWrite
             ) {
                 continue;
             }
