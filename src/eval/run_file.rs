@@ -111,6 +111,9 @@ pub struct RunFile {
     /// Calls a model could make per task.
     #[serde(default = "one")]
     pub max_steps: u32,
+    /// The seed passed to APIs that accept one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -287,6 +287,7 @@ pub async fn evaluate(
                 trials: opts.trials,
                 split: opts.split.as_str().into(),
                 max_steps: opts.max_steps.max(1),
+                seed: opts.model.llm.seed,
                 results: vec![],
                 gate: None,
             };

@@ -35,6 +35,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         trials: 1,
         split: "all".into(),
         max_steps: 1,
+        seed: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

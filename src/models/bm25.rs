@@ -7,7 +7,14 @@
 //! tool is called when its score reaches `min_score`, otherwise the router abstains (calls no
 //! tool). Ties go to the tool listed first by name, so runs are deterministic.
 //!
-//! Spec: `bm25` (min_score 4.0) or `bm25:<min_score>`. It never gives arguments.
+//! The threshold means the same on every catalog: IDF is computed as if the catalog had
+//! [`PRIOR_DOCS`] more tools that share none of its words, so a one-tool catalog (where plain
+//! BM25's IDF collapses to ~0.3 and nothing ever reaches a fixed score) and a 500-tool one give
+//! a matched distinctive word about the same weight (2–3). The default 3.0 asks for a bit more
+//! than one distinctive word matched once.
+//!
+//! Spec: `bm25` (min_score 3.0) or `bm25:<min_score>`. It never gives arguments. It is a
+//! lexical router: a reproducible proxy for a model, not a model.
 
 use std::collections::HashMap;
 
@@ -17,7 +24,9 @@ use super::{BoxFuture, Decision, Model};
 use crate::catalog::{Catalog, Tool};
 use crate::lint::text;
 
-pub const DEFAULT_MIN_SCORE: f64 = 4.0;
+pub const DEFAULT_MIN_SCORE: f64 = 3.0;
+/// Background tools (sharing no words with the catalog) added to IDF's document count.
+pub const PRIOR_DOCS: f64 = 10.0;
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// How many times a tool's name words count in its document.
@@ -104,7 +113,7 @@ impl Bm25 {
         };
         for (idf, list) in postings.values_mut() {
             let d = list.len() as f64;
-            *idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
+            *idf = ((n + PRIOR_DOCS - d + 0.5) / (d + 0.5) + 1.0).ln();
         }
         let norms = lengths
             .iter()
@@ -172,6 +181,15 @@ impl Bm25 {
     }
 }
 
+impl Bm25 {
+    /// What the spec means, for reports.
+    pub fn explain(min_score: f64) -> String {
+        format!(
+            "bm25:{min_score} is the offline BM25 router: it calls its best-scoring tool when the BM25 score reaches {min_score} (about one distinctive word of the request matched, on any catalog size) and calls nothing otherwise. It is a lexical router — a reproducible proxy for a model, not a model"
+        )
+    }
+}
+
 impl Model for Bm25 {
     fn spec(&self) -> String {
         format!("bm25:{}", self.min_score)
@@ -220,6 +238,26 @@ mod tests {
             Some("send_email")
         );
         assert_eq!(m.choose("tell me a joke about penguins").tool, None);
+    }
+
+    /// mcp-server-fetch's only tool: with plain BM25 its IDF is ~0.29 and a fixed threshold
+    /// never calls it; the background prior keeps one distinctive word worth ~2–3.
+    #[test]
+    fn a_one_tool_catalog_is_still_called() {
+        let fetch = json!({"name": "fetch", "description": "Fetches a URL from the internet and optionally extracts its contents as markdown.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "description": "URL to fetch"}, "raw": {"type": "boolean", "description": "Get the actual HTML content of the requested page, without simplification."}}}});
+        let c = Catalog {
+            tools: vec![Tool::from_value(fetch, "t").unwrap()],
+            ..Default::default()
+        };
+        let m = Bm25::from_spec("", &c).unwrap();
+        assert_eq!(m.spec(), "bm25:3");
+        assert_eq!(
+            m.choose("Fetch https://example.com/docs and give me the contents")
+                .tool
+                .as_deref(),
+            Some("fetch")
+        );
+        assert_eq!(m.choose("Tell me a joke about penguins").tool, None);
     }
 
     #[test]

@@ -76,6 +76,7 @@ pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
         "interval": [a.lo, a.hi],
         "suite_sha256": run.suite.sha256,
         "catalog_sha256": run.catalog.sha256,
+        "seed": run.seed,
     });
     Some(render(
         "tool accuracy",

@@ -12,6 +12,23 @@ fn pct(r: &Rate) -> String {
     r.show()
 }
 
+/// How to read the numbers: what the brackets are, and what each model spec means.
+fn legend(run: &RunFile) -> Vec<String> {
+    let mut out =
+        vec!["Brackets are 95% Wilson intervals; n counts the decisions scored.".to_string()];
+    for m in &run.models {
+        if let Some(rest) = m.spec.strip_prefix("bm25:")
+            && let Ok(v) = rest.parse::<f64>()
+        {
+            out.push(format!("{}.", crate::models::bm25::Bm25::explain(v)));
+        }
+    }
+    if let Some(seed) = run.seed {
+        out.push(format!("Seed {seed}."));
+    }
+    out
+}
+
 fn header(run: &RunFile) -> String {
     format!(
         "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
@@ -230,6 +247,10 @@ pub fn terminal(run: &RunFile) -> String {
             }
         }
     }
+    out.push('\n');
+    for l in legend(run) {
+        out.push_str(&format!("{l}\n"));
+    }
     if let Some(g) = &run.gate {
         out.push_str(&format!(
             "\ngate: {}\n",
@@ -391,13 +412,20 @@ pub fn markdown_body(run: &RunFile) -> String {
         out.push_str(&matrix_markdown(m));
         out.push_str("\n</details>\n");
     }
+    out.push_str(&format!(
+        "\n<sub>{}</sub>\n",
+        escape_cell(&legend(run).join(" "))
+    ));
     if let Some(g) = &run.gate {
         out.push_str(&format!(
             "\n**Gate:** {}\n",
             if g.passed {
                 "passed ✅".to_string()
             } else {
-                format!("failed ❌ — {}", g.reasons.join("; "))
+                format!(
+                    "failed ❌ — {}",
+                    crate::report::markdown::message(&g.reasons.join("; "))
+                )
             }
         ));
     }
