@@ -414,3 +414,46 @@ fn replayed_arguments_and_unasked_writes_are_graded_exactly() {
     );
     assert!(md.contains("is not a parameter of this tool"), "{md}");
 }
+
+/// `--mutate` measures the whole suite: a description that pulls another tool's tasks toward
+/// itself is rejected, naming the tool it hurts.
+#[test]
+fn a_mutation_that_steals_another_tools_tasks_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.json"),
+        json!({"tools": [
+            {"name": "send_email", "description": "Send an email to a recipient's address.", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}}},
+            {"name": "post_message", "description": "Post a chat message to a team channel.", "inputSchema": {"type": "object", "properties": {"channel": {"type": "string"}}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for (i, who) in ["ana", "bo", "cy", "di", "ed", "flo", "gus", "hal"]
+        .iter()
+        .enumerate()
+    {
+        lines.push(json!({"id": format!("e{i}"), "request": format!("Email {who} at {who}@example.com about the offsite"), "kind": "direct", "expected": {"tool": "send_email"}}).to_string());
+    }
+    for (i, ch) in ["general", "random", "eng"].iter().enumerate() {
+        lines.push(json!({"id": format!("p{i}"), "request": format!("Post in the #{ch} channel that the build is green"), "kind": "direct", "expected": {"tool": "post_message"}}).to_string());
+    }
+    std::fs::write(dir.path().join("t.jsonl"), lines.join("\n") + "\n").unwrap();
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["run", "c.json", "-t", "t.jsonl", "--out", "m", "--mutate"])
+        .arg("post_message:Email anyone: send an email or a message to any recipient, address, channel or team.")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("REJECTED — hurts `send_email` (100.0% → 0.0%"),
+        "{out}"
+    );
+    assert!(
+        out.contains("only 3 task(s) expect or lure toward `post_message`"),
+        "the suite is too small to show a gain for post_message, and says so first: {out}"
+    );
+}

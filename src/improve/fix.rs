@@ -231,8 +231,15 @@ pub async fn run(
         proposals.push(p);
     }
     let measured = proposals.iter().filter(|p| p.reason.is_empty()).count();
+    let mut notes: Vec<String> = Vec::new();
     for p in proposals.iter_mut().filter(|p| p.reason.is_empty()) {
-        let subset = tasks_for(&dev, &p.tool, Split::Dev);
+        // Every dev task is measured, so a rewrite that steals other tools' tasks shows.
+        let touching = tasks_for(&dev, &p.tool, Split::Dev).len();
+        if let Some(n) = super::too_small_note(&p.tool, touching, measured, 0.05) {
+            eprintln!("toolgate: note: {n}");
+            notes.push(n);
+        }
+        let subset = dev.clone();
         let change = [(p.tool.clone(), p.after.clone())];
         let mutated = patched(catalog, &change);
         let c = measure(
@@ -251,8 +258,15 @@ pub async fn run(
         p.dev_n = c.overall.base.n;
         p.p = c.overall.p;
         p.p_corrected = bonferroni(c.overall.p, measured);
-        if p.p_corrected < 0.05 && c.overall.only_head > c.overall.only_base {
-            let held = tasks_for(tasks, &p.tool, Split::Heldout);
+        let hurt = super::hurt_tools(&c);
+        if !hurt.is_empty() {
+            p.reason = format!("rejected: {}", hurt.join("; "));
+        } else if p.p_corrected < 0.05 && c.overall.only_head > c.overall.only_base {
+            let held: Vec<Task> = tasks
+                .iter()
+                .filter(|t| t.split == Split::Heldout)
+                .cloned()
+                .collect();
             if held.is_empty() {
                 p.reason =
                     "significantly better on dev, but there are no held-out tasks to confirm it"
@@ -274,7 +288,10 @@ pub async fn run(
                     hc.overall.head.value,
                     hc.overall.base.n,
                 ));
-                if hc.overall.head.value >= hc.overall.base.value {
+                let held_hurt = super::hurt_tools(&hc);
+                if !held_hurt.is_empty() {
+                    p.reason = format!("better on dev but on held-out it {}", held_hurt.join("; "));
+                } else if hc.overall.head.value >= hc.overall.base.value {
                     p.accepted = true;
                     p.reason = "significantly better on dev and not worse on held-out".into();
                 } else {
@@ -287,10 +304,13 @@ pub async fn run(
         }
     }
     let mut text = format!(
-        "fix loop: {} proposal(s) for `{spec}` by `{fixer_spec}`; {} accepted\n",
+        "fix loop: {} proposal(s) for `{spec}` by `{fixer_spec}`; {} accepted (each measured on every dev task)\n",
         proposals.len(),
         proposals.iter().filter(|p| p.accepted).count()
     );
+    for n in &notes {
+        text.push_str(&format!("note: {n}\n"));
+    }
     for p in &proposals {
         text.push_str(&format!(
             "\n{} `{}` — {}\n  before: {}\n  after:  {}\n  dev: {:.1}% → {:.1}% (n={}), p={:.4}, corrected p={:.4}{}\n",

@@ -30,3 +30,57 @@ fn default_dir(what: &str) -> PathBuf {
         .replace([':', '-'], "");
     PathBuf::from("runs").join(format!("{stamp}-{what}"))
 }
+
+/// The smallest number of tasks that must all flip one way for an exact paired test to reach
+/// `alpha` after a Bonferroni correction over `m` comparisons.
+pub fn tasks_needed(m: usize, alpha: f64) -> u64 {
+    (1..=200u64)
+        .find(|d| {
+            crate::score::stats::bonferroni(crate::score::stats::mcnemar_floor(*d), m) < alpha
+        })
+        .unwrap_or(200)
+}
+
+/// Tools a change hurts, as sentences: a description that steals other tools' tasks is not an
+/// improvement. A harm is a reason to stop, not a claim to publish, so each tool's exact
+/// paired test is read uncorrected (p < α with more tasks lost than gained): guarding against
+/// a harm must not get weaker as the catalog grows.
+pub fn hurt_tools(c: &crate::score::compare::ModelComparison) -> Vec<String> {
+    c.per_tool
+        .iter()
+        .filter(|d| d.only_base > d.only_head && d.p < c.alpha)
+        .map(|d| {
+            format!(
+                "hurts `{}` ({:.1}% → {:.1}%, {} of its tasks lost, {} gained; exact paired p={:.4})",
+                d.label,
+                d.base.value * 100.0,
+                d.head.value * 100.0,
+                d.only_base,
+                d.only_head,
+                d.p
+            )
+        })
+        .collect()
+}
+
+/// A note said before anything is spent when the suite is too small for a change to `tool`
+/// to reach significance: `touching` tasks expect or lure toward it.
+pub fn too_small_note(tool: &str, touching: usize, m: usize, alpha: f64) -> Option<String> {
+    let need = tasks_needed(m, alpha);
+    ((touching as u64) < need).then(|| {
+        format!(
+            "only {touching} task(s) expect or lure toward `{tool}`: even if every one of them flipped, an exact paired test could not reach α={alpha} after correcting for {m} comparison(s); at least {need} are needed (add tasks with `toolgate generate --only {tool}`)"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn needed_tasks_grow_with_the_correction() {
+        assert_eq!(super::tasks_needed(1, 0.05), 6);
+        assert!(super::tasks_needed(14, 0.05) > 6);
+        assert!(super::too_small_note("t", 3, 1, 0.05).is_some());
+        assert!(super::too_small_note("t", 40, 1, 0.05).is_none());
+    }
+}

@@ -154,11 +154,31 @@ pub async fn run(
         .out
         .clone()
         .unwrap_or_else(|| super::default_dir("mutate"));
+    // Every task is measured: a description that pulls other tools' tasks toward itself must
+    // show as the loss it is. Said first: whether the suite can show a change at all.
+    let groups = 1 + tasks
+        .iter()
+        .map(|t| t.expected_tool().unwrap_or("(no tool)"))
+        .collect::<HashSet<_>>()
+        .len();
+    let mut preface = String::new();
+    for (tool, _) in &changes {
+        let touching = tasks
+            .iter()
+            .filter(|t| {
+                t.expected_tool() == Some(tool.as_str()) || t.lure.as_deref() == Some(tool.as_str())
+            })
+            .count();
+        if let Some(n) = super::too_small_note(tool, touching, groups, 0.05) {
+            eprintln!("toolgate: note: {n}");
+            preface.push_str(&format!("note: {n}\n"));
+        }
+    }
     let mutated = patched(catalog, &changes);
     let (names, base) = arm(
         &dir.join("baseline"),
         catalog,
-        &selected,
+        tasks,
         specs,
         opts,
         args.trials,
@@ -168,7 +188,7 @@ pub async fn run(
     let (_, head) = arm(
         &dir.join("mutated"),
         &mutated,
-        &selected,
+        tasks,
         specs,
         opts,
         args.trials,
@@ -179,7 +199,28 @@ pub async fn run(
         .iter()
         .map(|s| compare(s, &base, s, &head, 0.05))
         .collect();
-    let text = render(&changes, catalog, &cmps);
+    let mut text = preface;
+    text.push_str(&render(&changes, catalog, &cmps));
+    for c in &cmps {
+        let hurt = super::hurt_tools(c);
+        text.push_str(&if !hurt.is_empty() {
+            format!(
+                "\nverdict for {}: REJECTED — {}\n",
+                c.head_model,
+                hurt.join("; ")
+            )
+        } else if c.overall.verdict == crate::score::compare::Verdict::Better {
+            format!(
+                "\nverdict for {}: better on the whole suite, no tool significantly worse\n",
+                c.head_model
+            )
+        } else {
+            format!(
+                "\nverdict for {}: not shown to be better on the whole suite ({})\n",
+                c.head_model, c.overall.verdict
+            )
+        });
+    }
     write_file(&dir.join("mutation.txt"), &text)?;
     write_file(
         &dir.join("mutation.json"),
@@ -187,7 +228,7 @@ pub async fn run(
     )?;
     eprintln!(
         "{} task(s) × {} model(s) per arm; results in {}",
-        selected.len(),
+        tasks.len(),
         specs.len(),
         dir.display()
     );
