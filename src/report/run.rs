@@ -158,6 +158,13 @@ pub fn terminal(run: &RunFile) -> String {
             "outcomes           {} confusions, {} missed calls, {} false calls, {} errors (of {})\n",
             m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
         ));
+        if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
+            out.push_str(&format!(
+                "every trial       {}  (pass^k)\nconsistent tasks  {}  (all trials agree)\n",
+                pct(all),
+                pct(cons)
+            ));
+        }
         out.push_str(&errors_terminal(m));
         out.push_str(&problems_terminal(m));
         out.push_str(&format!(
@@ -348,6 +355,13 @@ pub fn markdown_body(run: &RunFile) -> String {
                 "| arguments valid | {} |\n| arguments correct | {} |\n",
                 pct(&m.args_valid),
                 pct(&m.args_correct)
+            ));
+        }
+        if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
+            out.push_str(&format!(
+                "\nSolved in every trial (pass^k): {} · tasks whose trials all agree: {}. Intervals count tasks, not trials.\n",
+                pct(all),
+                pct(cons)
             ));
         }
         out.push_str(&errors_markdown(m));

@@ -66,15 +66,25 @@ pub struct ModelComparison {
     pub alpha: f64,
 }
 
-fn delta(label: &str, pairs: &[(bool, bool)], m: usize, alpha: f64) -> Delta {
-    let n = pairs.len() as u64;
-    let base_k = pairs.iter().filter(|p| p.0).count() as u64;
-    let head_k = pairs.iter().filter(|p| p.1).count() as u64;
-    let only_base = pairs.iter().filter(|p| p.0 && !p.1).count() as u64;
-    let only_head = pairs.iter().filter(|p| !p.0 && p.1).count() as u64;
+/// Paired outcomes grouped by task: `(base correct, head correct)` per trial.
+type TaskPairs = Vec<Vec<(bool, bool)>>;
+
+fn delta(label: &str, tasks: &TaskPairs, m: usize, alpha: f64) -> Delta {
+    // Trials of one task are not independent: rates are clustered by task and the exact test
+    // counts tasks, each discordant when its share of correct trials differs. With one trial
+    // per task this is the plain McNemar test on trials.
+    let per = |side: fn(&(bool, bool)) -> bool| -> Vec<(u64, u64)> {
+        tasks
+            .iter()
+            .map(|t| (t.iter().filter(|p| side(p)).count() as u64, t.len() as u64))
+            .collect()
+    };
+    let (bper, hper) = (per(|p| p.0), per(|p| p.1));
+    let only_base = bper.iter().zip(&hper).filter(|(b, h)| b.0 > h.0).count() as u64;
+    let only_head = bper.iter().zip(&hper).filter(|(b, h)| h.0 > b.0).count() as u64;
     let p = mcnemar_exact(only_base, only_head);
     let p_adjusted = bonferroni(p, m);
-    let (base, head) = (Rate::new(base_k, n), Rate::new(head_k, n));
+    let (base, head) = (Rate::clustered(&bper), Rate::clustered(&hper));
     let verdict = if p_adjusted < alpha {
         if only_head > only_base {
             Verdict::Better
@@ -113,22 +123,31 @@ pub fn compare(
         .filter(|o| o.model == head_model)
         .map(|o| (key(o), o))
         .collect();
-    let mut all: Vec<(bool, bool)> = Vec::new();
-    let mut groups: BTreeMap<String, Vec<(bool, bool)>> = BTreeMap::new();
+    let mut by_task: BTreeMap<&str, (String, Vec<(bool, bool)>)> = BTreeMap::new();
+    let mut shared = 0;
     for b in base.iter().filter(|o| o.model == base_model) {
         let Some(h) = head_by.get(&key(b)) else {
             continue;
         };
+        shared += 1;
         let pair = (b.outcome == Outcome::Correct, h.outcome == Outcome::Correct);
-        all.push(pair);
         let label = b.expected.clone().unwrap_or_else(|| "(no tool)".into());
-        groups.entry(label).or_default().push(pair);
+        by_task
+            .entry(b.task_id.as_str())
+            .or_insert_with(|| (label, Vec::new()))
+            .1
+            .push(pair);
+    }
+    let all: TaskPairs = by_task.values().map(|(_, p)| p.clone()).collect();
+    let mut groups: BTreeMap<String, TaskPairs> = BTreeMap::new();
+    for (label, pairs) in by_task.into_values() {
+        groups.entry(label).or_default().push(pairs);
     }
     let m = 1 + groups.len();
     ModelComparison {
         base_model: base_model.into(),
         head_model: head_model.into(),
-        shared: all.len(),
+        shared,
         overall: delta("overall", &all, m, alpha),
         per_tool: groups
             .iter()
@@ -184,5 +203,26 @@ mod tests {
         assert!((a.p_adjusted - 3.0 * 2.0 * 0.5f64.powi(20)).abs() < 1e-12);
         let b = c.per_tool.iter().find(|d| d.label == "b").unwrap();
         assert_eq!(b.verdict, Verdict::TooFewPairs);
+    }
+
+    #[test]
+    fn trials_of_one_task_are_one_pair() {
+        // 5 tasks flipped, each seen in 4 identical trials: 5 discordant tasks, not 20 pairs.
+        let (mut base, mut head) = (Vec::new(), Vec::new());
+        for i in 0..5 {
+            for t in 0..4 {
+                let mut b = line(&format!("a{i}"), "a", false);
+                b.trial = t;
+                let mut h = line(&format!("a{i}"), "a", true);
+                h.trial = t;
+                base.push(b);
+                head.push(h);
+            }
+        }
+        let c = compare("m", &base, "m", &head, 0.05);
+        assert_eq!(c.shared, 20);
+        assert_eq!((c.overall.only_base, c.overall.only_head), (0, 5));
+        assert_eq!(c.overall.verdict, Verdict::TooFewPairs);
+        assert_eq!(c.overall.head.n, 20);
     }
 }

@@ -131,6 +131,12 @@ pub struct Metrics {
     pub most_confused: Vec<ConfusedPair>,
     #[serde(default)]
     pub attribution: Attribution,
+    /// With several trials: the share of tasks solved in every trial (pass^k).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_all: Option<Rate>,
+    /// With several trials: the share of tasks whose trials all agree (all pass or all fail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consistency: Option<Rate>,
     /// Multi-step runs: tools called before the intended one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<Precondition>,
@@ -144,14 +150,43 @@ impl Metrics {
         };
         let count = |f: &dyn Fn(&Observation) -> bool| obs.iter().filter(|o| f(o)).count() as u64;
         let correct = |o: &Observation| o.graded.outcome == Outcome::Correct;
-        m.accuracy = Rate::new(count(&correct), m.n);
+        // Accuracy rates over tasks: several trials of one task are one cluster.
+        let rate = |f: &dyn Fn(&Observation) -> bool| {
+            let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+            for o in obs.iter().filter(|o| f(o)) {
+                let e = per.entry(o.task.id.as_str()).or_default();
+                e.1 += 1;
+                if correct(o) {
+                    e.0 += 1;
+                }
+            }
+            Rate::clustered(&per.into_values().collect::<Vec<_>>())
+        };
+        m.accuracy = rate(&|_| true);
+        if obs.iter().any(|o| o.trial > 0) {
+            let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+            for o in obs {
+                let e = per.entry(o.task.id.as_str()).or_default();
+                e.1 += 1;
+                if correct(o) {
+                    e.0 += 1;
+                }
+            }
+            let tasks = per.len() as u64;
+            m.pass_all = Some(Rate::new(
+                per.values().filter(|(k, n)| k == n).count() as u64,
+                tasks,
+            ));
+            m.consistency = Some(Rate::new(
+                per.values().filter(|(k, n)| *k == 0 || k == n).count() as u64,
+                tasks,
+            ));
+        }
         for kind in Kind::ALL {
             let n = count(&|o| o.task.kind == kind);
             if n > 0 {
-                m.by_kind.insert(
-                    kind.as_str().into(),
-                    Rate::new(count(&|o| o.task.kind == kind && correct(o)), n),
-                );
+                m.by_kind
+                    .insert(kind.as_str().into(), rate(&|o| o.task.kind == kind));
             }
         }
         for (split, name) in [
@@ -160,10 +195,8 @@ impl Metrics {
         ] {
             let n = count(&|o| o.task.split == split);
             if n > 0 {
-                m.by_split.insert(
-                    name.into(),
-                    Rate::new(count(&|o| o.task.split == split && correct(o)), n),
-                );
+                m.by_split
+                    .insert(name.into(), rate(&|o| o.task.split == split));
             }
         }
         let outcome = |k: Outcome| count(&|o| o.graded.outcome == k);
@@ -257,7 +290,6 @@ impl Metrics {
                 .iter()
                 .filter(|o| o.task.expected_tool() == Some(t))
                 .collect();
-            let hits = expecting.iter().filter(|o| correct(o)).count() as u64;
             let calls = obs
                 .iter()
                 .filter(|o| o.called.as_deref() == Some(t))
@@ -268,7 +300,7 @@ impl Metrics {
                     o.called.as_deref() == Some(t) && correct(o) && o.task.expected.is_some()
                 })
                 .count() as u64;
-            let recall = Rate::new(hits, expecting.len() as u64);
+            let recall = rate(&|o| o.task.expected_tool() == Some(t));
             let precision = Rate::new(right_calls, calls);
             let f1 = if precision.value + recall.value > 0.0 {
                 2.0 * precision.value * recall.value / (precision.value + recall.value)

@@ -42,6 +42,45 @@ impl Rate {
     }
 }
 
+impl Rate {
+    /// A rate over tasks run several times each: `(correct trials, trials)` per task. The
+    /// trials of one task are not independent samples, so the interval is a Wilson interval
+    /// at the cluster-robust effective sample size (between the number of tasks and the
+    /// number of trials); with one trial per task it is exactly [`Rate::new`].
+    pub fn clustered(per_task: &[(u64, u64)]) -> Self {
+        let k: u64 = per_task.iter().map(|t| t.0).sum();
+        let n: u64 = per_task.iter().map(|t| t.1).sum();
+        let tasks = per_task.iter().filter(|t| t.1 > 0).count() as f64;
+        if n == 0 || per_task.iter().all(|t| t.1 <= 1) {
+            return Rate::new(k, n);
+        }
+        let p = k as f64 / n as f64;
+        // Variance of the ratio estimator with tasks as clusters.
+        let ss: f64 = per_task
+            .iter()
+            .map(|(ki, mi)| (*ki as f64 - p * *mi as f64).powi(2))
+            .sum();
+        let var = if tasks > 1.0 {
+            tasks / (tasks - 1.0) * ss / (n as f64).powi(2)
+        } else {
+            0.0
+        };
+        let n_eff = if var > 0.0 && p > 0.0 && p < 1.0 {
+            (p * (1.0 - p) / var).clamp(tasks, n as f64)
+        } else {
+            tasks
+        };
+        let (lo, hi) = wilson_p(p, n_eff);
+        Rate {
+            k,
+            n,
+            value: p,
+            lo,
+            hi,
+        }
+    }
+}
+
 fn z975() -> f64 {
     Normal::standard().inverse_cdf(0.975)
 }
@@ -51,9 +90,15 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
+    wilson_p(k as f64 / n as f64, n as f64)
+}
+
+/// Wilson score interval at 95% for a proportion `p` at a (possibly effective) sample size.
+pub fn wilson_p(p: f64, n_f: f64) -> (f64, f64) {
+    if n_f <= 0.0 {
+        return (0.0, 1.0);
+    }
     let z = z975();
-    let n_f = n as f64;
-    let p = k as f64 / n_f;
     let denom = 1.0 + z * z / n_f;
     let centre = (p + z * z / (2.0 * n_f)) / denom;
     let half = z * ((p * (1.0 - p) / n_f) + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
@@ -86,6 +131,28 @@ pub fn bonferroni(p: f64, m: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trials_of_a_deterministic_model_count_once() {
+        // 24 tasks, 7 solved, 3 identical trials each: the interval is the one of n=24.
+        let per: Vec<(u64, u64)> = (0..24)
+            .map(|i| if i < 7 { (3, 3) } else { (0, 3) })
+            .collect();
+        let r = Rate::clustered(&per);
+        let plain = Rate::new(7, 24);
+        assert_eq!((r.k, r.n), (21, 72));
+        assert!(
+            (r.lo - plain.lo).abs() < 1e-9 && (r.hi - plain.hi).abs() < 1e-9,
+            "{r:?} vs {plain:?}"
+        );
+        // Independent-looking trials approach the n=72 interval.
+        let mixed: Vec<(u64, u64)> = (0..24)
+            .map(|i| (if i % 3 == 0 { 2 } else { 1 }, 3))
+            .collect();
+        let m = Rate::clustered(&mixed);
+        assert!(m.hi - m.lo < plain.hi - plain.lo);
+        assert_eq!(Rate::clustered(&[(1, 1), (0, 1)]), Rate::new(1, 2));
+    }
 
     #[test]
     fn wilson_matches_known_values() {
