@@ -66,8 +66,10 @@ pub struct ModelComparison {
     pub alpha: f64,
 }
 
-/// Paired outcomes grouped by task: `(base correct, head correct)` per trial.
-type TaskPairs = Vec<Vec<(bool, bool)>>;
+/// `(base correct, head correct)` for each trial of one task.
+type Trials = Vec<(bool, bool)>;
+/// Paired outcomes grouped by task.
+type TaskPairs = Vec<Trials>;
 
 fn delta(label: &str, tasks: &TaskPairs, m: usize, alpha: f64) -> Delta {
     // Trials of one task are not independent: rates are clustered by task and the exact test
@@ -123,7 +125,7 @@ pub fn compare(
         .filter(|o| o.model == head_model)
         .map(|o| (key(o), o))
         .collect();
-    let mut by_task: BTreeMap<&str, (String, Vec<(bool, bool)>)> = BTreeMap::new();
+    let mut by_task: BTreeMap<&str, (String, Trials)> = BTreeMap::new();
     let mut shared = 0;
     for b in base.iter().filter(|o| o.model == base_model) {
         let Some(h) = head_by.get(&key(b)) else {
