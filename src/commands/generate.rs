@@ -83,5 +83,11 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
             eprintln!("  {tool}: {reason}");
         }
     }
+    if !out.rejected.is_empty() {
+        eprintln!("{} written request(s) were dropped:", out.rejected.len());
+        for (id, reason) in &out.rejected {
+            eprintln!("  {id}: {reason}");
+        }
+    }
     Ok(Exit::Pass)
 }

@@ -30,6 +30,9 @@ pub struct Generated {
     pub tasks: Vec<Task>,
     /// (tool, reason) for every tool whose schema could not be sampled.
     pub unsampleable: Vec<(String, String)>,
+    /// (task id, reason) for every written request dropped: an echo of the instructions, a
+    /// request that omits its values, a near duplicate.
+    pub rejected: Vec<(String, String)>,
 }
 
 /// How a user asks for each kind of action (verb classes from the look-alike index).
@@ -263,6 +266,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     Generated {
         tasks,
         unsampleable,
+        rejected: vec![],
     }
 }
 

@@ -85,12 +85,18 @@ pub fn leaks(request: &str, tool: &str) -> bool {
             .iter()
             .any(|q| lower.contains(&format!("{q}{t}{q}")));
     }
-    text::mentions(request, tool) && {
-        // `mentions` also accepts the spaced form; leakage needs the identifier itself.
-        let lower = request.to_lowercase();
-        let t = tool.to_lowercase();
-        lower.contains(&t)
-    }
+    // The identifier in any of its spellings: snake_case, camelCase/PascalCase, kebab-case,
+    // dotted. The spaced form ("search free slots") is English, not leakage.
+    let lower = request.to_lowercase();
+    let parts: Vec<String> = parts.iter().map(|p| p.to_lowercase()).collect();
+    ["_", "", "-", "."].iter().any(|sep| {
+        let form = parts.join(sep);
+        lower.match_indices(&form).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + form.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    }) || request.contains(tool)
 }
 
 /// The request with case, punctuation and numbers folded away, for near-duplicate detection.
@@ -184,6 +190,14 @@ pub fn validate(
                     ),
                 );
             }
+        }
+        for w in &task.warnings {
+            push(
+                line,
+                id,
+                Severity::Warning,
+                format!("the task carries a warning from its writer: {w}"),
+            );
         }
         if let Some(lure) = &task.lure {
             if catalog.tool(lure).is_none() {
@@ -292,6 +306,9 @@ mod tests {
         assert!(!leaks("book a room called Vega", "book_room"));
         assert!(!leaks("echo this back to me", "echo"));
         assert!(leaks("use `echo` please", "echo"));
+        assert!(leaks("call searchFreeSlots now", "search_free_slots"));
+        assert!(leaks("try search-free-slots", "search_free_slots"));
+        assert!(!leaks("search free slots on Friday", "search_free_slots"));
     }
 
     #[test]

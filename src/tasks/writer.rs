@@ -72,6 +72,7 @@ pub async fn generate(
     let sibling = super::template::most_similar_siblings(catalog);
     let mut tasks = Vec::new();
     let mut unsampleable = Vec::new();
+    let mut rejected: Vec<(String, String)> = Vec::new();
     let split_for = |id: &str| {
         let h = crate::catalog::canonical::sha256_hex(&format!("{}:{id}", opts.seed));
         let x = u64::from_str_radix(&h[..12], 16).unwrap_or(0) as f64 / (1u64 << 48) as f64;
@@ -125,6 +126,16 @@ pub async fn generate(
                     }
                 };
                 let mut problems = Vec::new();
+                if let Some(why) = super::quality::echoed(&text, &prompt) {
+                    problems.push(format!("echo: {why}"));
+                }
+                let missing = super::quality::missing_values(&text, &args);
+                if !missing.is_empty() {
+                    problems.push(format!(
+                        "unsolvable: the request omits {}",
+                        missing.join(", ")
+                    ));
+                }
                 if let Some(t) = catalog.tools.iter().find(|t| leaks(&text, t.name())) {
                     problems.push(format!("the request names `{}`", t.name()));
                 }
@@ -146,6 +157,21 @@ pub async fn generate(
             }
             let Some(request) = request else { continue };
             let id = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
+            // Echoes and unsolvable requests are not tasks, however many rewrites it took.
+            if let Some(w) = warnings
+                .iter()
+                .find(|w| w.starts_with("echo:") || w.starts_with("unsolvable:"))
+            {
+                rejected.push((id, w.clone()));
+                continue;
+            }
+            if let Some(first) = tasks
+                .iter()
+                .find(|t: &&Task| super::quality::near_duplicate(&t.request, &request))
+            {
+                rejected.push((id, format!("near duplicate of `{}`", first.id)));
+                continue;
+            }
             tasks.push(Task {
                 split: split_for(&id),
                 id,
@@ -198,5 +224,6 @@ pub async fn generate(
     Generated {
         tasks,
         unsampleable,
+        rejected,
     }
 }
