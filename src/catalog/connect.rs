@@ -35,12 +35,40 @@ fn client_config() -> ClientConfig {
 }
 
 /// Connects to `spec` (a command or a URL) and returns its catalog.
+/// Server-originated text in the catalog's notes and in any error (the server's stderr, its
+/// error messages, junk it printed) has every secret masked (see [`env::mask_secrets`]).
 pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
-    match spec {
+    let result = match spec {
         ServerSpec::Command { program, args } => connect_stdio(spec, program, args, opts).await,
         ServerSpec::Http { url } => connect_http(spec, url, opts).await,
         ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
+    };
+    let extra = secret_extras(opts);
+    match result {
+        Ok(mut catalog) => {
+            for note in &mut catalog.notes {
+                *note = env::mask_secrets(note, &extra);
+            }
+            Ok(catalog)
+        }
+        Err(e) => Err(anyhow!(env::mask_secrets(&format!("{e:#}"), &extra))),
     }
+}
+
+/// The secrets the user handed toolgate for this server: `--header` values, the bearer
+/// token and the values of `--pass-env` variables.
+pub fn secret_extras(opts: &ConnectOptions) -> Vec<String> {
+    let mut extra: Vec<String> = Vec::new();
+    for (_, v) in &opts.headers {
+        extra.push(v.clone());
+        // `Authorization: Bearer TOKEN`: the token alone is a secret too.
+        if let Some((_, last)) = v.trim().rsplit_once(' ') {
+            extra.push(last.to_string());
+        }
+    }
+    extra.extend(opts.bearer_token.clone());
+    extra.extend(env::pass_env_values(&opts.pass_env));
+    extra
 }
 
 /// Keeps the last bytes a child wrote on stderr, for the error message.
@@ -117,6 +145,10 @@ async fn connect_stdio(
         .kill_on_drop(true);
     for name in env::stripped_present(&opts.pass_env) {
         cmd.env_remove(name);
+    }
+    // `--pass-env` names a credential toolgate moved into its store: give it back explicitly.
+    for (name, value) in env::passed_from_store(&opts.pass_env) {
+        cmd.env(name, value);
     }
     #[cfg(unix)]
     cmd.process_group(0);
