@@ -216,6 +216,7 @@ async fn connect_http(
     config.max_sse_event_size = opts.max_message_bytes;
     let inner = reqwest::Client::builder()
         .connect_timeout(opts.connect_timeout)
+        .redirect(super::net::same_origin_redirects())
         .build()
         .context("could not build the HTTP client")?;
     let capture = SharedCapture::default();
@@ -228,6 +229,16 @@ async fn connect_http(
         .await
         .with_context(|| format!("could not read the tools of `{shown}` over Streamable HTTP"))?;
     catalog.source = shown;
+    let sent = match (opts.bearer_token.is_some(), opts.headers.is_empty()) {
+        (true, _) => Some("the bearer token"),
+        (false, false) => Some("the --header values"),
+        _ => None,
+    };
+    if let Some(what) = sent
+        && let Some(w) = super::net::plain_http_warning(url, what)
+    {
+        catalog.notes.push(w);
+    }
     Ok(catalog)
 }
 
@@ -391,6 +402,8 @@ fn humanize(text: &str) -> String {
         .replace("Send message error ", "");
     let hint = if clean.contains("Auth required") || clean.contains("401") {
         " (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+    } else if clean.contains("error following redirect") {
+        " (the server redirected to another origin; toolgate refuses redirects that leave the origin you named, since headers and tokens would follow: use the final URL if you trust it)"
     } else if clean.contains("error sending request") {
         " (is a server listening at that URL?)"
     } else if clean.contains("connection closed") {

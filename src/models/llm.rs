@@ -121,6 +121,22 @@ enum CallError {
     Failed(String),
 }
 
+/// An error and its causes, `: `-joined (reqwest hides the reason behind "error sending
+/// request" or "error following redirect").
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let s_text = s.to_string();
+        if !text.contains(&s_text) {
+            text.push_str(": ");
+            text.push_str(&s_text);
+        }
+        cur = s.source();
+    }
+    text
+}
+
 /// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
 fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
     let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
@@ -165,11 +181,23 @@ impl LlmModel {
         catalog: &Catalog,
         opts: LlmOptions,
     ) -> anyhow::Result<Self> {
+        // A redirect to another origin would carry the key (`x-api-key` is not one of the
+        // headers reqwest drops across hosts): refuse it.
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .redirect(crate::catalog::net::same_origin_redirects())
             .build()?;
         let sem = opts.limiters.get(endpoint.provider.name, opts.concurrency);
+        let mut notes = Vec::new();
+        if endpoint.key.is_some()
+            && let Some(w) = crate::catalog::net::plain_http_warning(
+                &endpoint.base_url,
+                &format!("the {} API key", endpoint.provider.name),
+            )
+        {
+            notes.push(w);
+        }
         Ok(LlmModel {
             spec,
             model,
@@ -183,7 +211,7 @@ impl LlmModel {
             client,
             sem,
             temperature: AtomicBool::new(true),
-            notes: Mutex::new(Vec::new()),
+            notes: Mutex::new(notes),
             calls: AtomicUsize::new(0),
             opts,
         })
@@ -272,6 +300,13 @@ impl LlmModel {
                         return Err(CallError::Failed(msg));
                     }
                 }
+                Err(e) if e.is_redirect() => {
+                    // A refused cross-origin redirect: retrying cannot help.
+                    return Err(CallError::Failed(format!(
+                        "request failed: {}",
+                        self.scrub(&error_chain(&e))
+                    )));
+                }
                 Err(e) => {
                     let what = if e.is_timeout() {
                         format!(
@@ -279,7 +314,7 @@ impl LlmModel {
                             self.opts.timeout.as_secs_f64()
                         )
                     } else {
-                        format!("request failed: {}", self.scrub(&e.to_string()))
+                        format!("request failed: {}", self.scrub(&error_chain(&e)))
                     };
                     Err((what, None))
                 }
