@@ -284,7 +284,12 @@ fn generate_survives_hostile_schemas() {
     let started = std::time::Instant::now();
     let o = assert_cmd::Command::cargo_bin("toolgate")
         .unwrap()
-        .args(["generate", snap.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .args([
+            "generate",
+            snap.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();

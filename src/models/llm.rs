@@ -61,6 +61,9 @@ pub struct LlmOptions {
     pub seed: Option<u64>,
     /// First retry wait when the provider gives no Retry-After.
     pub backoff: Duration,
+    /// Longest wait between retries, whatever `Retry-After` asks for (a longer or unusable
+    /// value is capped, with a note).
+    pub max_wait: Duration,
     /// Calls the model may make per task; each is answered with a synthetic result.
     pub max_steps: u32,
     /// One request limiter per provider, shared by every model of that provider in a run.
@@ -94,6 +97,7 @@ impl Default for LlmOptions {
             budget: None,
             seed: None,
             backoff: Duration::from_millis(500),
+            max_wait: Duration::from_secs(120),
             max_steps: 1,
             limiters: Limiters::default(),
         }
@@ -137,18 +141,57 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
-fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+/// The wait a Retry-After header asks for (delta-seconds or an HTTP date), capped at `cap`,
+/// and a note when the value was unusable (NaN, negative, not a number or date) or cut. An
+/// unusable value gives `None`: the caller's own backoff applies.
+fn retry_after(
+    h: &reqwest::header::HeaderMap,
+    cap: Duration,
+) -> (Option<Duration>, Option<String>) {
+    const WHAT: &str = "the provider's Retry-After";
+    let Some(raw) = h.get(reqwest::header::RETRY_AFTER) else {
+        return (None, None);
+    };
+    let Ok(v) = raw.to_str().map(str::trim) else {
+        return (
+            None,
+            Some(format!("{WHAT} is not text; used toolgate's backoff")),
+        );
+    };
+    let shown: String = v.chars().take(40).collect();
     if let Ok(secs) = v.parse::<f64>() {
-        return Some(Duration::from_secs_f64(secs.clamp(0.0, 120.0)));
+        return match crate::limits::capped_wait(secs, cap, WHAT) {
+            (d, None) => (Some(d), None),
+            // Unusable (NaN, negative): fall back to the backoff.
+            (_, Some(_)) if secs.is_nan() || secs <= 0.0 => (
+                None,
+                Some(format!(
+                    "{WHAT} `{shown}` is not a usable wait; used toolgate's backoff"
+                )),
+            ),
+            (d, Some(note)) => (Some(d), Some(note)),
+        };
     }
-    let when = httpdate_to_system(v)?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default()
-            .min(Duration::from_secs(120)),
-    )
+    let Some(when) = httpdate_to_system(v) else {
+        return (
+            None,
+            Some(format!(
+                "{WHAT} `{shown}` is neither seconds nor a date; used toolgate's backoff"
+            )),
+        );
+    };
+    let wait = when
+        .duration_since(std::time::SystemTime::now())
+        .unwrap_or_default();
+    if wait > cap {
+        let note = format!(
+            "{WHAT} asked to wait {}s; waited {}s",
+            wait.as_secs(),
+            cap.as_secs_f64()
+        );
+        return (Some(cap), Some(note));
+    }
+    (Some(wait), None)
 }
 
 fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
@@ -272,7 +315,10 @@ impl LlmModel {
             let outcome: Result<Value, (String, Option<Duration>)> = match req.send().await {
                 Ok(resp) => {
                     let status = resp.status();
-                    let wait = retry_after(resp.headers());
+                    let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
+                    if let Some(n) = wait_note {
+                        self.note(format!("{}: {n}", self.spec));
+                    }
                     let text = resp.text().await.unwrap_or_default();
                     if status.is_success() {
                         match serde_json::from_str::<Value>(&text) {
@@ -328,8 +374,12 @@ impl LlmModel {
                     self.opts.retries
                 )));
             }
-            let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
-            tokio::time::sleep(wait.unwrap_or(backoff).min(Duration::from_secs(120))).await;
+            let backoff = self
+                .opts
+                .backoff
+                .checked_mul(2u32.saturating_pow(attempt))
+                .unwrap_or(self.opts.max_wait);
+            tokio::time::sleep(wait.unwrap_or(backoff).min(self.opts.max_wait)).await;
             attempt += 1;
         }
     }
@@ -529,14 +579,38 @@ mod tests {
 
     #[test]
     fn retry_after_reads_seconds_and_dates() {
+        let cap = Duration::from_secs(120);
         let mut h = reqwest::header::HeaderMap::new();
         h.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
-        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(&h, cap), (Some(Duration::from_secs(2)), None));
         h.insert(
             reqwest::header::RETRY_AFTER,
             "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
         );
-        assert_eq!(retry_after(&h), Some(Duration::ZERO));
+        assert_eq!(retry_after(&h, cap), (Some(Duration::ZERO), None));
+    }
+
+    #[test]
+    fn hostile_retry_after_values_are_capped_or_ignored_with_a_note() {
+        let cap = Duration::from_secs(120);
+        for (v, want) in [
+            ("NaN", None),
+            ("nan", None),
+            ("-5", None),
+            ("-inf", None),
+            ("banana", None),
+            ("inf", Some(cap)),
+            ("1e400", Some(cap)),
+            ("1.8e19", Some(cap)),
+            ("99999999999999999999", Some(cap)),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", Some(cap)),
+        ] {
+            let mut h = reqwest::header::HeaderMap::new();
+            h.insert(reqwest::header::RETRY_AFTER, v.parse().unwrap());
+            let (wait, note) = retry_after(&h, cap);
+            assert_eq!(wait, want, "{v}");
+            assert!(note.is_some(), "{v}: no note");
+        }
     }
 
     #[test]
