@@ -118,16 +118,30 @@ impl StderrTail {
     }
 }
 
-/// Ends the child and everything it started (it runs in its own process group).
-fn kill_group(child: &mut tokio::process::Child) {
+/// Ends the server and everything it started: it runs in its own process group, whose id
+/// (`pgid`, recorded at spawn) stays valid after the server itself exited and was reaped, as
+/// long as a grandchild lives in it.
+fn kill_group(pgid: Option<u32>) {
     #[cfg(unix)]
-    if let Some(pid) = child.id() {
+    if let Some(pgid) = pgid.and_then(|p| i32::try_from(p).ok()).filter(|p| *p > 1) {
         // SAFETY: kill(2) with a negative pid signals the process group we created.
         unsafe {
-            libc::kill(-(pid as i32), libc::SIGKILL);
+            libc::kill(-pgid, libc::SIGKILL);
         }
     }
-    let _ = child.start_kill();
+    #[cfg(not(unix))]
+    let _ = pgid;
+}
+
+/// The server's exit, once it happened: `Some(status)` (`None` inside when waiting failed).
+type ExitWatch = tokio::sync::watch::Receiver<Option<Option<std::process::ExitStatus>>>;
+
+/// Waits at most `within` for the server to exit; its status if it did.
+async fn exited(rx: &mut ExitWatch, within: Duration) -> Option<std::process::ExitStatus> {
+    match timeout(within, rx.wait_for(Option::is_some)).await {
+        Ok(Ok(s)) => s.flatten(),
+        _ => None,
+    }
 }
 
 async fn connect_stdio(
@@ -155,16 +169,33 @@ async fn connect_stdio(
     let mut child = cmd.spawn().map_err(|e| {
         anyhow!("could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)")
     })?;
+    // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
+    // pid is known (`Child::id` is None once the child was reaped).
+    let pgid = child.id();
     let stderr = StderrTail::default();
     if let Some(err) = child.stderr.take() {
         stderr.spawn_reader(err);
     }
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
-        kill_group(&mut child);
+        kill_group(pgid);
+        let _ = child.start_kill();
         bail!("could not open pipes to the server `{shown}`");
     };
+    // Watch the server's exit: when it is gone, the connection is over, even if a grandchild
+    // still holds its stdout open.
+    let (exit_tx, mut exit_rx) = tokio::sync::watch::channel(None);
+    tokio::spawn(async move {
+        let status = child.wait().await.ok();
+        let _ = exit_tx.send(Some(status));
+    });
+    let mut ended_rx = exit_rx.clone();
+    let ended = async move {
+        let _ = ended_rx.wait_for(Option::is_some).await;
+        // Let what the server wrote before it exited be read first.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
     let capture = SharedCapture::default();
-    let reader = filter_stdout(stdout, opts.max_message_bytes, capture.clone());
+    let reader = filter_stdout(stdout, opts.max_message_bytes, capture.clone(), ended);
     let transport =
         AsyncRwTransport::new_client(reader, stdin).with_max_line_length(opts.max_message_bytes);
 
@@ -172,17 +203,17 @@ async fn connect_stdio(
     match result {
         Ok(mut catalog) => {
             catalog.source = shown;
-            // Give the server a moment to exit after stdin closed, then make sure it is gone.
-            let _ = timeout(Duration::from_millis(500), child.wait()).await;
-            kill_group(&mut child);
+            // Give the server a moment to exit after stdin closed, then end its whole group.
+            let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
+            kill_group(pgid);
             Ok(catalog)
         }
         Err(e) => {
             // Let a crashing child finish writing stderr and exit, so we can say how it ended.
-            let status = timeout(Duration::from_millis(300), child.wait()).await;
-            kill_group(&mut child);
+            let status = exited(&mut exit_rx, Duration::from_millis(300)).await;
+            kill_group(pgid);
             let exit = match status {
-                Ok(Ok(s)) if !s.success() => format!(" The server process exited ({s})."),
+                Some(s) if !s.success() => format!(" The server process exited ({s})."),
                 _ => String::new(),
             };
             let fatal = capture.lock().ok().and_then(|c| c.fatal.clone());
@@ -328,9 +359,15 @@ async fn list_tools(
                     "rmcp could not read tools/list page {pages} ({}); toolgate used the raw JSON",
                     humanize(&e.to_string())
                 ));
-                raw.get("nextCursor")
-                    .and_then(|c| c.as_str())
-                    .map(str::to_string)
+                match raw.get("nextCursor") {
+                    None | Some(serde_json::Value::Null) => None,
+                    Some(serde_json::Value::String(c)) => Some(c.clone()),
+                    Some(other) => bail!(
+                        "tools/list page {pages}: `nextCursor` must be a string, found {} (`{}`): toolgate cannot tell whether more pages follow",
+                        super::kind(other),
+                        other.to_string().chars().take(60).collect::<String>()
+                    ),
+                }
             }
         };
         match next_cursor.filter(|c| !c.is_empty()) {
