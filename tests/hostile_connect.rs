@@ -128,3 +128,30 @@ fn a_cursor_that_is_not_a_string_is_an_error() {
     bad_reply("list-cursor-number", "nextCursor");
     bad_reply("list-cursor-object", "nextCursor");
 }
+
+/// Issue 11, point 16 (connect part): a server that speaks only 2026-07-28 rejects
+/// `initialize`; toolgate falls back to `server/discover` and says which era it spoke.
+#[test]
+fn a_stateless_only_server_is_read_with_discover() {
+    let snapshot = tempfile::NamedTempFile::new().unwrap();
+    let out = toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/modern_only.py", ""),
+            "--connect-timeout",
+            "20",
+            "--save",
+        ])
+        .arg(snapshot.path())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rejected `initialize`"), "{err}");
+    assert!(err.contains("2026-07-28"), "{err}");
+    assert!(err.contains("server/discover"), "{err}");
+    let v = common::read_json(snapshot.path());
+    assert_eq!(v["tools"][0]["name"], "get_time", "{v}");
+    assert_eq!(v["instructions"], "Times only.", "{v}");
+}

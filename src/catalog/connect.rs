@@ -10,10 +10,11 @@ use anyhow::{Context, anyhow, bail};
 use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams, ProtocolVersion,
 };
-use rmcp::service::{RoleClient, RunningService, ServiceExt};
+use rmcp::service::{ClientInitializeError, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use tokio::io::AsyncReadExt;
 use tokio::time::timeout;
 
@@ -38,10 +39,26 @@ fn client_config() -> ClientConfig {
 /// Server-originated text in the catalog's notes and in any error (the server's stderr, its
 /// error messages, junk it printed) has every secret masked (see [`env::mask_secrets`]).
 pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
-    let result = match spec {
-        ServerSpec::Command { program, args } => connect_stdio(spec, program, args, opts).await,
-        ServerSpec::Http { url } => connect_http(spec, url, opts).await,
-        ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
+    let result = match attempt(spec, opts, Lifecycle::Initialize).await {
+        Err(e) if e.is::<InitializeRejected>() => {
+            // A server of the stateless era (2026-07-28) rejects `initialize`: start again
+            // with `server/discover`, and say which era it spoke.
+            let why = e.to_string();
+            match attempt(spec, opts, Lifecycle::Discover).await {
+                Ok(mut c) => {
+                    c.server.era = Some(ERA_STATELESS.into());
+                    c.notes.push(format!(
+                        "{why}; toolgate read it with `server/discover` instead: the server speaks protocol {} ({ERA_STATELESS})",
+                        c.server.protocol_version.as_deref().unwrap_or("2026-07-28")
+                    ));
+                    Ok(c)
+                }
+                Err(e2) => Err(anyhow!(
+                    "{why}; `server/discover` (protocol 2026-07-28) failed too: {e2:#}"
+                )),
+            }
+        }
+        other => other,
     };
     let extra = secret_extras(opts);
     match result {
@@ -52,6 +69,23 @@ pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result
             Ok(catalog)
         }
         Err(e) => Err(anyhow!(env::mask_secrets(&format!("{e:#}"), &extra))),
+    }
+}
+
+/// How `ServerMeta::era` names a server read with `server/discover`.
+pub const ERA_STATELESS: &str = "stateless era: server/discover, no initialize";
+
+async fn attempt(
+    spec: &ServerSpec,
+    opts: &ConnectOptions,
+    lifecycle: Lifecycle,
+) -> anyhow::Result<Catalog> {
+    match spec {
+        ServerSpec::Command { program, args } => {
+            connect_stdio(spec, program, args, opts, lifecycle).await
+        }
+        ServerSpec::Http { url } => connect_http(spec, url, opts, lifecycle).await,
+        ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
     }
 }
 
@@ -149,6 +183,7 @@ async fn connect_stdio(
     program: &str,
     args: &[String],
     opts: &ConnectOptions,
+    lifecycle: Lifecycle,
 ) -> anyhow::Result<Catalog> {
     let shown = spec.display();
     let mut cmd = tokio::process::Command::new(program);
@@ -199,7 +234,7 @@ async fn connect_stdio(
     let transport =
         AsyncRwTransport::new_client(reader, stdin).with_max_line_length(opts.max_message_bytes);
 
-    let result = session(client_config().serve(transport), opts, &capture).await;
+    let result = session(start(transport, lifecycle), lifecycle, opts, &capture).await;
     match result {
         Ok(mut catalog) => {
             catalog.source = shown;
@@ -207,6 +242,10 @@ async fn connect_stdio(
             let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
             kill_group(pgid);
             Ok(catalog)
+        }
+        Err(e) if e.is::<InitializeRejected>() => {
+            kill_group(pgid);
+            Err(e)
         }
         Err(e) => {
             // Let a crashing child finish writing stderr and exit, so we can say how it ended.
@@ -230,6 +269,7 @@ async fn connect_http(
     spec: &ServerSpec,
     url: &str,
     opts: &ConnectOptions,
+    lifecycle: Lifecycle,
 ) -> anyhow::Result<Catalog> {
     let shown = spec.display();
     let mut headers = HashMap::new();
@@ -256,9 +296,15 @@ async fn connect_http(
         capture: capture.clone(),
     };
     let transport = StreamableHttpClientTransport::with_client(client, config);
-    let mut catalog = session(client_config().serve(transport), opts, &capture)
-        .await
-        .with_context(|| format!("could not read the tools of `{shown}` over Streamable HTTP"))?;
+    let mut catalog = match session(start(transport, lifecycle), lifecycle, opts, &capture).await {
+        Ok(c) => c,
+        Err(e) if e.is::<InitializeRejected>() => return Err(e),
+        Err(e) => {
+            return Err(e.context(format!(
+                "could not read the tools of `{shown}` over Streamable HTTP"
+            )));
+        }
+    };
     catalog.source = shown;
     let sent = match (opts.bearer_token.is_some(), opts.headers.is_empty()) {
         (true, _) => Some("the bearer token"),
@@ -273,21 +319,71 @@ async fn connect_http(
     Ok(catalog)
 }
 
+/// How a session starts: the `initialize` handshake (protocol revisions up to 2025-11-25), or
+/// `server/discover` (2026-07-28, the stateless revision, for servers that reject
+/// `initialize`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lifecycle {
+    Initialize,
+    Discover,
+}
+
+/// The server answered `initialize` with a JSON-RPC error: it may speak only the stateless
+/// protocol, so toolgate tries `server/discover` next.
+#[derive(Debug)]
+struct InitializeRejected(String);
+
+impl std::fmt::Display for InitializeRejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the server rejected `initialize`: {}", self.0)
+    }
+}
+
+impl std::error::Error for InitializeRejected {}
+
+/// Starts an rmcp client session over `transport` with `lifecycle`.
+async fn start<T, E, A>(transport: T, lifecycle: Lifecycle) -> Result<Client, ClientInitializeError>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    match lifecycle {
+        Lifecycle::Initialize => client_config().serve(transport).await,
+        Lifecycle::Discover => {
+            client_config()
+                .serve_with_lifecycle(
+                    transport,
+                    ClientLifecycleMode::Discover {
+                        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                    },
+                )
+                .await
+        }
+    }
+}
+
 /// Runs the handshake (bounded by the connect timeout), lists tools, and closes the session.
-async fn session<F, E>(
+async fn session<F>(
     serve: F,
+    lifecycle: Lifecycle,
     opts: &ConnectOptions,
     capture: &SharedCapture,
 ) -> anyhow::Result<Catalog>
 where
-    F: std::future::Future<Output = Result<Client, E>>,
-    E: std::fmt::Display,
+    F: std::future::Future<Output = Result<Client, ClientInitializeError>>,
 {
     let client = match timeout(opts.connect_timeout, serve).await {
         Err(_) => bail!(
             "the server did not finish the MCP handshake within {}s (--connect-timeout)",
             opts.connect_timeout.as_secs_f64()
         ),
+        Ok(Err(ClientInitializeError::JsonRpcError(e))) if lifecycle == Lifecycle::Initialize => {
+            let msg: String = e.message.chars().take(200).collect();
+            return Err(anyhow::Error::new(InitializeRejected(format!(
+                "{msg} (JSON-RPC error {})",
+                e.code.0
+            ))));
+        }
         Ok(Err(e)) => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
         Ok(Ok(client)) => client,
     };
@@ -308,6 +404,7 @@ async fn list_tools(
             name: info.server_info.as_ref().map(|s| s.name.clone()),
             version: info.server_info.as_ref().map(|s| s.version.clone()),
             protocol_version: Some(info.protocol_version.to_string()),
+            era: None,
         };
         catalog.instructions = info.instructions.clone();
         if info.capabilities.tools.is_none() {

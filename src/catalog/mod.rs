@@ -102,6 +102,10 @@ pub struct ServerMeta {
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
+    /// Which protocol era the server spoke, when it was not the `initialize` handshake (a
+    /// 2026-07-28 server that rejects `initialize` is read with `server/discover`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub era: Option<String>,
 }
 
 /// Everything toolgate knows about one server's offer to a model.

@@ -58,6 +58,7 @@ fn from_snapshot(shown: &str, mut top: Map<String, Value>) -> anyhow::Result<Cat
             name: v.get("name").and_then(Value::as_str).map(str::to_string),
             version: v.get("version").and_then(Value::as_str).map(str::to_string),
             protocol_version: None,
+            era: None,
         })
         .unwrap_or_default();
     Ok(Catalog {
