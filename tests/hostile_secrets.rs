@@ -223,3 +223,32 @@ fn server_stderr_is_masked_in_errors() {
         assert!(!err.contains(value), "{value} published: {err}");
     }
 }
+
+/// Point 3: secrets a server prints on stdout (junk lines toolgate quotes in a note) are
+/// masked too.
+#[test]
+fn junk_stdout_quoted_in_notes_is_masked() {
+    let out = toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/proc_environ.py", "--junk-env"),
+            "--connect-timeout",
+            "20",
+        ])
+        .env("MY_SERVER_API_KEY", "server-own-key-999")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        all.contains("non-protocol line"),
+        "the junk is noted: {all}"
+    );
+    assert!(all.contains("MY_SERVER_API_KEY=***"), "{all}");
+    assert!(!all.contains("server-own-key-999"), "{all}");
+}

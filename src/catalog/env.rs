@@ -3,7 +3,8 @@
 //!
 //! Three layers keep a key away from a server that runs as the same user:
 //! 1. [`harden_process`] makes toolgate non-dumpable, so `/proc/<toolgate>/environ` (and
-//!    `mem`, `cmdline`) cannot be read by a process of the same uid;
+//!    `mem`) cannot be read by a process of the same uid (`/proc/<pid>/cmdline` stays
+//!    world-readable whatever the flag: a key passed as `--api-key` is visible there);
 //! 2. [`take_secrets`] moves the credentials toolgate uses into an in-memory store, wipes
 //!    their bytes from the process's original environment block and removes them from the
 //!    environment, so neither children nor `/proc` see them; code reads them back with
@@ -234,7 +235,8 @@ unsafe fn wipe_value(_name: &str) {}
 
 /// Makes this process non-dumpable (`prctl(PR_SET_DUMPABLE, 0)` on Linux): a process of the
 /// same uid (a server toolgate started, or its children) can no longer read
-/// `/proc/<toolgate>/environ`, `cmdline`, `mem`, nor ptrace it. Call it first thing in
+/// `/proc/<toolgate>/environ` or `mem`, nor ptrace it (`cmdline` stays readable: keys belong
+/// in variables, not flags). Call it first thing in
 /// `main`, before any server starts. Elsewhere it does nothing.
 pub fn harden_process() -> Result<(), String> {
     #[cfg(target_os = "linux")]
