@@ -255,8 +255,9 @@ async fn connect_stdio(
                 Some(s) if !s.success() => format!(" The server process exited ({s})."),
                 _ => String::new(),
             };
-            let fatal = capture.lock().ok().and_then(|c| c.fatal.clone());
-            let fatal = fatal
+            let shown_already = format!("{e:#}");
+            let fatal = cut_reason(&capture)
+                .filter(|f| !shown_already.contains(f.as_str()))
                 .map(|f| format!(" The connection was cut: {f}."))
                 .unwrap_or_default();
             Err(anyhow!("{e:#}.{exit}{fatal}{}", stderr.render()))
@@ -384,7 +385,11 @@ where
                 e.code.0
             ))));
         }
-        Ok(Err(e)) => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
+        Ok(Err(e)) => match cut_reason(capture) {
+            // The tap cut the stream: say why first (rmcp only saw the connection close).
+            Some(why) => bail!("{why} (the MCP handshake could not finish)"),
+            None => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
+        },
         Ok(Ok(client)) => client,
     };
     let listed = list_tools(&client, opts, capture).await;
@@ -447,6 +452,9 @@ async fn list_tools(
                     .ok()
                     .and_then(|c| c.pages.get(captured_before).cloned());
                 let Some(raw) = raw else {
+                    if let Some(why) = cut_reason(capture) {
+                        bail!("tools/list page {pages} failed: {why}");
+                    }
                     bail!(
                         "tools/list page {pages} failed: {}",
                         humanize(&e.to_string())
@@ -524,6 +532,11 @@ async fn list_tools(
         ));
     }
     Ok(catalog)
+}
+
+/// Why the stdout tap cut the connection (an unparseable reply, an over-long line), if it did.
+fn cut_reason(capture: &SharedCapture) -> Option<String> {
+    capture.lock().ok().and_then(|c| c.fatal.clone())
 }
 
 /// Drops rmcp's internal type names from an error and adds a hint for common causes.
