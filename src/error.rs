@@ -54,7 +54,7 @@ pub enum ConfigError {
 /// An LLM provider.
 #[derive(Debug, thiserror::Error)]
 pub enum ProviderError {
-    #[error("{provider}: no API key")]
+    #[error("{provider}: no API key (set {var})")]
     MissingKey { provider: String, var: String },
 }
 

@@ -41,6 +41,13 @@ fn drop_empty_toolgate_vars() {
 }
 
 fn main() -> ExitCode {
+    // Before anything else (no thread exists yet): no process of ours or of a server we start
+    // may read this process's memory or environment, and the keys leave the environment.
+    if let Err(e) = toolgate::catalog::env::harden_process() {
+        eprintln!("toolgate: warning: {e}");
+    }
+    // SAFETY: first thing in main, before the async runtime or any other thread starts.
+    unsafe { toolgate::catalog::env::take_secrets() };
     drop_empty_toolgate_vars();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

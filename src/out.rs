@@ -6,8 +6,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Context;
-
 /// Writes `text` to stdout. A closed pipe ends the process with exit 0: what was asked for
 /// was written as far as anyone reads it, and there is nobody left to tell.
 pub fn print(text: &str) {
@@ -44,52 +42,14 @@ pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
     write_bytes(path, text.as_bytes())
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, flushed to disk,
-/// then renamed over `path`. On failure the old file is untouched and the temporary removed.
+/// Writes `bytes` to `path` atomically (see [`crate::fsio::write_atomic`]).
 pub fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Some(dir) = dir {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("could not create {}", dir.display()))?;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir
-        .unwrap_or(Path::new("."))
-        .join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("could not write {}", path.display()));
-    }
-    Ok(())
+    crate::fsio::write_atomic(path, bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_intact() {
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("toolgate.lock");
-        write_file(&target, "reviewed\n").unwrap();
-        // A directory where the temporary file must go makes the write fail midway.
-        let blocker = dir
-            .path()
-            .join(format!(".toolgate.lock.{}.tmp", std::process::id()));
-        std::fs::create_dir(&blocker).unwrap();
-        let e = write_file(&target, "new").unwrap_err();
-        assert!(format!("{e:#}").contains("toolgate.lock"), "{e:#}");
-        assert_eq!(std::fs::read_to_string(&target).unwrap(), "reviewed\n");
-    }
 
     #[test]
     fn replaces_and_creates_folders() {

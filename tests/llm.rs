@@ -626,7 +626,23 @@ impl Respond for WriterMock {
                 .nth(1)
                 .and_then(|r| r.split(". Mention").next())
                 .unwrap_or("{}");
-            format!("Could you handle this for me: {args}")
+            // A natural request that mentions every value (not the JSON itself: that is an
+            // echo of the prompt, which the writer drops).
+            let v: Value = serde_json::from_str(args).unwrap_or(json!({}));
+            let values: Vec<String> = v
+                .as_object()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, x)| {
+                            format!(
+                                "{k} {}",
+                                x.as_str().map(str::to_string).unwrap_or(x.to_string())
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("Could you handle this for me: {}", values.join(", "))
         };
         ResponseTemplate::new(200).set_body_json(json!({"model": "writer-1", "choices": [{"message": {"role": "assistant", "content": text}}]}))
     }

@@ -4,6 +4,11 @@
 //! Canonical JSON here means: object keys sorted by their UTF-8 bytes at every depth, no
 //! insignificant whitespace, strings and numbers as serde_json writes them. Fields a model
 //! never sees (`_meta`, `icons`, `execution`) are not part of the hash.
+//!
+//! Canonical version 2 (locks with `lock_version: 2`) also sorts every `required` list of
+//! names inside `inputSchema` and `outputSchema`: it is a set, so reordering it is not a
+//! change. Version 1 (older locks) kept the server's order; a lock is verified with the
+//! version it was written with, and compared with the current one.
 
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -52,19 +57,82 @@ pub fn sha256_hex(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
-/// The part of a tool a model reads, keys sorted.
-pub fn model_view(tool: &Tool) -> Value {
+/// The canonical form this toolgate writes (see the module doc).
+pub const CANONICAL_VERSION: u32 = 2;
+
+/// Sorts every `required` array of strings in a schema, at every depth.
+fn sort_required(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x {
+                    Value::Array(a) if k == "required" && a.iter().all(Value::is_string) => {
+                        a.sort_by(|p, q| p.as_str().cmp(&q.as_str()));
+                    }
+                    _ => sort_required(x),
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(sort_required),
+        _ => {}
+    }
+}
+
+/// A definition (the model-visible fields of a tool) in canonical form `version`, keys sorted.
+/// Fields outside [`MODEL_FIELDS`] are dropped.
+pub fn canonical_definition(def: &Map<String, Value>, version: u32) -> Value {
     let mut m = Map::new();
     for f in MODEL_FIELDS {
-        if let Some(v) = tool.raw.get(*f) {
-            m.insert((*f).to_string(), v.clone());
+        if let Some(v) = def.get(*f) {
+            let mut v = v.clone();
+            if version >= 2 && (*f == "inputSchema" || *f == "outputSchema") {
+                sort_required(&mut v);
+            }
+            m.insert((*f).to_string(), v);
         }
     }
     sorted(&Value::Object(m))
 }
 
+/// The part of a tool a model reads, in the current canonical form.
+pub fn model_view(tool: &Tool) -> Value {
+    canonical_definition(&tool.raw, CANONICAL_VERSION)
+}
+
 pub fn tool_hash(tool: &Tool) -> String {
     sha256_hex(&to_canonical_string(&model_view(tool)))
+}
+
+/// The sha256 of a definition under canonical form `version`.
+pub fn definition_hash(def: &Map<String, Value>, version: u32) -> String {
+    sha256_hex(&to_canonical_string(&canonical_definition(def, version)))
+}
+
+/// The catalog hash of `instructions` plus definitions under canonical form `version`.
+pub fn catalog_hash_of(
+    instructions: Option<&str>,
+    defs: &[&Map<String, Value>],
+    version: u32,
+) -> String {
+    let mut views: Vec<(String, Value)> = defs
+        .iter()
+        .map(|d| {
+            let v = canonical_definition(d, version);
+            (to_canonical_string(&v), v)
+        })
+        .collect();
+    let name = |v: &Value| {
+        v.get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    views.sort_by(|a, b| (name(&a.1), &a.0).cmp(&(name(&b.1), &b.0)));
+    let whole = json!({
+        "instructions": instructions,
+        "tools": views.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
+    });
+    sha256_hex(&to_canonical_string(&whole))
 }
 
 /// Model views sorted by name (then by content, so duplicates order deterministically).
@@ -83,11 +151,8 @@ pub fn sorted_views(catalog: &Catalog) -> Vec<Value> {
 
 /// Hash of the whole catalog: instructions plus every tool's model view, sorted by name.
 pub fn catalog_hash(catalog: &Catalog) -> String {
-    let whole = json!({
-        "instructions": catalog.instructions,
-        "tools": sorted_views(catalog),
-    });
-    sha256_hex(&to_canonical_string(&whole))
+    let defs: Vec<&Map<String, Value>> = catalog.tools.iter().map(|t| &t.raw).collect();
+    catalog_hash_of(catalog.instructions.as_deref(), &defs, CANONICAL_VERSION)
 }
 
 #[cfg(test)]
@@ -137,5 +202,27 @@ mod tests {
             ..c2
         };
         assert_ne!(catalog_hash(&c1), catalog_hash(&c3));
+    }
+
+    #[test]
+    fn required_is_a_set_in_version_2_only() {
+        let a = tool(
+            json!({"name": "x", "inputSchema": {"type": "object", "required": ["b", "a"],
+            "properties": {"o": {"type": "object", "required": ["z", "y"]}}}}),
+        );
+        let b = tool(
+            json!({"name": "x", "inputSchema": {"type": "object", "required": ["a", "b"],
+            "properties": {"o": {"type": "object", "required": ["y", "z"]}}}}),
+        );
+        assert_eq!(tool_hash(&a), tool_hash(&b));
+        assert_ne!(definition_hash(&a.raw, 1), definition_hash(&b.raw, 1));
+        // A property *named* `required` is not a list of names and is left alone.
+        let c = tool(
+            json!({"name": "x", "inputSchema": {"properties": {"required": {"enum": ["b", "a"]}}}}),
+        );
+        assert_eq!(
+            model_view(&c)["inputSchema"]["properties"]["required"]["enum"],
+            json!(["b", "a"])
+        );
     }
 }

@@ -1,7 +1,21 @@
 //! The environment a server subprocess gets: toolgate's own, minus every provider credential
 //! toolgate knows of, so an LLM key or the CI token never reaches third-party server code.
+//!
+//! Three layers keep a key away from a server that runs as the same user:
+//! 1. [`harden_process`] makes toolgate non-dumpable, so `/proc/<toolgate>/environ` (and
+//!    `mem`) cannot be read by a process of the same uid (`/proc/<pid>/cmdline` stays
+//!    world-readable whatever the flag: a key passed as `--api-key` is visible there);
+//! 2. [`take_secrets`] moves the credentials toolgate uses into an in-memory store, wipes
+//!    their bytes from the process's original environment block and removes them from the
+//!    environment, so neither children nor `/proc` see them; code reads them back with
+//!    [`secret_var`];
+//! 3. every child gets an environment with [`is_stripped`] variables removed.
 
-/// Variables that hold credentials for LLM providers or for GitHub.
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Variables that hold credentials for LLM providers or for GitHub, besides the key variable
+/// of every provider in [`crate::models::provider::PROVIDERS`] (see [`secret_var_names`]).
 pub const SECRET_VARS: &[&str] = &[
     "OPENAI_API_KEY",
     "OPENAI_ORG_ID",
@@ -21,9 +35,6 @@ pub const SECRET_VARS: &[&str] = &[
     "AZURE_OPENAI_API_KEY",
     "HF_TOKEN",
     "HUGGING_FACE_HUB_TOKEN",
-    "OLLAMA_API_KEY",
-    "VLLM_API_KEY",
-    "LMSTUDIO_API_KEY",
     "TOOLGATE_API_KEY",
     "TOOLGATE_BEARER_TOKEN",
     "GITHUB_TOKEN",
@@ -33,29 +44,84 @@ pub const SECRET_VARS: &[&str] = &[
     "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
 ];
 
+/// GitHub Actions files and settings a server must not get: a server that appends to
+/// `GITHUB_ENV` or `GITHUB_PATH` changes every later step of the job.
+pub const RUNNER_VARS: &[&str] = &[
+    "GITHUB_ENV",
+    "GITHUB_PATH",
+    "GITHUB_OUTPUT",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_STATE",
+    "GITHUB_EVENT_PATH",
+];
+
+/// Every credential variable toolgate knows of: [`SECRET_VARS`] plus each provider's key
+/// variable, derived from the provider table so the two lists cannot drift apart.
+pub fn secret_var_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = SECRET_VARS.to_vec();
+    for p in crate::models::provider::PROVIDERS {
+        if !names.contains(&p.key_env) {
+            names.push(p.key_env);
+        }
+    }
+    names
+}
+
+fn is_secret_var(name: &str) -> bool {
+    secret_var_names().contains(&name)
+}
+
+/// True when a variable's name says it holds a credential (`…KEY…`, `…TOKEN…`, `…SECRET…`,
+/// `…PASSWORD…`, `…CREDENTIAL…`, `…AUTH…`). Used to decide which values to mask.
+pub fn looks_secret(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "KEY",
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "CREDENTIAL",
+        "AUTH",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
 /// True when `name` is a credential the server must not see, unless the user passed it
 /// explicitly with `--pass-env NAME`. toolgate's own settings (`TOOLGATE_*`, which may hold
-/// headers or the comment token) and a GitHub Action's inputs (`INPUT_*`, which include the
-/// `github-token` input) are stripped too.
+/// headers or the comment token), a GitHub Action's inputs (`INPUT_*`, which include the
+/// `github-token` input), the runner's command files (`GITHUB_ENV`, …) and `ACTIONS_*`
+/// (runtime tokens and cache URLs) are stripped too.
 pub fn is_stripped(name: &str, pass: &[String]) -> bool {
     if pass.iter().any(|p| p == name) {
         return false;
     }
-    SECRET_VARS.contains(&name) || name.starts_with("INPUT_") || name.starts_with("TOOLGATE_")
+    is_secret_var(name)
+        || RUNNER_VARS.contains(&name)
+        || name.starts_with("ACTIONS_")
+        || name.starts_with("INPUT_")
+        || name.starts_with("TOOLGATE_")
 }
 
-/// Values of the credential variables set in this process (long enough to be secrets), so
-/// they can be masked wherever a command line is shown.
+/// Values of the credential variables, from the store and this process's environment (long
+/// enough to be secrets), so they can be masked wherever a command line is shown.
 pub fn secret_values() -> Vec<String> {
-    std::env::vars()
-        .filter(|(k, v)| {
-            v.len() >= 8
-                && (SECRET_VARS.contains(&k.as_str())
-                    || k == "TOOLGATE_GITHUB_TOKEN"
-                    || k.starts_with("INPUT_") && k.contains("TOKEN"))
-        })
-        .map(|(_, v)| v)
-        .collect()
+    let mut out: Vec<String> = store_snapshot().into_values().collect();
+    out.extend(
+        std::env::vars()
+            .filter(|(k, v)| {
+                v.len() >= 8
+                    && (is_secret_var(k)
+                        || (k.starts_with("INPUT_") || k.starts_with("TOOLGATE_"))
+                            && looks_secret(k))
+            })
+            .map(|(_, v)| v),
+    );
+    out.retain(|v| v.len() >= 8);
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Names of variables present in this process that must be removed from the child's env.
@@ -64,6 +130,166 @@ pub fn stripped_present(pass: &[String]) -> Vec<String> {
         .filter_map(|(k, _)| k.into_string().ok())
         .filter(|k| is_stripped(k, pass))
         .collect()
+}
+
+/// Variables the user passed with `--pass-env` that [`take_secrets`] moved out of the
+/// environment: they must be set on the child explicitly.
+pub fn passed_from_store(pass: &[String]) -> Vec<(String, String)> {
+    let store = store_snapshot();
+    pass.iter()
+        .filter_map(|n| store.get(n).map(|v| (n.clone(), v.clone())))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// The secret store.
+
+fn store() -> &'static Mutex<BTreeMap<String, String>> {
+    static STORE: OnceLock<Mutex<BTreeMap<String, String>>> = OnceLock::new();
+    STORE.get_or_init(|| Mutex::new(BTreeMap::new()))
+}
+
+fn store_snapshot() -> BTreeMap<String, String> {
+    store().lock().map(|s| s.clone()).unwrap_or_default()
+}
+
+/// Reads a credential variable: from the store [`take_secrets`] filled, else from the
+/// environment (for library users and tests that never called it). Empty values are `None`.
+/// Every place that reads a key (`OPENAI_API_KEY`, `GITHUB_TOKEN`, a `--bearer-env` variable)
+/// must read it through this function, since `take_secrets` removed it from the environment.
+pub fn secret_var(name: &str) -> Option<String> {
+    let stored = store().lock().ok().and_then(|s| s.get(name).cloned());
+    stored
+        .or_else(|| std::env::var(name).ok())
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// Names of the variables [`take_secrets`] moves out of the environment: every known
+/// credential variable, and `INPUT_*` variables whose name looks secret (an action's
+/// `github-token` input). `TOOLGATE_*` settings stay (clap reads them), except the
+/// credential ones listed in [`SECRET_VARS`].
+fn taken(name: &str) -> bool {
+    is_secret_var(name) || name.starts_with("INPUT_") && looks_secret(name)
+}
+
+/// Moves every credential variable out of the environment into an in-memory store (read it
+/// back with [`secret_var`]), overwriting its bytes in the process's environment block
+/// first, so `/proc/<pid>/environ` no longer shows them either. Returns the names taken.
+///
+/// # Safety
+/// Modifies the process environment: call it first thing in `main`, before the async runtime
+/// or any other thread starts (the same rule as [`std::env::remove_var`]).
+pub unsafe fn take_secrets() -> Vec<String> {
+    let names: Vec<String> = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter(|k| taken(k))
+        .collect();
+    for name in &names {
+        if let Some(v) = std::env::var_os(name)
+            && let Ok(mut s) = store().lock()
+        {
+            s.insert(name.clone(), v.to_string_lossy().into_owned());
+        }
+        // SAFETY: the caller guarantees no other thread reads or writes the environment.
+        unsafe {
+            wipe_value(name);
+            std::env::remove_var(name);
+        }
+    }
+    names
+}
+
+/// Overwrites the value bytes of `name=value` in place in `environ` (the strings of the
+/// initial environment live in the block `/proc/<pid>/environ` reads; `unsetenv` alone only
+/// drops the pointer and leaves the bytes there).
+///
+/// # Safety
+/// No other thread may touch the environment meanwhile.
+#[cfg(target_os = "linux")]
+unsafe fn wipe_value(name: &str) {
+    unsafe extern "C" {
+        static mut environ: *mut *mut libc::c_char;
+    }
+    let prefix = format!("{name}=");
+    // SAFETY: `environ` is a NULL-terminated array of NUL-terminated, writable strings
+    // (the kernel's initial block, or copies made by setenv); nobody else touches it now.
+    unsafe {
+        let mut p = environ;
+        if p.is_null() {
+            return;
+        }
+        while !(*p).is_null() {
+            let entry = *p;
+            let bytes = std::ffi::CStr::from_ptr(entry).to_bytes();
+            if bytes.starts_with(prefix.as_bytes()) {
+                let start = entry.add(prefix.len());
+                std::ptr::write_bytes(start, 0, bytes.len() - prefix.len());
+            }
+            p = p.add(1);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+unsafe fn wipe_value(_name: &str) {}
+
+/// Makes this process non-dumpable (`prctl(PR_SET_DUMPABLE, 0)` on Linux): a process of the
+/// same uid (a server toolgate started, or its children) can no longer read
+/// `/proc/<toolgate>/environ` or `mem`, nor ptrace it (`cmdline` stays readable: keys belong
+/// in variables, not flags). Call it first thing in
+/// `main`, before any server starts. Elsewhere it does nothing.
+pub fn harden_process() -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl(PR_SET_DUMPABLE, 0) only changes a flag of the calling process.
+        let rc = unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+        if rc != 0 {
+            return Err(format!(
+                "prctl(PR_SET_DUMPABLE, 0) failed: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// Masking.
+
+/// Masks secrets in text that came from a server (its stderr, error messages, junk stdout)
+/// or that may quote one: the value of every environment variable whose name looks secret
+/// (see [`looks_secret`]), every credential in the store, and every value in `extra` (the
+/// `--header` values, the bearer token, the `--pass-env` values). Values shorter than 6
+/// characters are not masked (they would blank out ordinary words).
+pub fn mask_secrets(text: &str, extra: &[String]) -> String {
+    let mut values: Vec<String> = store_snapshot().into_values().collect();
+    values.extend(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter(|(k, _)| looks_secret(k))
+            .map(|(_, v)| v),
+    );
+    values.extend(extra.iter().cloned());
+    mask_values(text, values)
+}
+
+/// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.
+pub fn mask_values(text: &str, mut values: Vec<String>) -> String {
+    values.retain(|v| v.trim().chars().count() >= 6);
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    values.dedup();
+    let mut out = text.to_string();
+    for v in &values {
+        if out.contains(v.as_str()) {
+            out = out.replace(v.as_str(), "***");
+        }
+    }
+    out
+}
+
+/// The values of `--pass-env` variables (from the store or the environment).
+pub fn pass_env_values(pass: &[String]) -> Vec<String> {
+    pass.iter().filter_map(|n| secret_var(n)).collect()
 }
 
 #[cfg(test)]
@@ -79,5 +305,48 @@ mod tests {
         assert!(!is_stripped("PATH", &[]));
         assert!(is_stripped("INPUT_GITHUB-TOKEN", &[]));
         assert!(is_stripped("TOOLGATE_HEADERS", &[]));
+    }
+
+    #[test]
+    fn every_provider_key_and_runner_file_is_stripped() {
+        for p in crate::models::provider::PROVIDERS {
+            assert!(is_stripped(p.key_env, &[]), "{} reaches servers", p.key_env);
+        }
+        assert!(is_stripped("OPENAI_COMPAT_API_KEY", &[]));
+        assert!(is_stripped("LLAMACPP_API_KEY", &[]));
+        for v in [
+            "GITHUB_ENV",
+            "GITHUB_PATH",
+            "GITHUB_OUTPUT",
+            "GITHUB_STEP_SUMMARY",
+            "GITHUB_EVENT_PATH",
+            "ACTIONS_CACHE_URL",
+            "ACTIONS_RESULTS_URL",
+        ] {
+            assert!(is_stripped(v, &[]), "{v} reaches servers");
+        }
+        assert!(!is_stripped("GITHUB_WORKSPACE", &[]));
+    }
+
+    #[test]
+    fn masking_hides_secret_looking_values_and_extras() {
+        let text = "boom: header=hdr-value-123 key=sk-live-abcdef short=abc";
+        let out = mask_values(
+            text,
+            vec![
+                "hdr-value-123".into(),
+                "sk-live-abcdef".into(),
+                "abc".into(),
+            ],
+        );
+        assert_eq!(out, "boom: header=*** key=*** short=abc");
+        // Longest first: a value that contains another is masked whole.
+        let out = mask_values(
+            "x=secret-long-value",
+            vec!["secret".into(), "secret-long-value".into()],
+        );
+        assert_eq!(out, "x=***");
+        assert!(looks_secret("MY_PASSWORD") && looks_secret("x_auth_header"));
+        assert!(!looks_secret("PATH"));
     }
 }

@@ -9,9 +9,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Catalog;
-use super::canonical::{catalog_hash, sha256_hex, sorted_views, to_canonical_string};
+use super::canonical::{
+    CANONICAL_VERSION, canonical_definition, catalog_hash, catalog_hash_of, definition_hash,
+    sha256_hex, short_hash, sorted_views, to_canonical_string,
+};
 
-pub const LOCK_VERSION: u32 = 1;
+/// The lock format this toolgate writes. Version 2 hashes with canonical form 2 (`required`
+/// sorted); version 1 locks are still read and verified with canonical form 1.
+pub const LOCK_VERSION: u32 = CANONICAL_VERSION;
+/// The oldest lock format still read.
+pub const OLDEST_LOCK_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,19 +78,91 @@ impl LockFile {
         s
     }
 
+    /// Reads a lock and checks that it hashes to itself (see [`LockFile::verify`]).
     pub fn read(path: &Path) -> anyhow::Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("could not read the lock file {}", path.display()))?;
         let lock: LockFile = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a valid toolgate.lock", path.display()))?;
-        if lock.lock_version != LOCK_VERSION {
-            anyhow::bail!(
-                "{}: lock_version {} is not supported (this toolgate writes {LOCK_VERSION})",
-                path.display(),
-                lock.lock_version
-            );
-        }
+        lock.verify()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Ok(lock)
+    }
+
+    /// Writes the lock atomically (a torn lock never replaces a reviewed one).
+    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        crate::fsio::write_atomic(path, self.to_text().as_bytes())
+    }
+
+    /// Checks the lock's integrity: a supported version, every tool's `sha256` equal to the
+    /// hash of its `definition` (and its `name` equal to the definition's), the instructions'
+    /// hash, and `catalog_sha256` equal to the hash of the whole. A lock whose definition was
+    /// edited by hand with the old hash kept would otherwise show reviewers one text and pin
+    /// another. Errors name the tool.
+    pub fn verify(&self) -> Result<(), String> {
+        let v = self.lock_version;
+        if !(OLDEST_LOCK_VERSION..=LOCK_VERSION).contains(&v) {
+            return Err(format!(
+                "lock_version {v} is not supported (this toolgate reads {OLDEST_LOCK_VERSION} to {LOCK_VERSION})"
+            ));
+        }
+        let redo = "the lock does not hash to itself (edited by hand?): review it, then run `toolgate pin` to pin again from the server";
+        let mut defs = Vec::with_capacity(self.tools.len());
+        for (i, t) in self.tools.iter().enumerate() {
+            let Some(def) = t.definition.as_object() else {
+                return Err(format!(
+                    "tools[{i}] (`{}`): `definition` is not an object; {redo}",
+                    t.name
+                ));
+            };
+            let def_name = def.get("name").and_then(Value::as_str);
+            if def_name != Some(t.name.as_str()) {
+                return Err(format!(
+                    "tools[{i}]: `name` is `{}` but its definition names `{}`; {redo}",
+                    t.name,
+                    def_name.unwrap_or("(none)")
+                ));
+            }
+            if let Some(extra) = def
+                .keys()
+                .find(|k| !super::canonical::MODEL_FIELDS.contains(&k.as_str()))
+            {
+                return Err(format!(
+                    "tool `{}`: its definition has a field `{extra}` a lock never holds; {redo}",
+                    t.name
+                ));
+            }
+            let actual = definition_hash(def, v);
+            if actual != t.sha256 {
+                return Err(format!(
+                    "tool `{}`: its definition hashes to {} but the lock records {}; {redo}",
+                    t.name,
+                    short_hash(&actual),
+                    short_hash(&t.sha256)
+                ));
+            }
+            defs.push(def);
+        }
+        if let Some(i) = &self.instructions {
+            let actual = sha256_hex(&i.text);
+            if actual != i.sha256 {
+                return Err(format!(
+                    "the server instructions hash to {} but the lock records {}; {redo}",
+                    short_hash(&actual),
+                    short_hash(&i.sha256)
+                ));
+            }
+        }
+        let text = self.instructions.as_ref().map(|i| i.text.as_str());
+        let actual = catalog_hash_of(text, &defs, v);
+        if actual != self.catalog_sha256 {
+            return Err(format!(
+                "catalog_sha256 is {} but the tools and instructions hash to {}; {redo}",
+                short_hash(&self.catalog_sha256),
+                short_hash(&actual)
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -122,13 +201,43 @@ impl LockDiff {
             && self.changed.is_empty()
             && self.instructions_changed.is_none()
     }
+
+    /// One sentence saying what changed, for the error line of `pin --check`: tool counts,
+    /// and the server instructions when they changed (alone or with tools).
+    pub fn summary(&self) -> String {
+        let tools = !(self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty());
+        let counts = format!(
+            "{} added, {} removed, {} changed",
+            self.added.len(),
+            self.removed.len(),
+            self.changed.len()
+        );
+        match (tools, self.instructions_changed.is_some()) {
+            (false, true) => {
+                "only the server instructions changed since they were pinned (the tool definitions match)".into()
+            }
+            (true, true) => format!(
+                "the tool definitions ({counts}) and the server instructions changed since they were pinned"
+            ),
+            (true, false) => format!("the tool definitions changed since they were pinned ({counts})"),
+            (false, false) => "nothing changed since the lock was pinned".into(),
+        }
+    }
 }
 
+/// The difference between two locks, each definition compared in the current canonical form
+/// (so a version-1 lock and a catalog that only reorders `required` do not differ).
 pub fn diff(old: &LockFile, new: &LockFile) -> LockDiff {
-    let by_name = |l: &LockFile| -> BTreeMap<String, LockedTool> {
+    let by_name = |l: &LockFile| -> BTreeMap<String, Value> {
         l.tools
             .iter()
-            .map(|t| (t.name.clone(), t.clone()))
+            .map(|t| {
+                let def = match t.definition.as_object() {
+                    Some(m) => canonical_definition(m, CANONICAL_VERSION),
+                    None => t.definition.clone(),
+                };
+                (t.name.clone(), def)
+            })
             .collect()
     };
     let (a, b) = (by_name(old), by_name(new));
@@ -136,9 +245,9 @@ pub fn diff(old: &LockFile, new: &LockFile) -> LockDiff {
     for (name, t) in &b {
         match a.get(name) {
             None => d.added.push(name.clone()),
-            Some(o) if o.sha256 != t.sha256 => {
+            Some(o) if o != t => {
                 let mut changes = Vec::new();
-                walk("", &o.definition, &t.definition, &mut changes);
+                walk("", o, t, &mut changes);
                 d.changed.push(ToolChange {
                     name: name.clone(),
                     changes,
@@ -227,42 +336,125 @@ fn short(v: &Value) -> String {
     }
 }
 
-/// The diff as text for a terminal or a PR comment.
+/// The name of a character a reader cannot see (zero-width, bidirectional controls, tags,
+/// variation selectors, controls other than newline and tab), or `None`.
+pub fn invisible_name(c: char) -> Option<&'static str> {
+    Some(match c as u32 {
+        0x09 | 0x0A => return None,
+        0x00..=0x1F | 0x7F => "CONTROL CHARACTER",
+        0x80..=0x9F => "C1 CONTROL CHARACTER",
+        0xAD => "SOFT HYPHEN",
+        0x034F => "COMBINING GRAPHEME JOINER",
+        0x061C => "ARABIC LETTER MARK",
+        0x115F | 0x1160 | 0x3164 | 0xFFA0 => "HANGUL FILLER",
+        0x180E => "MONGOLIAN VOWEL SEPARATOR",
+        0x200B => "ZERO WIDTH SPACE",
+        0x200C => "ZERO WIDTH NON-JOINER",
+        0x200D => "ZERO WIDTH JOINER",
+        0x200E => "LEFT-TO-RIGHT MARK",
+        0x200F => "RIGHT-TO-LEFT MARK",
+        0x2028 => "LINE SEPARATOR",
+        0x2029 => "PARAGRAPH SEPARATOR",
+        0x202A => "LEFT-TO-RIGHT EMBEDDING",
+        0x202B => "RIGHT-TO-LEFT EMBEDDING",
+        0x202C => "POP DIRECTIONAL FORMATTING",
+        0x202D => "LEFT-TO-RIGHT OVERRIDE",
+        0x202E => "RIGHT-TO-LEFT OVERRIDE",
+        0x2060 => "WORD JOINER",
+        0x2061..=0x2064 => "INVISIBLE OPERATOR",
+        0x2066 => "LEFT-TO-RIGHT ISOLATE",
+        0x2067 => "RIGHT-TO-LEFT ISOLATE",
+        0x2068 => "FIRST STRONG ISOLATE",
+        0x2069 => "POP DIRECTIONAL ISOLATE",
+        0x206A..=0x206F => "DEPRECATED FORMAT CHARACTER",
+        0xFE00..=0xFE0F | 0xE0100..=0xE01EF => "VARIATION SELECTOR",
+        0xFEFF => "ZERO WIDTH NO-BREAK SPACE (BOM)",
+        0xFFF9..=0xFFFB => "INTERLINEAR ANNOTATION CHARACTER",
+        0x1D173..=0x1D17A => "MUSICAL SYMBOL FORMAT CHARACTER",
+        0xE0000..=0xE007F => "TAG CHARACTER",
+        _ => return None,
+    })
+}
+
+/// `text` with every invisible character written as `\u{XXXX}`, and the distinct
+/// characters found (`U+200B ZERO WIDTH SPACE`), in order of first appearance.
+pub fn escape_invisible(text: &str) -> (String, Vec<String>) {
+    let mut out = String::with_capacity(text.len());
+    let mut found: Vec<String> = Vec::new();
+    for c in text.chars() {
+        match invisible_name(c) {
+            Some(name) => {
+                out.push_str(&format!("\\u{{{:04X}}}", c as u32));
+                let label = format!("U+{:04X} {name}", c as u32);
+                if !found.contains(&label) {
+                    found.push(label);
+                }
+            }
+            None => out.push(c),
+        }
+    }
+    (out, found)
+}
+
+/// Escapes invisible characters in `line` and, when there were any, names them on a line of
+/// their own below it.
+fn push_escaped(out: &mut String, line: &str) {
+    let (shown, found) = escape_invisible(line);
+    out.push_str(&shown);
+    out.push('\n');
+    if !found.is_empty() {
+        const MAX: usize = 8;
+        let more = found.len().saturating_sub(MAX);
+        let mut names = found.into_iter().take(MAX).collect::<Vec<_>>().join(", ");
+        if more > 0 {
+            names.push_str(&format!(" and {more} more"));
+        }
+        out.push_str(&format!("      invisible characters: {names}\n"));
+    }
+}
+
+/// The diff as text for a terminal or a PR comment. Invisible characters are shown escaped
+/// (`\u{200B}`) and named, so a zero-width insertion cannot hide in the diff.
 pub fn render(d: &LockDiff) -> String {
     let mut out = String::new();
     for n in &d.added {
-        out.push_str(&format!("+ added tool `{n}`\n"));
+        push_escaped(&mut out, &format!("+ added tool `{n}`"));
     }
     for n in &d.removed {
-        out.push_str(&format!("- removed tool `{n}`\n"));
+        push_escaped(&mut out, &format!("- removed tool `{n}`"));
     }
     for t in &d.changed {
-        out.push_str(&format!("~ changed tool `{}`\n", t.name));
+        push_escaped(&mut out, &format!("~ changed tool `{}`", t.name));
         for c in &t.changes {
             let text_change = matches!((&c.before, &c.after), (Some(Value::String(a)), Some(Value::String(b)))
                 if a.contains(' ') || b.contains(' ') || c.pointer.ends_with("/description") || c.pointer.ends_with("/title"));
-            match (c.change, &c.before, &c.after) {
+            let line = match (c.change, &c.before, &c.after) {
                 ("changed", Some(Value::String(a)), Some(Value::String(b))) if text_change => {
-                    out.push_str(&format!("    {} text: {}\n", c.pointer, word_diff(a, b)));
+                    format!("    {} text: {}", c.pointer, word_diff(a, b))
                 }
                 ("changed", Some(a), Some(b)) => {
-                    out.push_str(&format!("    {}: {} → {}\n", c.pointer, short(a), short(b)));
+                    format!("    {}: {} → {}", c.pointer, short(a), short(b))
                 }
-                ("added", _, Some(b)) => {
-                    out.push_str(&format!("    {} added: {}\n", c.pointer, short(b)))
-                }
-                ("removed", Some(a), _) => {
-                    out.push_str(&format!("    {} removed (was {})\n", c.pointer, short(a)))
-                }
-                _ => {}
-            }
+                ("added", _, Some(b)) => format!("    {} added: {}", c.pointer, short(b)),
+                ("removed", Some(a), _) => format!("    {} removed (was {})", c.pointer, short(a)),
+                _ => continue,
+            };
+            push_escaped(&mut out, &line);
         }
     }
     if let Some((a, b)) = &d.instructions_changed {
-        out.push_str(&format!(
-            "~ server instructions: {}\n",
-            word_diff(a.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""))
-        ));
+        let what = if d.added.is_empty() && d.removed.is_empty() && d.changed.is_empty() {
+            "~ server instructions changed (only they did; the tools match)"
+        } else {
+            "~ server instructions changed"
+        };
+        push_escaped(
+            &mut out,
+            &format!(
+                "{what}: {}",
+                word_diff(a.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""))
+            ),
+        );
     }
     out
 }

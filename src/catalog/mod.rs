@@ -6,6 +6,7 @@ pub mod connect;
 pub mod env;
 pub mod jsonpos;
 pub mod lock;
+pub mod net;
 pub mod snapshot;
 pub mod source;
 mod tee;
@@ -101,6 +102,10 @@ pub struct ServerMeta {
     pub version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
+    /// Which protocol era the server spoke, when it was not the `initialize` handshake (a
+    /// 2026-07-28 server that rejects `initialize` is read with `server/discover`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub era: Option<String>,
 }
 
 /// Everything toolgate knows about one server's offer to a model.

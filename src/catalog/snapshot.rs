@@ -58,6 +58,7 @@ fn from_snapshot(shown: &str, mut top: Map<String, Value>) -> anyhow::Result<Cat
             name: v.get("name").and_then(Value::as_str).map(str::to_string),
             version: v.get("version").and_then(Value::as_str).map(str::to_string),
             protocol_version: None,
+            era: None,
         })
         .unwrap_or_default();
     Ok(Catalog {
@@ -71,6 +72,7 @@ fn from_snapshot(shown: &str, mut top: Map<String, Value>) -> anyhow::Result<Cat
 fn from_lock(shown: &str, top: Map<String, Value>) -> anyhow::Result<Catalog> {
     let lock: super::lock::LockFile = serde_json::from_value(Value::Object(top))
         .with_context(|| format!("{shown} is not a valid toolgate.lock"))?;
+    lock.verify().map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
     let tools = lock
         .tools
         .into_iter()
@@ -111,7 +113,7 @@ pub fn to_value(catalog: &Catalog) -> Value {
 pub fn write(path: &Path, catalog: &Catalog) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(&to_value(catalog))?;
     text.push('\n');
-    std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))
+    crate::fsio::write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]

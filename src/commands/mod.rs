@@ -79,9 +79,9 @@ pub fn resolve_server(
         opts.headers.push(catalog::source::parse_header(h)?);
     }
     if let Some(var) = args.bearer_env.as_ref().or(c.bearer_env.as_ref()) {
-        match std::env::var(var) {
-            Ok(v) if !v.is_empty() => opts.bearer_token = Some(v),
-            _ => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
+        match crate::catalog::env::secret_var(var) {
+            Some(v) => opts.bearer_token = Some(v),
+            None => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
         }
     }
     opts.pass_env = c.pass_env.iter().chain(&args.pass_env).cloned().collect();

@@ -8,14 +8,13 @@ use super::{Exit, load_catalog, lock_path};
 use crate::catalog::lock::{self, LockFile};
 use crate::cli::PinArgs;
 use crate::config::Config;
-use crate::out::write_file;
 
 pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);
     if !check {
-        write_file(&path, &new.to_text())?;
+        new.write(&path)?;
         if args.json {
             crate::out::println(&format!(
                 "{}",
@@ -78,11 +77,20 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
             "\nReview the change; if it is intended, run `toolgate pin` to update the lock.",
         );
     }
-    eprintln!(
-        "toolgate: the tool definitions changed since they were pinned ({} added, {} removed, {} changed)",
-        d.added.len(),
-        d.removed.len(),
-        d.changed.len()
+    eprintln!("toolgate: {}", d.summary());
+    // The verdict comes from the gate stage, like every other gate.
+    let status = crate::gate::LockStatus {
+        path: path.display().to_string(),
+        status: crate::gate::LockState::Changed,
+        policy: crate::gate::LockCheck::Fail,
+        diff: Some(d),
+    };
+    let decision = crate::gate::decide(
+        &crate::gate::GateInput {
+            lock: Some(&status),
+            ..Default::default()
+        },
+        &crate::gate::GatePolicy::default(),
     );
-    Ok(Exit::GateFailed)
+    Ok(decision.exit())
 }

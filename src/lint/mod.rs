@@ -12,6 +12,8 @@ use serde_json::json;
 
 pub use finding::{Finding, Severity};
 pub use rules::RULES;
+/// The one local `$ref` resolver (JSON pointers, `$anchor`, `$id`), shared with the sampler.
+pub(crate) use rules::resolve_ref;
 pub use settings::{Level, LintSettings, RuleConfig};
 
 use crate::catalog::{Catalog, Tool};

@@ -61,6 +61,9 @@ pub struct LlmOptions {
     pub seed: Option<u64>,
     /// First retry wait when the provider gives no Retry-After.
     pub backoff: Duration,
+    /// Longest wait between retries, whatever `Retry-After` asks for (a longer or unusable
+    /// value is capped, with a note).
+    pub max_wait: Duration,
     /// Calls the model may make per task; each is answered with a synthetic result.
     pub max_steps: u32,
     /// One request limiter per provider, shared by every model of that provider in a run.
@@ -94,6 +97,7 @@ impl Default for LlmOptions {
             budget: None,
             seed: None,
             backoff: Duration::from_millis(500),
+            max_wait: Duration::from_secs(120),
             max_steps: 1,
             limiters: Limiters::default(),
         }
@@ -121,18 +125,73 @@ enum CallError {
     Failed(String),
 }
 
-/// Seconds to wait from a Retry-After header (delta-seconds or an HTTP date).
-fn retry_after(h: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let v = h.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        return Some(Duration::from_secs_f64(secs.clamp(0.0, 120.0)));
+/// An error and its causes, `: `-joined (reqwest hides the reason behind "error sending
+/// request" or "error following redirect").
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let s_text = s.to_string();
+        if !text.contains(&s_text) {
+            text.push_str(": ");
+            text.push_str(&s_text);
+        }
+        cur = s.source();
     }
-    let when = httpdate_to_system(v)?;
-    Some(
-        when.duration_since(std::time::SystemTime::now())
-            .unwrap_or_default()
-            .min(Duration::from_secs(120)),
-    )
+    text
+}
+
+/// The wait a Retry-After header asks for (delta-seconds or an HTTP date), capped at `cap`,
+/// and a note when the value was unusable (NaN, negative, not a number or date) or cut. An
+/// unusable value gives `None`: the caller's own backoff applies.
+fn retry_after(
+    h: &reqwest::header::HeaderMap,
+    cap: Duration,
+) -> (Option<Duration>, Option<String>) {
+    const WHAT: &str = "the provider's Retry-After";
+    let Some(raw) = h.get(reqwest::header::RETRY_AFTER) else {
+        return (None, None);
+    };
+    let Ok(v) = raw.to_str().map(str::trim) else {
+        return (
+            None,
+            Some(format!("{WHAT} is not text; used toolgate's backoff")),
+        );
+    };
+    let shown: String = v.chars().take(40).collect();
+    if let Ok(secs) = v.parse::<f64>() {
+        return match crate::limits::capped_wait(secs, cap, WHAT) {
+            (d, None) => (Some(d), None),
+            // Unusable (NaN, negative): fall back to the backoff.
+            (_, Some(_)) if secs.is_nan() || secs <= 0.0 => (
+                None,
+                Some(format!(
+                    "{WHAT} `{shown}` is not a usable wait; used toolgate's backoff"
+                )),
+            ),
+            (d, Some(note)) => (Some(d), Some(note)),
+        };
+    }
+    let Some(when) = httpdate_to_system(v) else {
+        return (
+            None,
+            Some(format!(
+                "{WHAT} `{shown}` is neither seconds nor a date; used toolgate's backoff"
+            )),
+        );
+    };
+    let wait = when
+        .duration_since(std::time::SystemTime::now())
+        .unwrap_or_default();
+    if wait > cap {
+        let note = format!(
+            "{WHAT} asked to wait {}s; waited {}s",
+            wait.as_secs(),
+            cap.as_secs_f64()
+        );
+        return (Some(cap), Some(note));
+    }
+    (Some(wait), None)
 }
 
 fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
@@ -165,11 +224,23 @@ impl LlmModel {
         catalog: &Catalog,
         opts: LlmOptions,
     ) -> anyhow::Result<Self> {
+        // A redirect to another origin would carry the key (`x-api-key` is not one of the
+        // headers reqwest drops across hosts): refuse it.
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .redirect(crate::catalog::net::same_origin_redirects())
             .build()?;
         let sem = opts.limiters.get(endpoint.provider.name, opts.concurrency);
+        let mut notes = Vec::new();
+        if endpoint.key.is_some()
+            && let Some(w) = crate::catalog::net::plain_http_warning(
+                &endpoint.base_url,
+                &format!("the {} API key", endpoint.provider.name),
+            )
+        {
+            notes.push(w);
+        }
         Ok(LlmModel {
             spec,
             model,
@@ -183,7 +254,7 @@ impl LlmModel {
             client,
             sem,
             temperature: AtomicBool::new(true),
-            notes: Mutex::new(Vec::new()),
+            notes: Mutex::new(notes),
             calls: AtomicUsize::new(0),
             opts,
         })
@@ -244,7 +315,10 @@ impl LlmModel {
             let outcome: Result<Value, (String, Option<Duration>)> = match req.send().await {
                 Ok(resp) => {
                     let status = resp.status();
-                    let wait = retry_after(resp.headers());
+                    let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
+                    if let Some(n) = wait_note {
+                        self.note(format!("{}: {n}", self.spec));
+                    }
                     let text = resp.text().await.unwrap_or_default();
                     if status.is_success() {
                         match serde_json::from_str::<Value>(&text) {
@@ -272,6 +346,13 @@ impl LlmModel {
                         return Err(CallError::Failed(msg));
                     }
                 }
+                Err(e) if e.is_redirect() => {
+                    // A refused cross-origin redirect: retrying cannot help.
+                    return Err(CallError::Failed(format!(
+                        "request failed: {}",
+                        self.scrub(&error_chain(&e))
+                    )));
+                }
                 Err(e) => {
                     let what = if e.is_timeout() {
                         format!(
@@ -279,19 +360,7 @@ impl LlmModel {
                             self.opts.timeout.as_secs_f64()
                         )
                     } else {
-                        // reqwest's message hides the cause ("connection refused") in its
-                        // source chain: say all of it.
-                        let mut text = e.to_string();
-                        let mut source = std::error::Error::source(&e);
-                        while let Some(s) = source {
-                            let s = s.to_string();
-                            if !text.contains(&s) {
-                                text.push_str(": ");
-                                text.push_str(&s);
-                            }
-                            source = source.and_then(std::error::Error::source);
-                        }
-                        format!("request failed: {}", self.scrub(&text))
+                        format!("request failed: {}", self.scrub(&error_chain(&e)))
                     };
                     Err((what, None))
                 }
@@ -305,8 +374,12 @@ impl LlmModel {
                     self.opts.retries
                 )));
             }
-            let backoff = self.opts.backoff * 2u32.saturating_pow(attempt);
-            tokio::time::sleep(wait.unwrap_or(backoff).min(Duration::from_secs(120))).await;
+            let backoff = self
+                .opts
+                .backoff
+                .checked_mul(2u32.saturating_pow(attempt))
+                .unwrap_or(self.opts.max_wait);
+            tokio::time::sleep(wait.unwrap_or(backoff).min(self.opts.max_wait)).await;
             attempt += 1;
         }
     }
@@ -506,14 +579,38 @@ mod tests {
 
     #[test]
     fn retry_after_reads_seconds_and_dates() {
+        let cap = Duration::from_secs(120);
         let mut h = reqwest::header::HeaderMap::new();
         h.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
-        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(&h, cap), (Some(Duration::from_secs(2)), None));
         h.insert(
             reqwest::header::RETRY_AFTER,
             "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
         );
-        assert_eq!(retry_after(&h), Some(Duration::ZERO));
+        assert_eq!(retry_after(&h, cap), (Some(Duration::ZERO), None));
+    }
+
+    #[test]
+    fn hostile_retry_after_values_are_capped_or_ignored_with_a_note() {
+        let cap = Duration::from_secs(120);
+        for (v, want) in [
+            ("NaN", None),
+            ("nan", None),
+            ("-5", None),
+            ("-inf", None),
+            ("banana", None),
+            ("inf", Some(cap)),
+            ("1e400", Some(cap)),
+            ("1.8e19", Some(cap)),
+            ("99999999999999999999", Some(cap)),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", Some(cap)),
+        ] {
+            let mut h = reqwest::header::HeaderMap::new();
+            h.insert(reqwest::header::RETRY_AFTER, v.parse().unwrap());
+            let (wait, note) = retry_after(&h, cap);
+            assert_eq!(wait, want, "{v}");
+            assert!(note.is_some(), "{v}: no note");
+        }
     }
 
     #[test]

@@ -132,6 +132,9 @@ pub fn endpoint(
     key_flag: Option<&str>,
 ) -> anyhow::Result<Endpoint> {
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    // Keys are read through the secret store: `take_secrets` moved them out of the
+    // environment at start-up (servers and /proc must not see them).
+    let key_env = crate::catalog::env::secret_var;
     let base = base_flag
         .map(str::to_string)
         .or_else(|| env(p.base_env))
@@ -152,14 +155,14 @@ pub fn endpoint(
     })?;
     let key = key_flag
         .map(str::to_string)
-        .or_else(|| env(p.key_env))
+        .or_else(|| key_env(p.key_env))
         .map(Secret::new);
     if key.is_none() && p.key_required && base_flag.is_none() && env(p.base_env).is_none() {
-        bail!(
-            "{}: no API key: set {} (or point --base-url at a gateway that needs none)",
-            p.name,
-            p.key_env
-        );
+        return Err(crate::error::ProviderError::MissingKey {
+            provider: p.name.to_string(),
+            var: p.key_env.to_string(),
+        }
+        .into());
     }
     Ok(Endpoint {
         provider: p,

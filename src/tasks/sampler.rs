@@ -5,9 +5,14 @@
 //! Honoured: type (and type lists, nullable), required vs optional, enum, const, default,
 //! minimum/maximum (exclusive too), multipleOf, min/maxLength, min/maxItems, uniqueItems,
 //! min/maxProperties, formats (date, date-time, time, email, uri, uuid, hostname, ipv4, ipv6),
-//! pattern (via rand_regex), nested objects and arrays, prefixItems, local `$ref`/`$defs`,
-//! allOf/anyOf/oneOf. Every sample is validated against the schema with the jsonschema crate;
-//! a tool whose samples keep failing is reported as unsampleable with the reason.
+//! pattern (via rand_regex), nested objects and arrays, prefixItems, patternProperties,
+//! local `$ref` (JSON pointers and `$anchor`s, resolved by the lint's resolver), allOf/anyOf/
+//! oneOf, if/then/else. Every sample is validated against the schema with the jsonschema
+//! crate; a tool whose samples keep failing is reported as unsampleable with the reason.
+//!
+//! Hostile schemas are bounded: integers are drawn within ±2^53 (exact in JSON), strings of at
+//! most [`MAX_STRING`] characters, arrays and objects of at most [`MAX_ITEMS`] entries, and at
+//! most [`MAX_WORK`] values per sample; a schema that needs more is unsampleable, with a reason.
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,6 +24,15 @@ use crate::catalog::Tool;
 
 const MAX_DEPTH: usize = 10;
 const ATTEMPTS: u64 = 12;
+/// Longest string sampled (characters).
+pub const MAX_STRING: usize = 100_000;
+/// Most items in a sampled array, or properties in a sampled object.
+pub const MAX_ITEMS: usize = 1_000;
+/// Most values (schema nodes) sampled for one argument set, and most string bytes.
+pub const MAX_WORK: usize = 20_000;
+const MAX_BYTES: usize = 4 * MAX_STRING;
+/// Largest integer magnitude sampled: 2^53, exact as a JSON number everywhere.
+const SAFE_INT: f64 = 9_007_199_254_740_992.0;
 
 /// A deterministic generator for (seed, tool, variant).
 pub fn rng_for(seed: u64, tool: &str, variant: u64) -> ChaCha8Rng {
@@ -42,6 +56,8 @@ pub fn sample_args(tool: &Tool, seed: u64, variant: u64) -> Result<Map<String, V
         let mut g = Gen {
             root: &schema,
             rng: &mut rng,
+            work: 0,
+            bytes: 0,
         };
         match g.value(&schema, "", 0) {
             Ok(Value::Object(m)) => {
@@ -69,30 +85,38 @@ pub fn sample_args(tool: &Tool, seed: u64, variant: u64) -> Result<Map<String, V
 struct Gen<'a, R: Rng> {
     root: &'a Value,
     rng: &'a mut R,
+    /// Values sampled so far, and string bytes produced (bounded by MAX_WORK, MAX_BYTES).
+    work: usize,
+    bytes: usize,
 }
 
+/// Resolves a local `$ref` (a JSON pointer, an `$anchor`, the root's `$id`) with the same
+/// resolver the lint uses.
 fn resolve<'v>(root: &'v Value, reference: &str) -> Result<&'v Value, String> {
-    let Some(frag) = reference.strip_prefix('#') else {
-        return Err(format!("remote $ref `{reference}` is not fetched"));
-    };
-    if frag.is_empty() {
-        return Ok(root);
+    match crate::lint::resolve_ref(root, reference) {
+        Some((_, target)) => Ok(target),
+        None if reference.starts_with('#') => Err(format!("$ref `{reference}` does not resolve")),
+        None => Err(format!(
+            "$ref `{reference}` points outside the schema (remote references are not fetched)"
+        )),
     }
-    let decoded = frag
-        .replace("%25", "%")
-        .replace("%22", "\"")
-        .replace("%20", " ");
-    let mut cur = root;
-    for token in decoded.trim_start_matches('/').split('/') {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        cur = match cur {
-            Value::Object(m) => m.get(&token),
-            Value::Array(a) => token.parse::<usize>().ok().and_then(|i| a.get(i)),
-            _ => None,
-        }
-        .ok_or_else(|| format!("$ref `{reference}` does not resolve"))?;
-    }
-    Ok(cur)
+}
+
+/// A count from a schema keyword (`minLength`, `minItems`…): huge or fractional values
+/// saturate instead of wrapping.
+fn count(s: &Map<String, Value>, key: &str) -> Option<usize> {
+    let v = s.get(key)?;
+    v.as_u64()
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        .or_else(|| {
+            v.as_f64().filter(|f| f.is_finite() && *f >= 0.0).map(|f| {
+                if f >= usize::MAX as f64 {
+                    usize::MAX
+                } else {
+                    f.ceil() as usize
+                }
+            })
+        })
 }
 
 impl<R: Rng> Gen<'_, R> {
@@ -128,7 +152,7 @@ impl<R: Rng> Gen<'_, R> {
             let b = self.merged(b)?;
             for (k, v) in b {
                 match (k.as_str(), out.get_mut(&k)) {
-                    ("properties", Some(Value::Object(p))) => {
+                    ("properties" | "patternProperties", Some(Value::Object(p))) => {
                         if let Value::Object(add) = v {
                             p.extend(add);
                         }
@@ -152,6 +176,12 @@ impl<R: Rng> Gen<'_, R> {
         if depth > MAX_DEPTH {
             return Err(format!(
                 "the schema nests deeper than {MAX_DEPTH} levels at `{name}` (recursive without a way out?)"
+            ));
+        }
+        self.work += 1;
+        if self.work > MAX_WORK || self.bytes > MAX_BYTES {
+            return Err(format!(
+                "the schema asks for more than {MAX_WORK} values or {MAX_BYTES} bytes of text in one argument set (at `{name}`): toolgate gives up rather than build it"
             ));
         }
         let s = match schema {
@@ -194,6 +224,33 @@ impl<R: Rng> Gen<'_, R> {
                 return Err(format!("`{name}` has an empty enum"));
             }
             return Ok(pool[self.below(pool.len())].clone());
+        }
+        if let Some(cond) = s.get("if") {
+            // Sample a value that satisfies `if` and `then` (so `then` applies and holds);
+            // failing that, one for `else`. The sample is validated afterwards either way.
+            let mut base = s.clone();
+            let then = base.remove("then");
+            let otherwise = base.remove("else");
+            base.remove("if");
+            let with = |extra: Vec<Value>| {
+                let mut b = base.clone();
+                let mut all = b
+                    .get("allOf")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                all.extend(extra);
+                b.insert("allOf".into(), Value::Array(all));
+                Value::Object(b)
+            };
+            let first = with(vec![cond.clone(), then.unwrap_or(Value::Bool(true))]);
+            return match self.value(&first, name, depth + 1) {
+                Ok(v) => Ok(v),
+                Err(e) => match otherwise {
+                    Some(o) => self.value(&with(vec![o]), name, depth + 1),
+                    None => Err(e),
+                },
+            };
         }
         if s.contains_key("allOf") {
             let merged = self.merged(s)?;
@@ -273,11 +330,13 @@ impl<R: Rng> Gen<'_, R> {
                     .collect()
             })
             .unwrap_or_default();
-        let min_props = s.get("minProperties").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let max_props = s
-            .get("maxProperties")
-            .and_then(Value::as_u64)
-            .map(|m| m as usize);
+        let min_props = count(s, "minProperties").unwrap_or(0);
+        let max_props = count(s, "maxProperties");
+        if min_props > MAX_ITEMS {
+            return Err(format!(
+                "`{name}` needs at least {min_props} properties (minProperties); toolgate samples at most {MAX_ITEMS}"
+            ));
+        }
         let mut out = Map::new();
         for (k, v) in props {
             let is_required = required.contains(k);
@@ -302,18 +361,69 @@ impl<R: Rng> Gen<'_, R> {
                 out.insert(k.clone(), self.value(&extra, k, depth + 1)?);
             }
         }
-        let _ = name;
+        // Reach minProperties with names the schema allows: patternProperties first (a name
+        // drawn from the pattern), then additionalProperties unless it is `false`.
+        let patterns: Vec<(&String, &Value)> = s
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .map(|m| m.iter().collect())
+            .unwrap_or_default();
+        let additional = s.get("additionalProperties").cloned();
+        let mut tries = 0usize;
+        while out.len() < min_props && tries < min_props.saturating_mul(4) + 8 {
+            tries += 1;
+            let (key, schema) = if !patterns.is_empty() {
+                let (pattern, schema) = patterns[self.below(patterns.len())];
+                (self.string_matching(pattern, name)?, schema.clone())
+            } else if additional
+                .as_ref()
+                .is_some_and(|a| *a == Value::Bool(false))
+            {
+                break;
+            } else {
+                let key = format!(
+                    "{}_{}",
+                    if name.is_empty() { "extra" } else { name },
+                    out.len() + 1
+                );
+                (key, additional.clone().unwrap_or(Value::Bool(true)))
+            };
+            if out.contains_key(&key) || props.contains_key(&key) {
+                continue;
+            }
+            let v = self.value(&schema, &key, depth + 1)?;
+            out.insert(key, v);
+        }
+        if out.len() < min_props {
+            return Err(format!(
+                "`{name}` needs {min_props} properties (minProperties) but its schema allows only {} here",
+                out.len()
+            ));
+        }
         Ok(Value::Object(out))
     }
 
+    /// A string matching `pattern` (anchors dropped: the whole string matches).
+    fn string_matching(&mut self, pattern: &str, name: &str) -> Result<String, String> {
+        let hir = regex_syntax::Parser::new()
+            .parse(pattern)
+            .map_err(|e| format!("`{name}`: cannot parse pattern `{pattern}`: {e}"))?;
+        let generator = rand_regex::Regex::with_hir(without_anchors(hir), 6).map_err(|e| {
+            format!("`{name}`: cannot generate strings for pattern `{pattern}`: {e}")
+        })?;
+        let v: String = self.rng.sample(&generator);
+        self.bytes += v.len();
+        Ok(v)
+    }
+
     fn array(&mut self, s: &Map<String, Value>, name: &str, depth: usize) -> Result<Value, String> {
-        let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(1) as usize;
-        let max = s
-            .get("maxItems")
-            .and_then(Value::as_u64)
-            .map(|m| m as usize)
-            .unwrap_or(min.max(1) + 1)
-            .max(min);
+        let min = count(s, "minItems").unwrap_or(1);
+        if min > MAX_ITEMS {
+            return Err(format!(
+                "`{name}` needs at least {min} items (minItems); toolgate samples at most {MAX_ITEMS}"
+            ));
+        }
+        let max = count(s, "maxItems").unwrap_or(min.max(1) + 1).max(min);
         let len = min + self.below(max - min + 1).min(2);
         let prefix: Vec<&Value> = s
             .get("prefixItems")
@@ -328,7 +438,7 @@ impl<R: Rng> Gen<'_, R> {
             .unwrap_or(false);
         let mut out: Vec<Value> = Vec::new();
         let mut tries = 0;
-        while out.len() < len && tries < len * 8 {
+        while out.len() < len && tries < len * 8 + 8 {
             tries += 1;
             let schema = prefix
                 .get(out.len())
@@ -383,18 +493,28 @@ impl<R: Rng> Gen<'_, R> {
                 v = self.rng.sample(&generator);
             }
         }
-        let min = s.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let max = s
-            .get("maxLength")
-            .and_then(Value::as_u64)
-            .map(|m| m as usize);
-        while v.chars().count() < min {
-            v.push('x');
+        let min = count(s, "minLength").unwrap_or(0);
+        let max = count(s, "maxLength");
+        if min > MAX_STRING {
+            return Err(format!(
+                "`{name}` needs at least {min} characters (minLength); toolgate samples strings of at most {MAX_STRING}"
+            ));
+        }
+        // Pad and cut in one pass each (counting characters once, not per pushed character).
+        let have = v.chars().count();
+        if have < min {
+            v.extend(std::iter::repeat_n('x', min - have));
         }
         if let Some(max) = max
-            && v.chars().count() > max
+            && have.max(min) > max
         {
             v = v.chars().take(max).collect();
+        }
+        self.bytes += v.len();
+        if self.bytes > MAX_BYTES {
+            return Err(format!(
+                "`{name}`: the argument set would hold more than {MAX_BYTES} bytes of text; toolgate gives up rather than build it"
+            ));
         }
         Ok(Value::String(v))
     }
@@ -420,34 +540,68 @@ impl<R: Rng> Gen<'_, R> {
         } else {
             (1.0, 100.0)
         };
-        let mut lo = f("minimum").unwrap_or(dlo.min(f("maximum").unwrap_or(dlo)));
-        let mut hi = f("maximum").unwrap_or(dhi.max(lo));
-        if let Some(x) = f("exclusiveMinimum") {
-            lo = lo.max(x + if integer { 1.0 } else { 1e-6 });
-        }
-        if let Some(x) = f("exclusiveMaximum") {
-            hi = hi.min(x - if integer { 1.0 } else { 1e-6 });
-        }
-        if lo > hi {
+        // Draft 4 writes exclusive bounds as booleans beside minimum/maximum.
+        let flag = |k: &str| s.get(k).and_then(Value::as_bool).unwrap_or(false);
+        // The tighter of the inclusive and the exclusive bound on each side (draft-4 booleans
+        // make `minimum`/`maximum` themselves exclusive).
+        let tighter = |a: Option<(f64, bool)>, b: Option<(f64, bool)>, lower: bool| match (a, b) {
+            (Some(x), Some(y)) if x.0 == y.0 => Some((x.0, x.1 || y.1)),
+            (Some(x), Some(y)) => Some(if (x.0 > y.0) == lower { x } else { y }),
+            (x, y) => x.or(y),
+        };
+        let lower = tighter(
+            f("minimum").map(|v| (v, flag("exclusiveMinimum"))),
+            f("exclusiveMinimum").map(|v| (v, true)),
+            true,
+        );
+        let upper = tighter(
+            f("maximum").map(|v| (v, flag("exclusiveMaximum"))),
+            f("exclusiveMaximum").map(|v| (v, true)),
+            false,
+        );
+        // A side the schema leaves open gets a realistic default on the right side of the other.
+        let ((lo, lo_open), (hi, hi_open)) = match (lower, upper) {
+            (Some(l), Some(u)) => (l, u),
+            (Some(l), None) => (l, (if l.0 < dhi { dhi } else { l.0 + (dhi - dlo) }, false)),
+            (None, Some(u)) => ((if u.0 > dlo { dlo } else { u.0 - (dhi - dlo) }, false), u),
+            (None, None) => ((dlo, false), (dhi, false)),
+        };
+        if lo > hi || (lo == hi && (lo_open || hi_open)) {
             return Err(format!("`{name}` has an empty numeric range [{lo}, {hi}]"));
         }
         if integer {
-            let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
-            if lo > hi {
-                return Err(format!("`{name}` has no integer in its range"));
-            }
-            let mut v = lo + self.rng.random_range(0..(hi - lo + 1) as u64) as i64;
-            if let Some(m) = f("multipleOf").filter(|m| *m >= 1.0) {
-                let m = m as i64;
-                v = (v / m) * m;
-                if v < lo {
-                    v += m;
-                }
-            }
-            return Ok(Value::Number(v.into()));
+            return self.integer(s, name, (lo, lo_open), (hi, hi_open));
         }
+        // Keep the span finite: a range like [-1e308, 1e308] is sampled within ±2^53.
+        let (lo, lo_open) = if lo < -SAFE_INT {
+            (-SAFE_INT, false)
+        } else {
+            (lo, lo_open)
+        };
+        let (hi, hi_open) = if hi > SAFE_INT {
+            (SAFE_INT, false)
+        } else {
+            (hi, hi_open)
+        };
+        if lo > hi {
+            return Err(format!(
+                "`{name}`: its range [{lo}, {hi}] lies beyond ±2^53; toolgate does not sample numbers that large"
+            ));
+        }
+        let inside = |v: f64| {
+            v.is_finite()
+                && (if lo_open { v > lo } else { v >= lo })
+                && (if hi_open { v < hi } else { v <= hi })
+        };
         let steps = 1000u64;
-        let mut v = lo + (hi - lo) * (self.rng.random_range(0..=steps) as f64 / steps as f64);
+        // With an open end, draw strictly inside: t in (0, 1).
+        let t = if lo_open || hi_open {
+            (self.rng.random_range(0..=steps) as f64 + 1.0) / (steps as f64 + 2.0)
+        } else {
+            self.rng.random_range(0..=steps) as f64 / steps as f64
+        };
+        let raw = lo + (hi - lo) * t;
+        let mut v = raw;
         let fractional = [
             "price",
             "amount",
@@ -462,20 +616,89 @@ impl<R: Rng> Gen<'_, R> {
         ]
         .iter()
         .any(|w| lower_name.contains(w));
-        if let Some(m) = f("multipleOf").filter(|m| *m > 0.0) {
+        if let Some(m) = f("multipleOf").filter(|m| *m > 0.0 && m.is_finite()) {
             v = (v / m).round() * m;
-        } else if !fractional && hi - lo >= 10.0 && v.round() >= lo && v.round() <= hi {
+            if !inside(v) {
+                v = (v / m).ceil() * m;
+            }
+            if !inside(v) {
+                v = ((v / m).floor() - 1.0) * m;
+            }
+        } else if !fractional && hi - lo >= 10.0 && inside(v.round()) {
             v = v.round();
-        } else {
+        } else if inside((v * 100.0).round() / 100.0) {
             v = (v * 100.0).round() / 100.0;
         }
-        v = v.clamp(lo, hi);
+        if !inside(v) {
+            v = if inside(raw) {
+                raw
+            } else {
+                lo / 2.0 + hi / 2.0
+            };
+        }
+        if !inside(v) {
+            return Err(format!(
+                "`{name}`: no number found in its range ({lo}, {hi})"
+            ));
+        }
         if v.fract() == 0.0 && v.abs() < 1e15 {
             return Ok(Value::Number((v as i64).into()));
         }
         Number::from_f64(v)
             .map(Value::Number)
             .ok_or_else(|| format!("`{name}`: could not make a number"))
+    }
+}
+
+impl<R: Rng> Gen<'_, R> {
+    /// An integer in the range, drawn within ±2^53 (a range wider than i64, or all of it, is
+    /// narrowed to that instead of overflowing).
+    fn integer(
+        &mut self,
+        s: &Map<String, Value>,
+        name: &str,
+        (lo, lo_open): (f64, bool),
+        (hi, hi_open): (f64, bool),
+    ) -> Result<Value, String> {
+        let mut lo = if lo_open && lo.fract() == 0.0 {
+            lo + 1.0
+        } else {
+            lo.ceil()
+        };
+        let mut hi = if hi_open && hi.fract() == 0.0 {
+            hi - 1.0
+        } else {
+            hi.floor()
+        };
+        if lo > hi {
+            return Err(format!("`{name}` has no integer in its range"));
+        }
+        lo = lo.max(-SAFE_INT);
+        hi = hi.min(SAFE_INT);
+        if lo > hi {
+            return Err(format!(
+                "`{name}`: its integer range lies beyond ±2^53; toolgate does not sample integers that large"
+            ));
+        }
+        // Exact now: both ends are integers within ±2^53.
+        let (lo, hi) = (lo as i64, hi as i64);
+        let span = (hi - lo) as u64;
+        let mut v = lo + self.rng.random_range(0..=span) as i64;
+        if let Some(m) = s
+            .get("multipleOf")
+            .and_then(Value::as_f64)
+            .filter(|m| *m >= 1.0 && m.fract() == 0.0 && *m <= SAFE_INT)
+        {
+            let m = m as i64;
+            v = v.div_euclid(m) * m;
+            if v < lo {
+                v += m;
+            }
+            if v > hi {
+                return Err(format!("`{name}`: no multiple of {m} in [{lo}, {hi}]"));
+            }
+        }
+        Ok(Value::Number(v.into()))
     }
 }
 

@@ -2,6 +2,8 @@
 
 use super::Rule;
 
+pub(crate) use common::resolve_ref;
+
 mod catalog_token_budget;
 mod common;
 mod deprecated_tool;

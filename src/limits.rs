@@ -1,0 +1,94 @@
+//! Validated numbers from users, files and servers: a duration from seconds never panics
+//! (`Duration::from_secs_f64` does on NaN, negative, infinite or huge values) and is bounded.
+
+use std::time::Duration;
+
+/// The longest duration toolgate accepts anywhere (a timeout, a wait): one week.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// A duration from a number of seconds, or an error naming `what` (a flag, a variable, a
+/// `toolgate.toml` key): NaN, negative and infinite values are refused, and so is anything
+/// over a week (a value that large is a mistake, and would overflow elsewhere).
+pub fn duration_from_secs(v: f64, what: &str) -> Result<Duration, String> {
+    if v.is_nan() {
+        return Err(format!("{what}: not a number (NaN); give seconds, e.g. 30"));
+    }
+    if v.is_infinite() {
+        return Err(format!(
+            "{what}: infinite; give a number of seconds up to one week (604800)"
+        ));
+    }
+    if v < 0.0 {
+        return Err(format!("{what}: {v} is negative; give a number of seconds"));
+    }
+    if v > MAX_DURATION.as_secs_f64() {
+        return Err(format!(
+            "{what}: {v} seconds is more than one week (604800); give a smaller number of seconds"
+        ));
+    }
+    Duration::try_from_secs_f64(v).map_err(|e| format!("{what}: {v}: {e}"))
+}
+
+/// A wait a server asked for (`Retry-After`), capped at `cap`. Returns the wait and, when
+/// the value was unusable or cut, a note saying so.
+pub fn capped_wait(v: f64, cap: Duration, what: &str) -> (Duration, Option<String>) {
+    match duration_from_secs(v, what) {
+        Ok(d) if d <= cap => (d, None),
+        Ok(_) => (
+            cap,
+            Some(format!(
+                "{what}: {v}s is longer than toolgate waits; waited {}s",
+                cap.as_secs_f64()
+            )),
+        ),
+        Err(e) if v > 0.0 => (cap, Some(format!("{e}; waited {}s", cap.as_secs_f64()))),
+        Err(e) => (
+            Duration::ZERO,
+            Some(format!("{e}; retried without waiting")),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hostile_values_are_errors_not_panics() {
+        for v in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -1.0,
+            1.8e19,
+            1e300,
+            604800.5,
+        ] {
+            let e = duration_from_secs(v, "--timeout").unwrap_err();
+            assert!(e.starts_with("--timeout"), "{e}");
+        }
+        assert_eq!(duration_from_secs(0.0, "x").unwrap(), Duration::ZERO);
+        assert_eq!(
+            duration_from_secs(1.5, "x").unwrap(),
+            Duration::from_millis(1500)
+        );
+        assert_eq!(duration_from_secs(604800.0, "x").unwrap(), MAX_DURATION);
+    }
+
+    #[test]
+    fn waits_are_capped_with_a_note() {
+        let cap = Duration::from_secs(120);
+        assert_eq!(
+            capped_wait(2.0, cap, "Retry-After"),
+            (Duration::from_secs(2), None)
+        );
+        let (d, note) = capped_wait(1e30, cap, "Retry-After");
+        assert_eq!(d, cap);
+        assert!(note.unwrap().contains("Retry-After"));
+        let (d, note) = capped_wait(f64::NAN, cap, "Retry-After");
+        assert_eq!(d, Duration::ZERO);
+        assert!(note.unwrap().contains("NaN"));
+        let (d, _) = capped_wait(500.0, cap, "Retry-After");
+        assert_eq!(d, cap);
+    }
+}

@@ -1,0 +1,157 @@
+//! Issue 11, points 14 and 15: orphaned server processes are ended (the whole process group,
+//! even when the server exited first); a server that exits while a grandchild holds its
+//! stdout ends the connection at once; a reply toolgate cannot parse is reported at once,
+//! saying what was wrong, and a `nextCursor` that is not a string is an error.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{py_server, toolgate};
+
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks that the process exists.
+    let exists = unsafe { libc::kill(pid, 0) } == 0;
+    // A zombie (exited, not yet reaped by init) counts as gone.
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let zombie = state
+        .rsplit_once(')')
+        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+    exists && !zombie
+}
+
+fn wait_gone(pid: i32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        if !alive(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+fn read_pid(path: &std::path::Path) -> i32 {
+    std::fs::read_to_string(path)
+        .expect("the fixture wrote its grandchild's pid")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn server_exiting_early_with_a_grandchild_holding_stdout_ends_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let started = Instant::now();
+    let out = toolgate()
+        .args([
+            "inspect",
+            &py_server(
+                "hostile/orphan.py",
+                &format!("{} exit-early", pidfile.display()),
+            ),
+            "--connect-timeout",
+            "30",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        took < Duration::from_secs(10),
+        "waited {took:?} (the connect timeout is 30 s): {err}"
+    );
+    assert!(err.contains("exit status: 4"), "{err}");
+    assert!(!err.contains("within 30s"), "{err}");
+    let pid = read_pid(&pidfile);
+    assert!(wait_gone(pid), "grandchild {pid} survived");
+}
+
+#[test]
+fn grandchildren_die_even_when_the_server_exited_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    toolgate()
+        .args([
+            "inspect",
+            &py_server(
+                "hostile/orphan.py",
+                &format!("{} answer", pidfile.display()),
+            ),
+            "--connect-timeout",
+            "30",
+        ])
+        .assert()
+        .success();
+    let pid = read_pid(&pidfile);
+    assert!(wait_gone(pid), "grandchild {pid} survived the session");
+}
+
+fn bad_reply(mode: &str, want: &str) {
+    let started = Instant::now();
+    let out = toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/bad_reply.py", mode),
+            "--connect-timeout",
+            "30",
+            "--request-timeout",
+            "30",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        took < Duration::from_secs(10),
+        "{mode}: reported after {took:?}: {err}"
+    );
+    assert!(err.contains(want), "{mode}: {err}");
+    assert!(!err.contains("no answer"), "{mode}: {err}");
+}
+
+#[test]
+fn unparseable_replies_are_reported_at_once() {
+    bad_reply("deep", "nests deeper");
+    bad_reply("bignum", "out of range");
+    bad_reply("malformed", "cannot parse");
+    bad_reply("list-deep", "nests deeper");
+}
+
+#[test]
+fn a_cursor_that_is_not_a_string_is_an_error() {
+    bad_reply("list-cursor-number", "nextCursor");
+    bad_reply("list-cursor-object", "nextCursor");
+}
+
+/// Issue 11, point 16 (connect part): a server that speaks only 2026-07-28 rejects
+/// `initialize`; toolgate falls back to `server/discover` and says which era it spoke.
+#[test]
+fn a_stateless_only_server_is_read_with_discover() {
+    let snapshot = tempfile::NamedTempFile::new().unwrap();
+    let out = toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/modern_only.py", ""),
+            "--connect-timeout",
+            "20",
+            "--save",
+        ])
+        .arg(snapshot.path())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("rejected `initialize`"), "{err}");
+    assert!(err.contains("2026-07-28"), "{err}");
+    assert!(err.contains("server/discover"), "{err}");
+    let v = common::read_json(snapshot.path());
+    assert_eq!(v["tools"][0]["name"], "get_time", "{v}");
+    assert_eq!(v["instructions"], "Times only.", "{v}");
+}
