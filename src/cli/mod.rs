@@ -355,4 +355,8 @@ pub struct InitArgs {
     /// Overwrite existing files.
     #[arg(long)]
     pub force: bool,
+    /// The action reference the workflow uses; pin it to a release commit
+    /// (`OWNER/toolgate@<40-hex SHA>`) [default: toolgate-dev/toolgate@v1, marked to pin].
+    #[arg(long, value_name = "OWNER/REPO@REF")]
+    pub action_ref: Option<String>,
 }

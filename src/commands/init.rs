@@ -70,7 +70,24 @@ out = "toolgate-out"
     )
 }
 
-pub fn workflow_text() -> String {
+/// `uses:` for the action: a SHA pin as given, or the tag with a note to pin it (zizmor's
+/// unpinned-uses audit is told why it is allowed until then).
+fn action_line(action_ref: Option<&str>) -> String {
+    let r = action_ref.unwrap_or(ACTION_REF);
+    let pinned = r
+        .rsplit_once('@')
+        .is_some_and(|(_, sha)| sha.len() == 40 && sha.chars().all(|c| c.is_ascii_hexdigit()));
+    if pinned {
+        r.to_string()
+    } else {
+        format!(
+            "{r} # zizmor: ignore[unpinned-uses] -- pin it: `toolgate init --action-ref OWNER/toolgate@<release commit SHA>`"
+        )
+    }
+}
+
+pub fn workflow_text(action_ref: Option<&str>) -> String {
+    let action = action_line(action_ref);
     format!(
         r#"# Runs toolgate on every pull request: pin check, lint, evaluation, comparison with the
 # committed baseline, a job summary and one sticky comment. Written by `toolgate init`.
@@ -81,16 +98,19 @@ on:
   push:
     branches: [main]
 
-permissions:
-  contents: read
-  pull-requests: write   # the sticky comment; fork PRs get a read-only token and skip it
+permissions: {{}}
 
 jobs:
   toolgate:
     runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pull-requests: write   # the sticky comment; fork PRs get a read-only token and skip it
     steps:
-      - uses: actions/checkout@v4
-      - uses: {ACTION_REF}
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          persist-credentials: false
+      - uses: {action}
         id: toolgate
         with:
           config: toolgate.toml
@@ -99,7 +119,7 @@ jobs:
           # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.
         # env:
         #   OPENAI_API_KEY: ${{{{ secrets.OPENAI_API_KEY }}}}
-      - uses: actions/upload-artifact@v4
+      - uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2
         if: always()
         with:
           name: toolgate
@@ -132,7 +152,11 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
         }
     }
     write_new(&config, &config_text(args.server.as_deref()), args.force)?;
-    write_new(&workflow, &workflow_text(), args.force)?;
+    write_new(
+        &workflow,
+        &workflow_text(args.action_ref.as_deref()),
+        args.force,
+    )?;
     eprintln!(
         "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it), set [ci] tasks, then `toolgate ci`"
     );
@@ -156,7 +180,9 @@ mod tests {
 
     #[test]
     fn the_workflow_has_expressions_intact() {
-        let w = workflow_text();
+        let w = workflow_text(None);
+        let pinned = workflow_text(Some("me/toolgate@0123456789abcdef0123456789abcdef01234567"));
+        assert!(pinned.contains("uses: me/toolgate@0123456789abcdef0123456789abcdef01234567\n"));
         assert!(
             w.contains("${{ github.event_name == 'pull_request' }}"),
             "{w}"
