@@ -322,6 +322,31 @@ pub(crate) fn declared_type(schema: &Value) -> Option<String> {
     }
 }
 
+/// Every text of a tool a model reads as prose, with its JSON pointer: the title, the
+/// description, and each `title`/`description` inside `inputSchema` and `outputSchema`.
+pub(crate) fn tool_texts(tool: &Tool) -> Vec<(String, &str)> {
+    let mut texts: Vec<(String, &str)> = Vec::new();
+    if let Some(t) = tool.title() {
+        texts.push(("/title".into(), t));
+    }
+    if let Some(d) = tool.description() {
+        texts.push(("/description".into(), d));
+    }
+    for key in ["inputSchema", "outputSchema"] {
+        let Some(schema) = tool.raw.get(key) else {
+            continue;
+        };
+        for (ptr, node) in subschemas(schema, &format!("/{key}")) {
+            for field in ["title", "description"] {
+                if let Some(s) = node.get(field).and_then(Value::as_str) {
+                    texts.push((format!("{ptr}/{field}"), s));
+                }
+            }
+        }
+    }
+    texts
+}
+
 /// `text` on one line (whitespace collapsed), cut to `max` characters with `…`.
 pub(crate) fn quote(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
