@@ -19,6 +19,10 @@ a second tool doing the job of an existing one, in three kinds:
 
 The planted tools replace template tools at random, so the catalog keeps its size. No planted
 tool carries guidance ("use this instead of …"), so each member of a true pair should get TG006.
+
+`--variant heldout` builds a second catalog from other services, other description wording and
+other planted pairs, written after the rules were tuned on the first and never tuned on
+(fixtures/lookalike/heldout/).
 """
 import argparse
 import json
@@ -122,6 +126,76 @@ PLANTED = [
 ]
 
 
+HELDOUT_SERVICES = {
+    "wiki": ["page", "space", "attachment", "template"],
+    "support": ["ticket", "macro", "agent", "article"],
+    "devops": ["pipeline", "deployment", "secret", "runner"],
+    "learning": ["course", "lesson", "quiz", "enrollment"],
+    "fleet": ["vehicle", "driver", "trip", "inspection"],
+    "inventory": ["warehouse", "shipment", "supplier", "stock"],
+    "forms": ["form", "response", "question", "webhook"],
+    "photos": ["album", "photo", "tag", "face"],
+    "legal": ["contract", "clause", "signature", "matter"],
+    "social": ["post", "follower", "mention", "campaign"],
+}
+
+HELDOUT_VERBS = [
+    ("list", True, ["Returns a paginated list of {objs} in {svc}.",
+                    "Lists every {obj} in {svc}; supports limit and cursor."]),
+    ("get", False, ["Retrieves the {obj} with the given id from {svc}.",
+                    "Looks up a {obj} in {svc} by id and returns its details."]),
+    ("create", False, ["Adds a {obj} to {svc} and responds with the created record.",
+                       "Creates a {obj} record in {svc}."]),
+    ("update", False, ["Patches a {obj} in {svc}; send only the properties to change.",
+                       "Changes properties of a {obj} in {svc}."]),
+    ("delete", False, ["Removes a {obj} from {svc}. Irreversible.",
+                       "Permanently deletes the {obj} identified by id in {svc}."]),
+    ("search", True, ["Full-text search over {svc} {objs}.",
+                      "Searches {objs} in {svc} by keyword, newest match first."]),
+    ("duplicate", False, ["Makes a copy of a {obj} in {svc} under a new id.",
+                          "Clones an existing {svc} {obj}."]),
+    ("restore", False, ["Brings back a deleted {obj} in {svc} from the trash.",
+                        "Restores a {obj} that was removed from {svc} in the last 30 days."]),
+    ("subscribe", False, ["Sends you email when a {obj} in {svc} changes.",
+                          "Subscribes the caller to changes of one {svc} {obj}."]),
+    ("stats", True, ["Returns usage statistics for {objs} in {svc}.",
+                     "Aggregated numbers about {svc} {objs}: totals per day and per owner."]),
+]
+
+HELDOUT_PLANTED = [
+    ("paraphrase", "wiki", "get", "page", "wiki_read_page",
+     "Reads one {svc} page identified by its id and returns the page details."),
+    ("paraphrase", "support", "delete", "macro", "support_erase_macro",
+     "Erases a macro from {svc}; this cannot be reversed."),
+    ("paraphrase", "devops", "list", "pipeline", "devops_browse_pipelines",
+     "Browse the pipelines defined in {svc}, page by page with a cursor."),
+    ("paraphrase", "learning", "update", "course", "learning_edit_course",
+     "Edits a course in {svc}: pass only the properties that should change."),
+    ("paraphrase", "fleet", "search", "vehicle", "fleet_find_vehicles",
+     "Finds vehicles in {svc} matching keywords, most recent first."),
+    ("synonym", "inventory", "create", "shipment", "inventory_add_shipment",
+     "Adds a new shipment record to {svc} and returns it."),
+    ("synonym", "forms", "delete", "response", "forms_remove_response",
+     "Removes one form response from {svc} for good."),
+    ("synonym", "photos", "get", "album", "photos_fetch_album",
+     "Fetches the album with the given id from {svc}."),
+    ("synonym", "legal", "list", "contract", "legal_show_contracts",
+     "Shows the contracts stored in {svc}, a page at a time."),
+    ("synonym", "social", "create", "campaign", "social_new_campaign",
+     "New campaign: creates a marketing campaign record in {svc}."),
+    ("rewording", "support", "get", "ticket", "support_fetch_issue",
+     "Fetches one support issue from {svc} by id, with its details."),
+    ("rewording", "wiki", "search", "page", "wiki_find_documents",
+     "Finds documents in {svc} by keyword, best match first."),
+    ("rewording", "devops", "delete", "deployment", "devops_remove_release",
+     "Removes a release from {svc} permanently."),
+    ("rewording", "inventory", "list", "supplier", "inventory_show_vendors",
+     "Shows every vendor recorded in {svc}, paginated."),
+    ("rewording", "fleet", "create", "driver", "fleet_add_operator",
+     "Adds a new operator (a driver) to {svc} and returns the record."),
+]
+
+
 def template_name(svc, verb, takes_plural, obj):
     return "%s_%s_%s" % (svc, verb, plural(obj) if takes_plural else obj)
 
@@ -130,13 +204,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default="fixtures/lookalike/synthetic-500")
+    ap.add_argument("--variant", choices=["tuning", "heldout"], default="tuning")
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    verbs = {v[0]: v for v in VERBS}
+    services, verb_list, planted = SERVICES, VERBS, PLANTED
+    if args.variant == "heldout":
+        services, verb_list, planted = HELDOUT_SERVICES, HELDOUT_VERBS, HELDOUT_PLANTED
+    verbs = {v[0]: v for v in verb_list}
     tools = []
-    for svc, objs in SERVICES.items():
+    for svc, objs in services.items():
         for obj in objs:
-            for verb, takes_plural, phrasings in VERBS:
+            for verb, takes_plural, phrasings in verb_list:
                 desc = rng.choice(phrasings).format(svc=svc, obj=obj, objs=plural(obj))
                 props = {"id": {"type": "string", "description": "Id of the %s" % obj}}
                 if takes_plural:
@@ -147,7 +225,7 @@ def main():
     by_name = {t["name"]: i for i, t in enumerate(tools)}
     planted_names = set()
     pairs = []
-    for kind, svc, verb, obj, twin, desc in PLANTED:
+    for kind, svc, verb, obj, twin, desc in planted:
         original = template_name(svc, verb, verbs[verb][1], obj)
         assert original in by_name, original
         planted_names.add(original)
@@ -156,14 +234,15 @@ def main():
         pairs.append({"pair": [original, twin], "kind": kind})
     # Keep the size: drop random template tools that no planted pair uses.
     droppable = [t["name"] for t in tools[: len(by_name)] if t["name"] not in planted_names]
-    drop = set(rng.sample(droppable, len(PLANTED)))
+    drop = set(rng.sample(droppable, len(planted)))
     tools = [t for t in tools if t["name"] not in drop]
     rng.shuffle(tools)
     with open(args.out + ".json", "w") as f:
         json.dump({"tools": tools}, f, indent=1)
         f.write("\n")
     labels = {
-        "source": "benches/lookalike_gen.py --seed %d (do not edit by hand)" % args.seed,
+        "source": "benches/lookalike_gen.py --seed %d --variant %s (do not edit by hand)"
+        % (args.seed, args.variant),
         "lookalikes": pairs,
         "disambiguated": [],
     }

@@ -46,11 +46,24 @@ fn main() -> ExitCode {
         );
     };
     let mut tools = 0;
+    let (mut h5, mut h6, mut htools) = (Score::default(), Score::default(), 0);
     for s in &scores {
-        row(&s.name, s.tools, &s.tg005, &s.tg006);
-        t5.add(s.tg005);
-        t6.add(s.tg006);
-        tools += s.tools;
+        let heldout = s.path.contains("heldout");
+        row(
+            &format!("{}{}", if heldout { "*" } else { "" }, s.name),
+            s.tools,
+            &s.tg005,
+            &s.tg006,
+        );
+        if heldout {
+            h5.add(s.tg005);
+            h6.add(s.tg006);
+            htools += s.tools;
+        } else {
+            t5.add(s.tg005);
+            t6.add(s.tg006);
+            tools += s.tools;
+        }
         if verbose {
             for (a, b) in &s.false_pairs {
                 println!("    false pair: {a} ~ {b}");
@@ -60,6 +73,9 @@ fn main() -> ExitCode {
             }
         }
     }
-    row("ALL", tools, &t5, &t6);
+    row("ALL (tuning)", tools, &t5, &t6);
+    if htools > 0 {
+        row("ALL (*held out)", htools, &h5, &h6);
+    }
     ExitCode::SUCCESS
 }

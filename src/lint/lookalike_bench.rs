@@ -65,6 +65,8 @@ impl Score {
 #[derive(Debug)]
 pub struct CatalogScore {
     pub name: String,
+    /// The catalog file.
+    pub path: String,
     pub tools: usize,
     /// TG005 over unordered tool pairs.
     pub tg005: Score,
@@ -131,6 +133,7 @@ pub fn score(catalog: &Path, labels: &Labels) -> anyhow::Result<CatalogScore> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default(),
+        path: catalog.display().to_string(),
         tools: cat.tools.len(),
         tg005,
         tg006,

@@ -141,23 +141,28 @@ impl<'a> Context<'a> {
                 .iter()
                 .map(|t| text::lookalike_doc(t.name(), t.description().unwrap_or("")))
                 .collect();
-            let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
-            let mut role = |i: usize| -> text::Role {
-                roles[i]
-                    .get_or_insert_with(|| {
-                        text::role(tools[i].name(), tools[i].description().unwrap_or(""))
-                    })
-                    .clone()
-            };
             let threshold = self.settings.lookalike_threshold;
             let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
-            text::similar_pairs(&docs, floor)
+            let pairs = text::similar_pairs(&docs, floor);
+            // Roles only for tools in some candidate pair.
+            let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
+            for p in &pairs {
+                for i in [p.a, p.b] {
+                    if roles[i].is_none() {
+                        let t = &tools[i];
+                        roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
+                    }
+                }
+            }
+            pairs
                 .into_iter()
                 .filter(|p| tools[p.a].name() != tools[p.b].name())
                 .filter(|p| {
-                    let (ra, rb) = (role(p.a), role(p.b));
-                    (p.score >= threshold || (ra.same_as(&rb) && ra.qualifiers_shared_with(&rb)))
-                        && !text::distinct_jobs(&ra, &rb)
+                    let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
+                        return false;
+                    };
+                    (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)))
+                        && !text::distinct_jobs(ra, rb)
                 })
                 .collect()
         })

@@ -149,6 +149,9 @@ const NOUN_CLASSES: &[&[&str]] = &[
     &["message", "note", "memo"],
     &["document", "doc"],
     &["repository", "repo"],
+    &["supplier", "vendor"],
+    &["photo", "picture", "image"],
+    &["car", "vehicle"],
 ];
 
 /// Verbs that are not in a class but start tool names (`export_users`, `git_diff`).
@@ -323,20 +326,16 @@ pub struct Role {
     named: HashSet<String>,
     /// Stemmed description words in order, for compounds ("review comments").
     seq: Vec<String>,
-    /// Concepts of the description's first three content words (its leading action).
-    lead: Vec<String>,
     /// The name's words, stemmed and folded as nouns.
     name: Vec<String>,
     /// The object as written (`unstaged`), for negated forms.
     object_word: Option<String>,
     /// The name's words as concepts (verbs and nouns folded).
     name_concepts: Vec<String>,
+    /// Stemmed content words of the description, and of the name.
+    stems: Vec<String>,
+    name_stems: Vec<String>,
 }
-
-/// The verb classes a description can lead with.
-const ACTIONS: &[&str] = &[
-    "create", "read", "search", "update", "delete", "send", "list", "export",
-];
 
 fn is_verb(word: &str) -> bool {
     static VERBS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
@@ -355,10 +354,20 @@ fn is_verb(word: &str) -> bool {
 /// verb: `git_branch` "List Git branches").
 pub fn role(name: &str, description: &str) -> Role {
     let words: Vec<String> = name_words(name);
-    let verb_at = words.iter().position(|w| is_verb(w));
+    // The last word is the object unless it is the only verb (`git_add`): `social_stats_followers`
+    // and `social_subscribe_post` act on followers and posts.
+    let n = words.len();
+    let verb_at = words[..n.saturating_sub(1)]
+        .iter()
+        .position(|w| is_verb(w))
+        .or_else(|| (n == 2 && is_verb(&words[1])).then_some(1));
     let desc_words = self::words(description);
+    // The verb: a known verb of the name; else the word before the name's last (an unknown
+    // verb in verb position: `forms_duplicate_form`); else, for a one-word name, the
+    // description's leading verb (`branches` "List Git branches").
     let verb = match verb_at {
         Some(i) => Some(concept(&stem(&words[i]))),
+        None if words.len() >= 2 => Some(concept(&stem(&words[words.len() - 2]))),
         None => desc_words
             .first()
             .filter(|w| is_verb(w))
@@ -389,18 +398,11 @@ pub fn role(name: &str, description: &str) -> Role {
         named.insert(noun(s));
         named.insert(s.clone());
     }
-    let lead = stems
-        .iter()
-        .take(3)
-        .filter(|s| object.as_deref() != Some(noun(s).as_str()))
-        .map(|s| concept(s))
-        .collect();
     Role {
         verb,
         object,
         named,
         seq: stems.iter().map(|s| noun(s)).collect(),
-        lead,
         name: words
             .iter()
             .filter(|w| !is_stop(w))
@@ -411,6 +413,8 @@ pub fn role(name: &str, description: &str) -> Role {
             .filter(|w| !is_stop(w))
             .map(|w| concept(&stem(w)))
             .collect(),
+        name_stems: words.iter().map(|w| stem(w)).collect(),
+        stems,
         object_word,
     }
 }
@@ -431,13 +435,6 @@ impl Role {
                 .as_deref()
                 .and_then(|w| w.strip_prefix("un"))
                 .is_some_and(|w| w.len() > 2 && self.names(&stem(w)))
-    }
-
-    /// Action classes the description leads with besides `verb`.
-    fn other_lead_actions<'a>(&'a self, verb: &'a str) -> impl Iterator<Item = &'a String> {
-        self.lead
-            .iter()
-            .filter(move |c| c.as_str() != verb && ACTIONS.contains(&c.as_str()))
     }
 
     /// Every word that sets this name apart from `other`'s (besides verb and object) is also
@@ -495,26 +492,32 @@ fn distinct_objects(a: &Role, b: &Role) -> bool {
     oa != ob && a.names_object() && b.names_object() && !kind_of(a, oa, ob) && !kind_of(b, ob, oa)
 }
 
-/// One object, different actions, each description leading with its own.
+/// One object, different actions (name verbs of different meaning, or a verb on one side
+/// only), and descriptions that say different things once the words of both names are set
+/// aside: `create_board` "… from the given fields" / `update_board` "… fields left out keep
+/// their values". "Open a new issue … and return its id" next to `create_issue` "Create a new
+/// issue … and return its id" says the same thing.
 fn distinct_actions(a: &Role, b: &Role) -> bool {
-    if a.object != b.object {
+    if a.object.is_none() || a.object != b.object || a.verb == b.verb {
         return false;
     }
-    match (&a.verb, &b.verb) {
-        // Each leads with its own action, not the other's ("Open a new issue" leads with
-        // creating one, like `create_issue`).
-        (Some(va), Some(vb)) if va != vb => {
-            a.names(va) && b.names(vb) && !a.lead.contains(vb) && !b.lead.contains(va)
-        }
-        // One verb, but one description also leads with an action the other never names
-        // (`open_issue` "Open a new issue" next to `get_issue`).
-        (Some(v), Some(_)) => {
-            a.other_lead_actions(v).any(|c| !b.names(c))
-                || b.other_lead_actions(v).any(|c| !a.names(c))
-        }
-        _ => false,
-    }
+    let rest = |x: &Role| -> HashSet<String> {
+        x.stems
+            .iter()
+            .filter(|s| !a.name_stems.contains(s) && !b.name_stems.contains(s))
+            .map(|s| concept(s))
+            .collect()
+    };
+    let (ra, rb) = (rest(a), rest(b));
+    let inter = ra.intersection(&rb).count();
+    let union = ra.len() + rb.len() - inter;
+    !(inter >= 2 && inter as f64 > RESTATED * union as f64)
 }
+
+/// Overlap (Jaccard, of at least two concepts) of what two descriptions say besides their
+/// names' words above which two tools with different actions on one object count as doing
+/// the same thing.
+const RESTATED: f64 = 0.5;
 
 /// `x`'s name has a word `y`'s lacks that `x`'s description states and `y`'s does not
 /// (`gmail_get_calendar` / `jira_get_calendar`, each describing its own service).

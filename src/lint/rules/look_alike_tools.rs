@@ -7,9 +7,10 @@
 //! - their names act on different objects that each description names (`export_users` /
 //!   `export_products`, `create_issue` / `create_repository`), unless one object is a kind of
 //!   the other ("review comments" next to reviews);
-//! - they act on one object with different actions, each description leading with its own
-//!   (`create_board` / `delete_board`; but "Open a new issue" leads with creating one, like
-//!   `create_issue`);
+//! - they act on one object with different actions (`create_board` / `delete_board`,
+//!   `duplicate_form` / `create_form`), unless their descriptions say the same thing once the
+//!   words of both names are set aside ("Open a new issue … and return its id" next to
+//!   `create_issue` "Create a new issue … and return its id");
 //! - each name has a word the other lacks that its own description states and the other's does
 //!   not (`gmail_get_calendar` / `jira_get_calendar`).
 //!
