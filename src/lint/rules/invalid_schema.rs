@@ -119,7 +119,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                         Some(i),
                         &ptr,
                         format!(
-                            "`{}` {key} has a pattern that is not a valid regular expression (`{}`); validators reject the schema or every value",
+                            "`{}` {key} has a pattern that a JSON Schema validator cannot compile as a regular expression (`{}`); validators reject the schema or every value",
                             tool.name(),
                             quote(pattern, 80)
                         ),
