@@ -2,6 +2,7 @@
 //! configuration (rules off, severities remapped, tools ignored); renderers live in `report`.
 
 pub mod finding;
+pub mod lookalike_bench;
 mod rules;
 pub mod settings;
 pub mod text;
@@ -65,6 +66,10 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(id) || r.slug == id)
 }
 
+/// How far under the look-alike threshold a pair may score and still be reported when both
+/// names do the same thing to the same object (`read_file` / `read_text_file`).
+const SAME_ROLE_ALLOWANCE: f64 = 0.2;
+
 /// What rules see: the catalog, settings, and shared precomputed facts.
 pub struct Context<'a> {
     pub catalog: &'a Catalog,
@@ -72,6 +77,7 @@ pub struct Context<'a> {
     /// Token cost of each tool's definition, and whether the count is exact.
     pub tool_tokens: Vec<(usize, bool)>,
     pairs: OnceLock<Vec<SimilarPair>>,
+    lookalikes: OnceLock<Vec<SimilarPair>>,
 }
 
 /// The JSON a function-calling API sends the model for a tool (name, description, schema).
@@ -96,6 +102,7 @@ impl<'a> Context<'a> {
             settings,
             tool_tokens,
             pairs: OnceLock::new(),
+            lookalikes: OnceLock::new(),
         }
     }
 
@@ -122,6 +129,44 @@ impl<'a> Context<'a> {
                 .map(|t| text::similarity_doc(t.name(), t.description().unwrap_or("")))
                 .collect();
             text::similar_pairs(&docs, self.settings.lookalike_threshold)
+        })
+    }
+
+    /// The look-alike pairs TG005 and TG006 report: pairs at or above the threshold once verb
+    /// and object-noun synonyms are folded, without pairs that plainly do different jobs
+    /// ([`text::distinct_jobs`]) and without pairs that share one name (TG001's business).
+    /// [`Context::similar`] keeps every alike pair, for the task sampler's near-miss lures.
+    pub fn lookalikes(&self) -> &[SimilarPair] {
+        self.lookalikes.get_or_init(|| {
+            let tools = &self.catalog.tools;
+            let docs: Vec<_> = tools
+                .iter()
+                .map(|t| text::lookalike_doc(t.name(), t.description().unwrap_or("")))
+                .collect();
+            let threshold = self.settings.lookalike_threshold;
+            let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
+            let pairs = text::similar_pairs(&docs, floor);
+            // Roles only for tools in some candidate pair.
+            let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
+            for p in &pairs {
+                for i in [p.a, p.b] {
+                    if roles[i].is_none() {
+                        let t = &tools[i];
+                        roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
+                    }
+                }
+            }
+            pairs
+                .into_iter()
+                .filter(|p| tools[p.a].name() != tools[p.b].name())
+                .filter(|p| {
+                    let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
+                        return false;
+                    };
+                    (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)))
+                        && !text::distinct_jobs(ra, rb)
+                })
+                .collect()
         })
     }
 

@@ -322,6 +322,72 @@ pub(crate) fn declared_type(schema: &Value) -> Option<String> {
     }
 }
 
+/// Every text of a tool a model reads as prose, with its JSON pointer: the title, the
+/// description, and each `title`/`description` inside `inputSchema` and `outputSchema`.
+pub(crate) fn tool_texts(tool: &Tool) -> Vec<(String, &str)> {
+    let mut texts: Vec<(String, &str)> = Vec::new();
+    if let Some(t) = tool.title() {
+        texts.push(("/title".into(), t));
+    }
+    if let Some(d) = tool.description() {
+        texts.push(("/description".into(), d));
+    }
+    for key in ["inputSchema", "outputSchema"] {
+        let Some(schema) = tool.raw.get(key) else {
+            continue;
+        };
+        for (ptr, node) in subschemas(schema, &format!("/{key}")) {
+            for field in ["title", "description"] {
+                if let Some(s) = node.get(field).and_then(Value::as_str) {
+                    texts.push((format!("{ptr}/{field}"), s));
+                }
+            }
+        }
+    }
+    texts
+}
+
+/// A tool name as a message shows it: invisible and control characters escaped (`\u{200b}`).
+pub(crate) fn shown_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_control() || super::hidden_unicode::is_hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Two different tool names as a message shows them side by side: when they differ only in
+/// non-ASCII characters (`search` / `sеarch` with a Cyrillic `е`), those are escaped too, so
+/// the reader sees where they differ.
+pub(crate) fn shown_pair(a: &str, b: &str) -> (String, String) {
+    let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let confusable = a != b
+        && ca.len() == cb.len()
+        && ca
+            .iter()
+            .zip(&cb)
+            .all(|(x, y)| x == y || !x.is_ascii() || !y.is_ascii());
+    let show = |name: &str| {
+        if !confusable {
+            return shown_name(name);
+        }
+        name.chars()
+            .map(|c| {
+                if c.is_ascii() && !c.is_ascii_control() {
+                    c.to_string()
+                } else {
+                    format!("\\u{{{:x}}}", c as u32)
+                }
+            })
+            .collect()
+    };
+    (show(a), show(b))
+}
+
 /// `text` on one line (whitespace collapsed), cut to `max` characters with `…`.
 pub(crate) fn quote(text: &str, max: usize) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");

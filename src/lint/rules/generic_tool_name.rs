@@ -1,7 +1,8 @@
 //! ## What it checks
 //! A tool's name is made only of generic words (`run`, `execute`, `query`, `search`, `get`,
-//! `tool`, `helper`, …): `search`, `run_query`, `do_action`, `execute_command`. Names with a
-//! word that says what the tool acts on (`search_files`) are fine.
+//! `tool`, `helper`, `it`, `thing`, `data`, …): `search`, `run_query`, `do_action`, `do_it`,
+//! `execute_command`. Names with a word that says what the tool acts on (`search_files`,
+//! `create_task`) are fine.
 //!
 //! ## Why it matters
 //! Models read the name first and the description second; the name is also all that many
@@ -31,10 +32,57 @@ pub(crate) const RULE: Rule = Rule {
 };
 
 /// Words that say nothing about what a tool acts on.
+/// `task` is not one: `create_task` names the object a to-do tool acts on.
 const GENERIC: &[&str] = &[
-    "run", "execute", "exec", "query", "call", "invoke", "do", "process", "handle", "tool",
-    "action", "perform", "get", "fetch", "send", "search", "update", "create", "delete", "list",
-    "main", "api", "request", "command", "helper", "util", "utils", "function", "task",
+    "run",
+    "execute",
+    "exec",
+    "query",
+    "call",
+    "invoke",
+    "do",
+    "doit",
+    "process",
+    "handle",
+    "tool",
+    "action",
+    "perform",
+    "get",
+    "fetch",
+    "send",
+    "search",
+    "update",
+    "create",
+    "delete",
+    "list",
+    "main",
+    "api",
+    "request",
+    "command",
+    "helper",
+    "util",
+    "utils",
+    "function",
+    "it",
+    "this",
+    "that",
+    "thing",
+    "things",
+    "stuff",
+    "something",
+    "anything",
+    "everything",
+    "data",
+    "info",
+    "misc",
+    "generic",
+    "general",
+    "foo",
+    "bar",
+    "baz",
+    "go",
+    "make",
+    "work",
 ];
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
@@ -74,9 +122,17 @@ mod tests {
                 json!({"name": "executeCommand"}),
                 json!({"name": "search_files"}),
                 json!({"name": "get-env"}),
+                json!({"name": "do_it"}),
+                json!({"name": "doIt"}),
+                json!({"name": "create_task"}),
+                json!({"name": "update_task"}),
+                json!({"name": "get_data_source"}),
             ],
         );
         let names: Vec<_> = out.iter().filter_map(|f| f.tool.as_deref()).collect();
-        assert_eq!(names, ["search", "run_query", "executeCommand"]);
+        assert_eq!(
+            names,
+            ["search", "run_query", "executeCommand", "do_it", "doIt"]
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! ## What it checks
 //! A tool's `inputSchema` (or `outputSchema`) is not a valid JSON Schema: it fails validation
 //! against its metaschema (the draft named by `$schema`, or 2020-12 when there is none), e.g.
-//! `"type": "str"`, `"required": "path"`, `"minimum": "1"`. A `$schema` naming a metaschema
+//! `"type": "str"`, `"required": "path"`, `"minimum": "1"`; or a `pattern` (or a
+//! `patternProperties` key) is not a regular expression that JSON Schema's ECMA-262 dialect
+//! accepts (`"pattern": "[a-z"`). A `$schema` naming a metaschema
 //! toolgate does not know is reported as a warning (it is never fetched) and the schema is then
 //! checked against 2020-12.
 //!
@@ -24,7 +26,7 @@
 
 use serde_json::Value;
 
-use super::common::quote;
+use super::common::{join, quote, subschemas};
 use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
@@ -50,6 +52,35 @@ fn meta_validate(schema: &Value) -> Result<(), (String, String)> {
             String::new(),
         )),
     }
+}
+
+/// True when `pattern` compiles as a JSON Schema (ECMA-262) regular expression, as the
+/// validator hosts use would compile it. Never panics.
+fn regex_compiles(pattern: &str) -> bool {
+    let schema = serde_json::json!({"pattern": pattern});
+    let run = std::panic::AssertUnwindSafe(|| jsonschema::validator_for(&schema).is_ok());
+    std::panic::catch_unwind(run).unwrap_or(false)
+}
+
+/// Every `pattern` and `patternProperties` key in `schema` that does not compile, with its
+/// pointer.
+fn bad_patterns<'a>(schema: &'a Value, base: &str) -> Vec<(String, &'a str)> {
+    let mut out = Vec::new();
+    for (ptr, node) in subschemas(schema, base) {
+        if let Some(p) = node.get("pattern").and_then(Value::as_str)
+            && !regex_compiles(p)
+        {
+            out.push((join(&ptr, "pattern"), p));
+        }
+        if let Some(m) = node.get("patternProperties").and_then(Value::as_object) {
+            for key in m.keys() {
+                if !regex_compiles(key) {
+                    out.push((join(&join(&ptr, "patternProperties"), key), key.as_str()));
+                }
+            }
+        }
+    }
+    out
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
@@ -81,6 +112,19 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                     m.remove("$schema");
                 }
                 checked = std::borrow::Cow::Owned(copy);
+            }
+            for (ptr, pattern) in bad_patterns(schema, &format!("/{key}")) {
+                out.push(cx.finding(
+                        &RULE,
+                        Some(i),
+                        &ptr,
+                        format!(
+                            "`{}` {key} has a pattern that a JSON Schema validator cannot compile as a regular expression (`{}`); validators reject the schema or every value",
+                            tool.name(),
+                            quote(pattern, 80)
+                        ),
+                        "Fix the regular expression (JSON Schema uses ECMA-262 syntax): close brackets and groups, escape literal metacharacters.",
+                ));
             }
             if let Err((error, path)) = meta_validate(&checked) {
                 let at = if path.is_empty() {
@@ -122,6 +166,30 @@ mod tests {
             out[0].pointer.starts_with("/inputSchema/properties/page"),
             "{}",
             out[0].pointer
+        );
+    }
+
+    #[test]
+    fn fires_on_patterns_that_do_not_compile() {
+        let out = lint_tools(
+            &RULE,
+            vec![json!({"name": "find", "inputSchema": {"type": "object",
+                "properties": {
+                    "a": {"type": "string", "pattern": "[a-z"},
+                    "b": {"type": "string", "pattern": "^(?=x)\\d+$"},
+                    "c": {"type": "string", "pattern": "^[A-Z]{2}-\\d{4}$"},
+                    "d": {"type": "object", "patternProperties": {"(unclosed": {}, "^x-": {}}},
+                    "e": {"type": "string", "pattern": "a{2,1}"}}}})],
+        );
+        let ptrs: Vec<_> = out.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(
+            ptrs,
+            [
+                "/inputSchema/properties/a/pattern",
+                "/inputSchema/properties/d/patternProperties/(unclosed",
+                "/inputSchema/properties/e/pattern",
+            ],
+            "{out:#?}"
         );
     }
 

@@ -1,7 +1,23 @@
 //! ## What it checks
 //! Two tools whose descriptions and names are so alike (IDF-weighted word overlap at or above
-//! `lookalike_threshold`, 0.5 by default) that a model cannot tell which one to call. When
-//! one description at least names the other tool, the finding is only informational.
+//! `lookalike_threshold`, 0.5 by default, after folding synonyms: `delete`/`remove`,
+//! `find`/`search`, `list`/`show`, `customer`/`client`, `folder`/`directory`, …) that a model
+//! cannot tell which one to call. Pairs that plainly do different jobs are not reported, however
+//! much wording they share:
+//! - their names act on different objects that each description names (`export_users` /
+//!   `export_products`, `create_issue` / `create_repository`), unless one object is a kind of
+//!   the other ("review comments" next to reviews);
+//! - they act on one object with different actions (`create_board` / `delete_board`,
+//!   `duplicate_form` / `create_form`), unless their descriptions say the same thing once the
+//!   words of both names are set aside ("Open a new issue … and return its id" next to
+//!   `create_issue` "Create a new issue … and return its id");
+//! - each name has a word the other lacks that its own description states and the other's does
+//!   not (`gmail_get_calendar` / `jira_get_calendar`).
+//!
+//! Two tools that do the same thing to the same object (`read_file` / `read_text_file`) are
+//! reported from 0.2 below the threshold when every other word of their names is in both
+//! descriptions. Tools with the same name are TG001's business. When one description at least
+//! names the other tool, the finding is only informational.
 //!
 //! ## Why it matters
 //! A model picks a tool by matching the user's request against each description. When two
@@ -23,6 +39,7 @@
 
 use std::collections::HashSet;
 
+use super::common::shown_pair;
 use crate::catalog::Tool;
 use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
 
@@ -35,51 +52,67 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
-/// The stemmed terms the similarity index compares: description content words and name words.
-/// (word as written, its stemmed verb-class form) for the description and name of a tool.
-fn terms(tool: &Tool) -> Vec<(String, String)> {
+/// Each content word of a tool's description and name: (as written, stem, concept).
+fn terms(tool: &Tool) -> Vec<(String, String, String)> {
     let mut words = text::words(tool.description().unwrap_or(""));
     words.extend(text::name_words(tool.name()));
     words
         .into_iter()
         .filter(|w| !text::is_stop(w))
         .map(|w| {
-            let key = text::verb_class(&text::stem(&w)).to_string();
-            (w, key)
+            let stem = text::stem(&w);
+            let concept = text::concept(&stem);
+            (w, stem, concept)
         })
         .collect()
 }
 
-/// Terms the two tools share, in `a`'s order, without repeats; at most `max`.
-fn shared(a: &Tool, b: &Tool, max: usize) -> Vec<String> {
-    let other: HashSet<String> = terms(b).into_iter().map(|(_, k)| k).collect();
+/// Words both tools use (the same stem), in `a`'s order, at most `max`; and up to `max` pairs
+/// of different words that mean the same (`remove` ≈ `delete`).
+fn shared(a: &Tool, b: &Tool, max: usize) -> (Vec<String>, Vec<(String, String)>) {
+    let tb = terms(b);
+    let stems_b: HashSet<&str> = tb.iter().map(|t| t.1.as_str()).collect();
     let mut seen = HashSet::new();
-    terms(a)
-        .into_iter()
-        .filter(|(_, k)| other.contains(k) && seen.insert(k.clone()))
-        .map(|(w, _)| w)
-        .take(max)
-        .collect()
+    let mut both = Vec::new();
+    let mut alike = Vec::new();
+    for (word, stem, concept) in terms(a) {
+        if stems_b.contains(stem.as_str()) {
+            if seen.insert(stem) && both.len() < max {
+                both.push(word);
+            }
+        } else if alike.len() < max
+            && !seen.contains(&concept)
+            && let Some((other, _, _)) = tb.iter().find(|t| t.2 == concept)
+        {
+            // b has no word with this stem but one of the same class: a synonym.
+            seen.insert(concept.clone());
+            alike.push((word, other.clone()));
+        }
+    }
+    (both, alike)
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
-    for pair in cx.similar() {
+    for pair in cx.lookalikes() {
         let (Some(a), Some(b)) = (cx.catalog.tools.get(pair.a), cx.catalog.tools.get(pair.b))
         else {
             continue;
         };
         let (da, db) = (a.description().unwrap_or(""), b.description().unwrap_or(""));
         let named = text::mentions(da, b.name()) || text::mentions(db, a.name());
-        let words = shared(a, b, 8);
-        let words = if words.is_empty() {
+        let (both, alike) = shared(a, b, 8);
+        let mut words = if both.is_empty() {
             "none".to_string()
         } else {
-            words.join(", ")
+            both.join(", ")
         };
+        if !alike.is_empty() {
+            let pairs: Vec<String> = alike.iter().map(|(x, y)| format!("{x} ≈ {y}")).collect();
+            words.push_str(&format!("; alike words: {}", pairs.join(", ")));
+        }
+        let (name_a, name_b) = shown_pair(a.name(), b.name());
         let mut message = format!(
-            "`{}` looks like `{}` (similarity {:.2}; shared words: {words})",
-            b.name(),
-            a.name(),
+            "`{name_b}` looks like `{name_a}` (similarity {:.2}; shared words: {words})",
             pair.score
         );
         if named {
@@ -145,5 +178,53 @@ mod tests {
             ],
         );
         assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn shared_words_are_shared_and_synonyms_are_shown_apart() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "delete_file", "description": "Delete a file from the drive permanently."}),
+                json!({"name": "remove_file", "description": "Remove a file from the drive; it is gone for good."}),
+            ],
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        let m = &out[0].message;
+        let shared = m
+            .split("shared words: ")
+            .nth(1)
+            .and_then(|r| r.split(';').next())
+            .unwrap_or_default();
+        // Each listed word is in both tools (the old list named `remove` for `delete_file`).
+        for w in shared.split(", ") {
+            assert!(["file", "drive"].contains(&w), "{w} in {m}");
+        }
+        assert!(m.contains("alike words: delete ≈ remove"), "{m}");
+    }
+
+    #[test]
+    fn one_name_twice_is_tg001s_and_hidden_differences_are_shown() {
+        let same = json!({"name": "search", "description": "Search the support tickets by keyword and return matches."});
+        assert!(lint_tools(&RULE, vec![same.clone(), same]).is_empty());
+        // A zero-width space at the end splits into the same name words: this printed as
+        // "`search` looks like `search`".
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "search", "description": "Search the support tickets by keyword and return matches."}),
+                json!({"name": "search\u{200b}", "description": "Search the support tickets by keyword and return the matches."}),
+            ],
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0]
+                .message
+                .starts_with("`search\\u{200b}` looks like `search`"),
+            "{}",
+            out[0].message
+        );
+        let (a, b) = super::super::common::shown_pair("search", "s\u{435}arch");
+        assert_eq!((a.as_str(), b.as_str()), ("search", "s\\u{435}arch"));
     }
 }

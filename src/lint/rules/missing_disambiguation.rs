@@ -1,7 +1,8 @@
 //! ## What it checks
-//! A tool has a look-alike sibling (see TG005) and its description neither names that sibling
-//! nor gives any guidance on when to use it ("use this when…", "instead of…", "not for…",
-//! "rather than…", "unlike…", "prefer…").
+//! A tool has a look-alike sibling (see TG005 for what counts: template siblings that act on
+//! different objects, or do different things to one object, do not) and its description
+//! neither names that sibling nor gives any guidance on when to use it ("use this when…",
+//! "instead of…", "not for…", "rather than…", "unlike…", "prefer…").
 //!
 //! ## Why it matters
 //! When two tools match a request equally well, the only thing that can tip a model's choice
@@ -26,7 +27,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::common::ticked;
+use super::common::{shown_name, ticked};
 use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
 
 pub(crate) const RULE: Rule = Rule {
@@ -53,7 +54,7 @@ pub(crate) fn has_guidance(desc: &str) -> bool {
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let mut siblings: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for pair in cx.similar() {
+    for pair in cx.lookalikes() {
         siblings.entry(pair.a).or_default().push(pair.b);
         siblings.entry(pair.b).or_default().push(pair.a);
     }
@@ -74,13 +75,14 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         if names.iter().any(|n| text::mentions(desc, n)) {
             continue;
         }
+        let names: Vec<String> = names.iter().map(|n| shown_name(n)).collect();
         out.push(cx.finding(
             &RULE,
             Some(i),
             "/description",
             format!(
                 "`{}` is easily confused with {}, and its description neither names {} nor says when to use it instead",
-                tool.name(),
+                shown_name(tool.name()),
                 ticked(&names),
                 if names.len() == 1 { "it" } else { "them" }
             ),

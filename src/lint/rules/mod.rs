@@ -4,8 +4,10 @@ use super::Rule;
 
 pub(crate) use common::resolve_ref;
 
+mod capability_override;
 mod catalog_token_budget;
 mod common;
+mod credential_parameter;
 mod deprecated_tool;
 mod description_restates_name;
 mod destructive_without_hint;
@@ -15,6 +17,7 @@ mod enum_in_description;
 mod exfiltration_parameter;
 mod generic_tool_name;
 mod hidden_unicode;
+mod image_exfiltration_url;
 mod input_schema_not_object;
 mod invalid_schema;
 mod invalid_tool_name;
@@ -56,4 +59,7 @@ pub static RULES: &[Rule] = &[
     catalog_token_budget::RULE,
     invalid_tool_name::RULE,
     description_restates_name::RULE,
+    credential_parameter::RULE,
+    image_exfiltration_url::RULE,
+    capability_override::RULE,
 ];

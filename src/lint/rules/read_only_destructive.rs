@@ -1,7 +1,10 @@
 //! ## What it checks
 //! A tool is annotated `readOnlyHint: true` although it sounds destructive (a word of its name,
-//! or the verb its description starts with, is delete, remove, drop, purge, reset, …), or
-//! although it also sets `destructiveHint: true`, which contradicts it.
+//! or the verb its description starts with, is delete, remove, drop, purge, reset, …), or it
+//! sounds like it changes something outside (a word of its name, or its description's first
+//! verb, is send, pay, transfer, charge, publish, deploy, write, create, update, …, and no word
+//! of its name says it only looks: `get`, `list`, `preview`, `estimate`, `validate`, …), or it
+//! also sets `destructiveHint: true`, which contradicts it.
 //!
 //! ## Why it matters
 //! `readOnlyHint: true` tells hosts the tool changes nothing, so many run it without asking the
@@ -21,7 +24,8 @@
 //! description so it does not lead with a destructive verb.
 
 use super::common::destructive_verb;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::catalog::Tool;
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG016",
@@ -32,6 +36,68 @@ pub(crate) const RULE: Rule = Rule {
     check,
 };
 
+/// Verbs of actions with effects outside the tool: money moved, messages sent, things written.
+const CHANGING_VERBS: &[&str] = &[
+    "send", "pay", "transfer", "charge", "withdraw", "deposit", "purchase", "buy", "sell", "order",
+    "book", "publish", "post", "tweet", "email", "sms", "submit", "deploy", "merge", "push",
+    "commit", "write", "move", "rename", "update", "edit", "modify", "create", "insert", "upload",
+    "approve", "sign", "execute", "install", "restart", "shutdown", "invite", "grant", "share",
+    "forward", "reply", "schedule", "set",
+];
+
+/// Name words that say a tool only looks, whatever else the name holds (`estimate_transfer`).
+const LOOKING_WORDS: &[&str] = &[
+    "get",
+    "list",
+    "read",
+    "search",
+    "find",
+    "show",
+    "view",
+    "describe",
+    "fetch",
+    "lookup",
+    "count",
+    "preview",
+    "dry",
+    "simulate",
+    "estimate",
+    "quote",
+    "validate",
+    "check",
+    "plan",
+    "calculate",
+    "status",
+    "history",
+    "diff",
+    "compare",
+    "explain",
+    "lint",
+    "inspect",
+    "draft",
+];
+
+/// The state-changing verb a supposedly read-only tool leads with, if any.
+fn changing_verb(tool: &Tool) -> Option<&'static str> {
+    let names = text::name_words(tool.name());
+    if names.iter().any(|w| LOOKING_WORDS.contains(&w.as_str())) {
+        return None;
+    }
+    let in_name = names
+        .iter()
+        .find_map(|w| CHANGING_VERBS.iter().copied().find(|v| v == w));
+    in_name.or_else(|| {
+        let first = text::words(tool.description().unwrap_or(""))
+            .into_iter()
+            .next()?;
+        CHANGING_VERBS.iter().copied().find(|v| {
+            first == *v
+                || first.strip_suffix('s') == Some(*v)
+                || first.strip_suffix("es") == Some(*v)
+        })
+    })
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
         if tool.hint("readOnlyHint") != Some(true) {
@@ -41,6 +107,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             "also sets `destructiveHint: true`, which contradicts it".to_string()
         } else if let Some(verb) = destructive_verb(tool) {
             format!("sounds destructive (\"{verb}\")")
+        } else if let Some(verb) = changing_verb(tool) {
+            format!("sounds like it changes something (\"{verb}\")")
         } else {
             continue;
         };
@@ -76,6 +144,23 @@ mod tests {
         );
         assert_eq!(out.len(), 2, "{out:?}");
         assert!(out[1].message.contains("contradicts"));
+    }
+
+    #[test]
+    fn fires_on_read_only_tools_that_move_money_or_send() {
+        let ro = json!({"readOnlyHint": true});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "send_money", "description": "Send money to a payee.", "annotations": ro}),
+                json!({"name": "payments", "description": "Transfers funds between accounts.", "annotations": ro}),
+                json!({"name": "estimate_transfer_fee", "description": "Estimate the fee of a transfer.", "annotations": ro}),
+                json!({"name": "get_sent_emails", "description": "List emails already sent.", "annotations": ro}),
+                json!({"name": "list_updates", "description": "Show recent updates.", "annotations": ro}),
+            ],
+        );
+        let names: Vec<_> = out.iter().filter_map(|f| f.tool.as_deref()).collect();
+        assert_eq!(names, ["send_money", "payments"], "{out:#?}");
     }
 
     #[test]
