@@ -2,10 +2,17 @@
 # toolgate's container action image. Three build stages keep the dependency build cached
 # apart from toolgate's own sources (cargo-chef); the final image is Debian slim with the
 # binary, node/npx and python3/uv (so stdio MCP servers written in those languages start
-# inside it), CA certificates (rustls reads the system store), and a non-root user.
+# inside it), and CA certificates (rustls reads the system store). Base images are pinned by
+# digest (refresh with `docker buildx imagetools inspect <tag>`).
+#
+# It runs as the image's default user (root), as GitHub documents for Docker container actions:
+# the runner mounts the workspace and the step's files owned by its own user, and no USER or
+# WORKDIR is set. Keys stay out of a server's reach all the same: toolgate makes itself
+# non-dumpable (prctl PR_SET_DUMPABLE 0) and moves every key out of its environment before it
+# starts a server, and Docker's default capabilities exclude CAP_SYS_PTRACE, so even a root
+# server process cannot read /proc/<toolgate>/environ or its memory.
 
-ARG RUST_VERSION=1
-FROM rust:${RUST_VERSION}-slim-bookworm AS chef
+FROM rust:1.88-slim-bookworm@sha256:38bc5a86d998772d4aec2348656ed21438d20fcdce2795b56ca434cf21430d89 AS chef
 RUN cargo install cargo-chef --locked --version 0.1.73
 WORKDIR /src
 
@@ -21,24 +28,15 @@ COPY . .
 RUN cargo build --release --locked --bin toolgate \
  && strip target/release/toolgate
 
-FROM ghcr.io/astral-sh/uv:0.9 AS uv
+FROM ghcr.io/astral-sh/uv:0.9@sha256:538e0b39736e7feae937a65983e49d2ab75e1559d35041f9878b7b7e51de91e4 AS uv
 
-FROM node:22-bookworm-slim
+FROM node:22-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 # hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates python3 python3-venv git \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=uv /uv /uvx /usr/local/bin/
 COPY --from=builder /src/target/release/toolgate /usr/local/bin/toolgate
-# GitHub mounts the workspace and the step's output files owned by the runner's user (uid
-# 1001 on GitHub-hosted runners); running as that uid lets toolgate write them without root.
-# Self-hosted runners with another uid: docker build --build-arg UID="$(id -u)".
-ARG UID=1001
-RUN useradd --create-home --uid "${UID}" --shell /usr/sbin/nologin toolgate
-USER ${UID}
-ENV HOME=/home/toolgate \
-    NPM_CONFIG_UPDATE_NOTIFIER=false \
-    UV_CACHE_DIR=/home/toolgate/.cache/uv
-WORKDIR /github/workspace
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false
 ENTRYPOINT ["toolgate"]
 CMD ["ci"]
