@@ -127,6 +127,42 @@ fn nothing_listening_is_exit_2_with_the_cause_everywhere() {
     let html = std::fs::read_to_string(dir.path().join("r/report.html")).unwrap();
     assert!(html.contains("4× connection refused"));
     assert!(!dir.path().join("badge.svg").exists());
+    // The same through `ci`: exit 2 and the cause in the PR comment.
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args([
+            "ci",
+            "--server",
+            &catalog(dir.path()),
+            "--tasks",
+            &tasks(dir.path(), 4),
+        ])
+        .args(["-m", "openai-compat:m", "--base-url"])
+        .arg(format!("http://127.0.0.1:{port}/v1"))
+        .args([
+            "--lock-check",
+            "off",
+            "--out",
+            "o",
+            "--comment",
+            "true",
+            "--no-cache",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let comment = std::fs::read_to_string(dir.path().join("o/comment.md")).unwrap();
+    assert!(comment.contains("could not score"), "{comment}");
+    assert!(
+        comment.to_lowercase().contains("connection refused"),
+        "{comment}"
+    );
+    assert!(!dir.path().join("o/badge.svg").exists());
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -455,5 +491,130 @@ fn a_mutation_that_steals_another_tools_tasks_is_rejected() {
     assert!(
         out.contains("only 3 task(s) expect or lure toward `post_message`"),
         "the suite is too small to show a gain for post_message, and says so first: {out}"
+    );
+}
+
+/// Replies with a call and a `usage` whose prompt tokens either follow the request body (an
+/// endpoint that puts descriptions in the prompt) or stay constant (one that drops them).
+struct UsageEndpoint {
+    drops_descriptions: bool,
+    calls: Arc<AtomicUsize>,
+}
+
+impl Respond for UsageEndpoint {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let prompt = if self.drops_descriptions {
+            221
+        } else {
+            req.body.len() as u64 / 4
+        };
+        let mut reply = call("book_room");
+        reply["usage"] =
+            json!({"prompt_tokens": prompt, "completion_tokens": 7, "total_tokens": prompt + 7});
+        ResponseTemplate::new(200).set_body_json(reply)
+    }
+}
+
+async fn usage_endpoint(drops_descriptions: bool) -> (MockServer, Arc<AtomicUsize>) {
+    let server = MockServer::start().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(UsageEndpoint {
+            drops_descriptions,
+            calls: calls.clone(),
+        })
+        .mount(&server)
+        .await;
+    (server, calls)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_that_drops_descriptions_is_detected_and_refused_for_comparisons() {
+    let (dropper, _) = usage_endpoint(true).await;
+    let (honest, _) = usage_endpoint(false).await;
+    let dir = tempfile::tempdir().unwrap();
+    let cat = catalog(dir.path());
+    let t = tasks(dir.path(), 3);
+    let d = dir.path().to_path_buf();
+    let (a, b) = (
+        format!("{}/v1", dropper.uri()),
+        format!("{}/v1", honest.uri()),
+    );
+    let (cat2, t2) = (cat.clone(), t.clone());
+    let outs = tokio::task::spawn_blocking(move || {
+        let run = |url: &str, out: &str| {
+            toolgate()
+                .current_dir(&d)
+                .args([
+                    "run",
+                    &cat2,
+                    "-t",
+                    &t2,
+                    "-m",
+                    "openai-compat:m",
+                    "--base-url",
+                    url,
+                ])
+                .args(["--out", out, "--cache-dir", "cache"])
+                .output()
+                .unwrap()
+        };
+        let mutate = toolgate()
+            .current_dir(&d)
+            .args([
+                "run",
+                &cat2,
+                "-t",
+                &t2,
+                "-m",
+                "openai-compat:m",
+                "--base-url",
+                &a,
+            ])
+            .args(["--out", "m", "--cache-dir", "cache", "--mutate"])
+            .arg("book_room:Reserve a meeting room by name for a time slot.")
+            .output()
+            .unwrap();
+        (run(&a, "dropped"), run(&b, "kept"), mutate)
+    })
+    .await
+    .unwrap();
+    let (dropped, kept, mutate) = outs;
+    assert!(
+        dropped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dropped.stderr)
+    );
+    let err = String::from_utf8_lossy(&dropped.stderr);
+    assert!(
+        err.contains("tool descriptions do not reach this model"),
+        "{err}"
+    );
+    let run: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("dropped/run.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(run["models"][0]["descriptions"]["reach"], false);
+    assert_eq!(run["models"][0]["usage"]["prompt_tokens"], 3 * 221);
+    let md = std::fs::read_to_string(dir.path().join("dropped/report.md")).unwrap();
+    assert!(md.contains("do not reach this model"), "{md}");
+    // The same model name at another endpoint is asked anew (the cache key has the URL),
+    // and there the descriptions do reach the model.
+    assert!(kept.status.success());
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("kept/run.json")).unwrap())
+            .unwrap();
+    assert_eq!(run["models"][0]["descriptions"]["reach"], true);
+    assert_eq!(
+        run["models"][0]["usage"]["cached"], 0,
+        "another endpoint is never a cache hit"
+    );
+    assert_eq!(mutate.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&mutate.stderr).contains("cannot be measured"),
+        "{}",
+        String::from_utf8_lossy(&mutate.stderr)
     );
 }

@@ -220,6 +220,19 @@ pub fn compare(
             specs(head)
         ));
     }
+    for (side, run) in [("this run", head), ("the base", b)] {
+        for m in run
+            .models
+            .iter()
+            .filter(|m| m.descriptions.as_ref().is_some_and(|p| !p.reach))
+        {
+            comparable = false;
+            notes.push(format!(
+                "Tool descriptions do not reach `{}` on the endpoint {side} used (the same prompt tokens with and without a description change), so a score delta could not come from a description change and is not shown.",
+                m.spec
+            ));
+        }
+    }
     if b.max_steps != head.max_steps {
         comparable = false;
         notes.push(format!(

@@ -43,6 +43,57 @@ pub struct ModelInfo {
     /// How the model was run (e.g. a temperature it rejected).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Whether tool descriptions reach the model on this endpoint (LLMs with `usage`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descriptions: Option<crate::models::DescriptionProbe>,
+    /// Tokens, latency and cache use over the run's decisions (LLMs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+/// What a model's decisions cost and how fast they came.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub decisions: usize,
+    /// Decisions read from the response cache (no request made).
+    pub cached: usize,
+    /// Prompt and completion tokens over the decisions that reported them.
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub latency_p50_ms: u64,
+    pub latency_p95_ms: u64,
+}
+
+impl Usage {
+    pub fn of(predictions: &[&PredictionLine]) -> Self {
+        let mut lat: Vec<u64> = predictions
+            .iter()
+            .filter(|p| !p.decision.cached)
+            .map(|p| p.decision.latency_ms)
+            .collect();
+        lat.sort_unstable();
+        let q = |f: f64| {
+            if lat.is_empty() {
+                0
+            } else {
+                lat[((lat.len() - 1) as f64 * f).round() as usize]
+            }
+        };
+        Usage {
+            decisions: predictions.len(),
+            cached: predictions.iter().filter(|p| p.decision.cached).count(),
+            prompt_tokens: predictions
+                .iter()
+                .filter_map(|p| p.decision.prompt_tokens)
+                .sum(),
+            completion_tokens: predictions
+                .iter()
+                .filter_map(|p| p.decision.completion_tokens)
+                .sum(),
+            latency_p50_ms: q(0.5),
+            latency_p95_ms: q(0.95),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

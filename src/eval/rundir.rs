@@ -282,6 +282,8 @@ pub async fn evaluate(
                         trials: *t,
                         served_by: vec![],
                         notes: vec![],
+                        descriptions: None,
+                        usage: None,
                     })
                     .collect(),
                 trials: opts.trials,
@@ -320,12 +322,51 @@ pub async fn evaluate(
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
     let predictions = read_predictions(&dir)?;
+    probe_descriptions(&mut run, &built, tasks, &predictions).await;
     Ok(RunDir {
         dir,
         run,
         predictions,
         _lock: lock,
     })
+}
+
+/// Once per LLM and run: do descriptions reach the model on this endpoint at all? One
+/// decision's request is sent again with one description made longer; the same prompt tokens
+/// mean the endpoint leaves descriptions out. Needs an endpoint that reports `usage`.
+async fn probe_descriptions(
+    run: &mut RunFile,
+    built: &[Box<dyn models::Model>],
+    tasks: &[Task],
+    predictions: &[super::PredictionLine],
+) {
+    for (info, m) in run.models.iter_mut().zip(built) {
+        if info.deterministic || info.descriptions.is_some() {
+            continue;
+        }
+        let Some((request, tokens)) = predictions
+            .iter()
+            .filter(|p| p.model == info.spec && p.decision.error.is_none())
+            .filter(|p| p.decision.steps.len() <= 1)
+            .find_map(|p| {
+                let t = tasks.iter().find(|t| t.id == p.task_id)?;
+                Some((t.request.clone(), p.decision.prompt_tokens?))
+            })
+        else {
+            continue;
+        };
+        if let Some(p) = m.descriptions_reach(&request, Some(tokens)).await {
+            if !p.reach {
+                let note = format!(
+                    "tool descriptions do not reach this model: a request cost the same {} prompt tokens with one description made longer, so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
+                    p.prompt_tokens.0
+                );
+                eprintln!("toolgate: WARNING: {}: {note}", info.spec);
+                info.notes.push(note);
+            }
+            info.descriptions = Some(p);
+        }
+    }
 }
 
 impl RunDir {
@@ -349,6 +390,14 @@ impl RunDir {
             seen.sort();
             seen.dedup();
             info.served_by = seen;
+            if !info.deterministic {
+                let mine: Vec<&super::PredictionLine> = self
+                    .predictions
+                    .iter()
+                    .filter(|p| p.model == info.spec)
+                    .collect();
+                info.usage = Some(super::run_file::Usage::of(&mine));
+            }
         }
         let (results, outcomes) = runner::score(catalog, tasks, &specs, &self.predictions);
         let expected: usize = run

@@ -120,6 +120,7 @@ pub async fn run(
             bail!("--fix needs a model to propose rewrites: pass --fixer <provider>:<model>")
         }
     };
+    super::require_descriptions_reach(catalog, specs, opts).await?;
     let fixer = models::build_llm(&fixer_spec, catalog, opts)?;
     let Some(spec) = specs.first() else {
         bail!("--fix needs -m MODEL to measure with")

@@ -23,6 +23,29 @@ pub struct ImproveOptions {
     pub fix_max: usize,
 }
 
+/// Refuses to measure description changes with a model whose endpoint leaves tool
+/// descriptions out of the prompt: every result would be "no change", whatever the text.
+pub async fn require_descriptions_reach(
+    catalog: &crate::catalog::Catalog,
+    specs: &[String],
+    opts: &crate::models::ModelOptions,
+) -> anyhow::Result<()> {
+    for spec in specs {
+        let model = crate::models::build(spec, catalog, opts)?;
+        if let Some(p) = model
+            .descriptions_reach("Which of your tools could list things for me?", None)
+            .await
+            && !p.reach
+        {
+            anyhow::bail!(
+                "`{spec}`: tool descriptions do not reach this model on its endpoint (the same {} prompt tokens with a description made longer), so a description change cannot be measured with it; use another endpoint or chat format (e.g. llama.cpp's default template instead of chatml-function-calling)",
+                p.prompt_tokens.0
+            );
+        }
+    }
+    Ok(())
+}
+
 /// `runs/<time>-<what>`.
 fn default_dir(what: &str) -> PathBuf {
     let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())

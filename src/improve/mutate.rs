@@ -174,6 +174,7 @@ pub async fn run(
             preface.push_str(&format!("note: {n}\n"));
         }
     }
+    super::require_descriptions_reach(catalog, specs, opts).await?;
     let mutated = patched(catalog, &changes);
     let (names, base) = arm(
         &dir.join("baseline"),

@@ -1,5 +1,6 @@
-//! On-disk response cache: replies stored by a hash of (provider, model, exact request body,
-//! trial), so an unchanged re-run makes zero provider calls. Keys never include secrets.
+//! On-disk response cache: replies stored by a hash of (provider, endpoint, model, exact
+//! request body, trial), so an unchanged re-run makes zero provider calls, and the same model
+//! name at another server is asked anew. Keys never include secrets.
 
 use std::path::PathBuf;
 
@@ -17,14 +18,16 @@ impl Cache {
 
     /// The cache key. Trials after the first get their own entries, so repeated trials are
     /// real samples rather than one cached reply.
-    pub fn key(provider: &str, model: &str, body: &Value, trial: u32) -> String {
+    pub fn key(provider: &str, endpoint: &str, model: &str, body: &Value, trial: u32) -> String {
         let canon = crate::catalog::canonical::to_canonical_string(body);
         let t = if trial == 0 {
             String::new()
         } else {
             format!("\ntrial {trial}")
         };
-        crate::catalog::canonical::sha256_hex(&format!("{provider}\n{model}\n{canon}{t}"))
+        crate::catalog::canonical::sha256_hex(&format!(
+            "{provider}\n{endpoint}\n{model}\n{canon}{t}"
+        ))
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -60,13 +63,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let c = Cache::new(dir.path().to_path_buf());
         let body = json!({"b": 1, "a": [1, 2]});
-        let k = Cache::key("openai", "m", &body, 0);
+        let k = Cache::key("openai", "http://a", "m", &body, 0);
         assert_eq!(
             k,
-            Cache::key("openai", "m", &json!({"a": [1, 2], "b": 1}), 0)
+            Cache::key("openai", "http://a", "m", &json!({"a": [1, 2], "b": 1}), 0)
         );
-        assert_ne!(k, Cache::key("openai", "m", &body, 1));
-        assert_ne!(k, Cache::key("anthropic", "m", &body, 0));
+        assert_ne!(k, Cache::key("openai", "http://a", "m", &body, 1));
+        assert_ne!(k, Cache::key("anthropic", "http://a", "m", &body, 0));
+        assert_ne!(k, Cache::key("openai", "http://b", "m", &body, 0));
         assert!(c.get(&k).is_none());
         c.put(&k, &json!({"ok": true}));
         assert_eq!(c.get(&k).unwrap()["ok"], true);

@@ -290,10 +290,11 @@ impl LlmModel {
         }
     }
 
-    async fn send(&self, body: &Value) -> Result<Value, CallError> {
+    async fn send(&self, body: &Value, budgeted: bool) -> Result<Value, CallError> {
         let mut attempt = 0u32;
         loop {
-            if let Some(b) = &self.opts.budget
+            if budgeted
+                && let Some(b) = &self.opts.budget
                 && !b.take()
             {
                 return Err(CallError::Failed(BUDGET_EXHAUSTED.into()));
@@ -331,9 +332,11 @@ impl LlmModel {
                         }
                     }
                     let lower = text.to_lowercase();
+                    // Whether *this* request carried a temperature: requests in flight when another
+                    // one learned the model rejects it must be resent, not scored as errors.
                     if status.as_u16() == 400
                         && lower.contains("temperature")
-                        && self.temperature.load(Ordering::SeqCst)
+                        && body.get("temperature").is_some()
                     {
                         return Err(CallError::TemperatureRejected);
                     }
@@ -378,7 +381,9 @@ impl LlmModel {
                 .opts
                 .backoff
                 .checked_mul(2u32.saturating_pow(attempt))
-                .unwrap_or(self.opts.max_wait);
+                .unwrap_or(self.opts.max_wait)
+                // Full jitter between half and all of the step, so parallel retries spread out.
+                .mul_f64(0.5 + rand::random::<f64>() * 0.5);
             tokio::time::sleep(wait.unwrap_or(backoff).min(self.opts.max_wait)).await;
             attempt += 1;
         }
@@ -391,14 +396,35 @@ impl LlmModel {
         make_body: &(dyn Fn(bool) -> Value + Sync),
         trial: u32,
     ) -> Result<Reply, String> {
+        self.exchange_with(make_body, trial, true).await
+    }
+
+    /// [`Self::exchange`]; `budgeted: false` for toolgate's own probe requests, which
+    /// `--max-calls` does not count.
+    async fn exchange_with(
+        &self,
+        make_body: &(dyn Fn(bool) -> Value + Sync),
+        trial: u32,
+        budgeted: bool,
+    ) -> Result<Reply, String> {
         loop {
             let body = make_body(self.temperature.load(Ordering::SeqCst));
-            let key = Cache::key(self.endpoint.provider.name, &self.model, &body, trial);
+            let key = Cache::key(
+                self.endpoint.provider.name,
+                &self.endpoint.base_url,
+                &self.model,
+                &body,
+                trial,
+            );
+            let mut cached = false;
             let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
-                Some(v) => v,
+                Some(v) => {
+                    cached = true;
+                    v
+                }
                 None => {
                     let _permit = self.sem.acquire().await.map_err(|e| e.to_string())?;
-                    match self.send(&body).await {
+                    match self.send(&body, budgeted).await {
                         Ok(v) => {
                             if let Some(c) = &self.opts.cache {
                                 c.put(&key, &v);
@@ -418,6 +444,10 @@ impl LlmModel {
                 }
             };
             return wire::parse(self.endpoint.provider.wire, &reply)
+                .map(|mut r| {
+                    r.cached = cached;
+                    r
+                })
                 .map_err(|e| format!("unexpected reply: {e}"));
         }
     }
@@ -451,6 +481,43 @@ impl LlmModel {
     }
 }
 
+impl LlmModel {
+    /// Sends the same request twice, with the catalog as served and with the first tool's
+    /// description made ~40 words longer, and compares the prompt tokens the endpoint reports.
+    async fn probe(&self, request: &str, known: Option<u64>) -> Option<super::DescriptionProbe> {
+        let wire = self.endpoint.provider.wire;
+        let mut longer = self.tools.clone();
+        let padding = " This sentence is here only to make the description longer, so that toolgate can see whether tool descriptions reach the model at all on this endpoint; it changes nothing about what the tool does or when to use it.";
+        let first = longer.first_mut()?;
+        let desc = match wire {
+            Wire::OpenAi => first.pointer_mut("/function/description"),
+            Wire::Anthropic => first.get_mut("description"),
+        };
+        match desc {
+            Some(Value::String(d)) => d.push_str(padding),
+            _ => return None,
+        }
+        let tokens = |tools: Vec<Value>| async move {
+            let make =
+                |t: bool| wire::body(wire, &self.model, &tools, request, &[], t, self.opts.seed);
+            self.exchange_with(&make, 0, false)
+                .await
+                .ok()?
+                .usage
+                .map(|u| u.0)
+        };
+        let a = match known {
+            Some(a) => a,
+            None => tokens(self.tools.clone()).await?,
+        };
+        let b = tokens(longer).await?;
+        Some(super::DescriptionProbe {
+            reach: a != b,
+            prompt_tokens: (a, b),
+        })
+    }
+}
+
 impl Model for LlmModel {
     fn spec(&self) -> String {
         self.spec.clone()
@@ -464,12 +531,21 @@ impl Model for LlmModel {
         self.notes.lock().map(|n| n.clone()).unwrap_or_default()
     }
 
+    fn descriptions_reach<'a>(
+        &'a self,
+        request: &'a str,
+        prompt_tokens: Option<u64>,
+    ) -> BoxFuture<'a, Option<super::DescriptionProbe>> {
+        Box::pin(self.probe(request, prompt_tokens))
+    }
+
     fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision> {
         Box::pin(async move {
             let max = self.opts.max_steps.max(1);
             let mut turns = Vec::new();
             let mut steps = Vec::new();
             let mut first: Option<Decision> = None;
+            let (mut prompt, mut completion, mut all_cached, mut usage_known) = (0, 0, true, false);
             for step in 0..max {
                 let reply = match self.turn(&task.request, &turns, trial).await {
                     Ok(r) => r,
@@ -489,6 +565,12 @@ impl Model for LlmModel {
                     }
                 };
                 let calls = reply.calls.clone();
+                all_cached &= reply.cached;
+                if let Some((p, c)) = reply.usage {
+                    usage_known = true;
+                    prompt += p;
+                    completion += c;
+                }
                 if first.is_none() {
                     first = Some(reply_to_decision(reply));
                 }
@@ -523,6 +605,11 @@ impl Model for LlmModel {
             if max > 1 {
                 d.steps = steps;
             }
+            d.cached = all_cached;
+            if usage_known {
+                d.prompt_tokens = Some(prompt);
+                d.completion_tokens = Some(completion);
+            }
             d
         })
     }
@@ -546,6 +633,23 @@ fn synthetic_result(tool: &crate::catalog::Tool) -> String {
 
 /// The first call of a reply as a decision (or no call, with the text kept).
 pub fn reply_to_decision(reply: Reply) -> Decision {
+    // Calls after the first in one reply (parallel tool calls) are kept, never dropped.
+    let parallel: Vec<super::Step> = reply
+        .calls
+        .iter()
+        .skip(1)
+        .map(|c| super::Step {
+            tool: c.name.clone(),
+            arguments: c.arguments.clone().ok(),
+            error: c.arguments.clone().err(),
+        })
+        .collect();
+    let mut d = reply_first_call(reply);
+    d.parallel_calls = parallel;
+    d
+}
+
+fn reply_first_call(reply: Reply) -> Decision {
     let served_by = reply.served_by.clone();
     match reply.calls.into_iter().next() {
         None => Decision {

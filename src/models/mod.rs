@@ -45,6 +45,17 @@ pub struct Decision {
     /// Every call in order, when the model may make several (`--max-steps` > 1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
+    /// Calls after the first in the same reply (parallel tool calls): recorded, not scored.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parallel_calls: Vec<Step>,
+    /// Prompt and completion tokens the provider reported for this decision (all turns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// Every reply of this decision came from the response cache.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// One call of a multi-step decision.
@@ -71,6 +82,26 @@ pub trait Model: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Whether tool descriptions reach the model on this endpoint: `Some(false)` when
+    /// `request` costs the same prompt tokens with one description made longer (some local
+    /// chat formats leave descriptions out of the prompt). `prompt_tokens`: what `request`
+    /// already cost with the catalog as served, when known (saves a request). `None`: not an
+    /// LLM, or the endpoint reports no `usage`.
+    fn descriptions_reach<'a>(
+        &'a self,
+        _request: &'a str,
+        _prompt_tokens: Option<u64>,
+    ) -> BoxFuture<'a, Option<DescriptionProbe>> {
+        Box::pin(async { None })
+    }
+}
+
+/// The result of the description probe.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DescriptionProbe {
+    pub reach: bool,
+    /// Prompt tokens with the catalog as served, and with one description made longer.
+    pub prompt_tokens: (u64, u64),
 }
 
 /// How LLM models are reached: flags that apply to every model of a run.

@@ -57,7 +57,7 @@ pub fn body(
             ];
             for t in turns {
                 messages.push(match t {
-                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": null, "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]}),
+                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": "", "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]}),
                     Turn::Result { id, content } => json!({"role": "tool", "tool_call_id": id, "content": content}),
                 });
             }
@@ -91,7 +91,7 @@ pub fn body(
 pub fn text_body(wire: Wire, model: &str, system: &str, user: &str, temperature: bool) -> Value {
     let mut b = match wire {
         Wire::OpenAi => {
-            json!({"model": model, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
+            json!({"model": model, "max_tokens": 1024, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
         }
         Wire::Anthropic => {
             json!({"model": model, "max_tokens": 1024, "system": system, "messages": [{"role": "user", "content": user}]})
@@ -119,6 +119,20 @@ pub struct Reply {
     pub text: Option<String>,
     /// The model id (and fingerprint) the provider reports.
     pub served_by: Option<String>,
+    /// (prompt, completion) tokens, when the reply reports `usage`.
+    pub usage: Option<(u64, u64)>,
+    /// Read from the response cache, not sent.
+    pub cached: bool,
+}
+
+/// `usage` of a reply: OpenAI's prompt/completion tokens or Anthropic's input/output tokens.
+fn usage(v: &Value) -> Option<(u64, u64)> {
+    let u = v.get("usage")?;
+    let n = |k: &str| u.get(k).and_then(Value::as_u64);
+    match (n("prompt_tokens"), n("completion_tokens")) {
+        (Some(p), c) => Some((p, c.unwrap_or(0))),
+        _ => Some((n("input_tokens")?, n("output_tokens").unwrap_or(0))),
+    }
 }
 
 fn args_from(v: &Value) -> Result<Map<String, Value>, String> {
@@ -191,6 +205,8 @@ pub fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
                 calls,
                 text,
                 served_by,
+                usage: usage(v),
+                cached: false,
             })
         }
         Wire::Anthropic => {
@@ -200,6 +216,7 @@ pub fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
                 .ok_or("the reply has no content array")?;
             let mut reply = Reply {
                 served_by: model.map(str::to_string),
+                usage: usage(v),
                 ..Default::default()
             };
             let mut texts = Vec::new();

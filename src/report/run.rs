@@ -12,6 +12,19 @@ fn pct(r: &Rate) -> String {
     r.show()
 }
 
+/// Tokens, latency and cache use in one line.
+fn usage_line(u: &crate::eval::run_file::Usage) -> String {
+    format!(
+        "{} decisions ({} from the cache), {} prompt + {} completion tokens, latency p50 {} ms, p95 {} ms",
+        u.decisions,
+        u.cached,
+        u.prompt_tokens,
+        u.completion_tokens,
+        u.latency_p50_ms,
+        u.latency_p95_ms
+    )
+}
+
 /// How to read the numbers: what the brackets are, and what each model spec means.
 fn legend(run: &RunFile) -> Vec<String> {
     let mut out =
@@ -145,6 +158,9 @@ pub fn terminal(run: &RunFile) -> String {
             }
             for n in &info.notes {
                 out.push_str(&format!("note               {n}\n"));
+            }
+            if let Some(u) = &info.usage {
+                out.push_str(&format!("usage              {}\n", usage_line(u)));
             }
         }
         out.push_str(&format!("tool accuracy      {}\n", pct(&m.accuracy)));
@@ -328,6 +344,9 @@ pub fn markdown_body(run: &RunFile) -> String {
             }
             for n in &info.notes {
                 out.push_str(&format!("> note: {}\n\n", escape_cell(n)));
+            }
+            if let Some(u) = &info.usage {
+                out.push_str(&format!("Usage: {}.\n\n", usage_line(u)));
             }
         }
         out.push_str("| metric | value |\n|---|---|\n");
