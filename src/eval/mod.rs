@@ -3,6 +3,8 @@
 //! the run and writes its files and reports.
 
 pub mod baseline;
+mod dirs;
+mod probe;
 pub mod run_file;
 pub mod rundir;
 pub mod runner;

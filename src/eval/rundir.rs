@@ -6,9 +6,9 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
-use super::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE, RUN_LOCK};
+use super::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE};
 use super::run_file::{
     CatalogInfo, GateResult, ModelInfo, PredictionWriter, RUN_SCHEMA, RunFile, RunStatus,
     SuiteInfo, read_predictions,
@@ -110,88 +110,6 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
         bail!("{} has no {} tasks", path.display(), split.as_str());
     }
     Ok(tasks)
-}
-
-fn slug(s: &str) -> String {
-    let out: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    out.trim_matches('-').to_string()
-}
-
-/// A new, empty run directory: `--out`, or `runs/<time>-<label>` claimed atomically (a second
-/// run started in the same second gets `-2`, `-3`, …).
-fn claim_dir(opts: &EvalOptions) -> anyhow::Result<PathBuf> {
-    if let Some(out) = &opts.out {
-        if out.join(RUN_FILE).exists() {
-            bail!(
-                "{} already holds a run: pass --resume {} to continue it, or another --out",
-                out.display(),
-                out.display()
-            );
-        }
-        std::fs::create_dir_all(out)
-            .with_context(|| format!("could not create {}", out.display()))?;
-        return Ok(out.clone());
-    }
-    let stamp = humantime::format_rfc3339_seconds(std::time::SystemTime::now())
-        .to_string()
-        .replace([':', '-'], "")
-        .replace('T', "-")
-        .trim_end_matches('Z')
-        .to_string();
-    let label = opts.label.clone().unwrap_or_else(|| opts.models.join("+"));
-    let base = format!("{stamp}-{}", slug(&label));
-    std::fs::create_dir_all("runs").context("could not create runs/")?;
-    for i in 1..1000 {
-        let name = if i == 1 {
-            base.clone()
-        } else {
-            format!("{base}-{i}")
-        };
-        let dir = Path::new("runs").join(name);
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e).with_context(|| format!("could not create {}", dir.display())),
-        }
-    }
-    bail!("could not find a free run directory name under runs/ for {base}")
-}
-
-/// An exclusive lock on a run directory, held while this process writes to it.
-struct DirLock(#[allow(dead_code)] std::fs::File);
-
-impl DirLock {
-    fn take(dir: &Path) -> anyhow::Result<Self> {
-        let path = dir.join(RUN_LOCK);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("could not open {}", path.display()))?;
-        #[cfg(unix)]
-        {
-            use std::os::fd::AsRawFd;
-            // SAFETY: flock on a file descriptor this function owns; released when it closes.
-            let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-            if rc != 0 {
-                bail!(
-                    "{} is in use by another toolgate process: wait for it to finish (two runs writing one directory would repeat decisions)",
-                    dir.display()
-                );
-            }
-        }
-        Ok(DirLock(file))
-    }
 }
 
 /// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives.
@@ -331,43 +249,8 @@ pub async fn evaluate(
     })
 }
 
-/// Once per LLM and run: do descriptions reach the model on this endpoint at all? One
-/// decision's request is sent again with one description made longer; the same prompt tokens
-/// mean the endpoint leaves descriptions out. Needs an endpoint that reports `usage`.
-async fn probe_descriptions(
-    run: &mut RunFile,
-    built: &[Box<dyn models::Model>],
-    tasks: &[Task],
-    predictions: &[super::PredictionLine],
-) {
-    for (info, m) in run.models.iter_mut().zip(built) {
-        if info.deterministic || info.descriptions.is_some() {
-            continue;
-        }
-        let Some((request, tokens)) = predictions
-            .iter()
-            .filter(|p| p.model == info.spec && p.decision.error.is_none())
-            .filter(|p| p.decision.steps.len() <= 1)
-            .find_map(|p| {
-                let t = tasks.iter().find(|t| t.id == p.task_id)?;
-                Some((t.request.clone(), p.decision.prompt_tokens?))
-            })
-        else {
-            continue;
-        };
-        if let Some(p) = m.descriptions_reach(&request, Some(tokens)).await {
-            if !p.reach {
-                let note = format!(
-                    "tool descriptions do not reach this model: a request cost the same {} prompt tokens with one description made longer, so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
-                    p.prompt_tokens.0
-                );
-                eprintln!("toolgate: WARNING: {}: {note}", info.spec);
-                info.notes.push(note);
-            }
-            info.descriptions = Some(p);
-        }
-    }
-}
+use super::dirs::{DirLock, claim_dir};
+use super::probe::probe_descriptions;
 
 impl RunDir {
     /// Scores the predictions, decides the run's part of the gate, and writes run.json,

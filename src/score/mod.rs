@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod errors;
 pub mod grade;
+mod matrix;
 pub mod metrics;
 pub mod preconditions;
 pub mod stats;

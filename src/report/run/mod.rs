@@ -2,146 +2,19 @@
 //! and report.md).
 
 use crate::eval::RunFile;
-use crate::eval::run_file::RunStatus;
 use crate::report::markdown::{code, escape_cell};
+use crate::report::table::Style;
+
+mod sections;
+mod tables;
+
 use crate::report::terminal::cell;
 use crate::score::Rate;
-use crate::score::metrics::Metrics;
+use sections::*;
+pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_table};
 
 fn pct(r: &Rate) -> String {
     r.show()
-}
-
-/// Tokens, latency and cache use in one line.
-fn usage_line(u: &crate::eval::run_file::Usage) -> String {
-    format!(
-        "{} decisions ({} from the cache), {} prompt + {} completion tokens, latency p50 {} ms, p95 {} ms",
-        u.decisions,
-        u.cached,
-        u.prompt_tokens,
-        u.completion_tokens,
-        u.latency_p50_ms,
-        u.latency_p95_ms
-    )
-}
-
-/// How to read the numbers: what the brackets are, and what each model spec means.
-fn legend(run: &RunFile) -> Vec<String> {
-    let mut out =
-        vec!["Brackets are 95% Wilson intervals; n counts the decisions scored.".to_string()];
-    for m in &run.models {
-        if let Some(rest) = m.spec.strip_prefix("bm25:")
-            && let Ok(v) = rest.parse::<f64>()
-        {
-            out.push(format!("{}.", crate::models::bm25::Bm25::explain(v)));
-        }
-    }
-    if let Some(seed) = run.seed {
-        out.push(format!("Seed {seed}."));
-    }
-    out
-}
-
-fn header(run: &RunFile) -> String {
-    format!(
-        "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
-        run.catalog.source,
-        run.catalog.tools.len(),
-        crate::catalog::canonical::short_hash(&run.catalog.sha256),
-        run.suite.path,
-        run.suite.tasks,
-        run.split,
-        crate::catalog::canonical::short_hash(&run.suite.sha256),
-        if run.status == RunStatus::Complete {
-            run.status.to_string()
-        } else {
-            format!(
-                "{} — numbers are NOT final",
-                run.status.to_string().to_uppercase()
-            )
-        }
-    )
-}
-
-/// Errors by cause, with the first error in full, for the terminal.
-fn errors_terminal(m: &Metrics) -> String {
-    let mut out = String::new();
-    if m.errors == 0 {
-        return out;
-    }
-    let causes: Vec<String> = m
-        .errors_by_cause
-        .iter()
-        .map(|(c, n)| format!("{n}× {c}"))
-        .collect();
-    out.push_str(&format!("errors by cause    {}\n", causes.join(", ")));
-    if let Some(e) = &m.first_error {
-        out.push_str(&format!(
-            "first error        {}\n",
-            crate::report::terminal::plain(e)
-        ));
-    }
-    out
-}
-
-/// Unasked writes and wrong arguments, for the terminal.
-fn problems_terminal(m: &Metrics) -> String {
-    let mut out = String::new();
-    if m.unasked_writes > 0 {
-        out.push_str(&format!(
-            "unasked writes     {} (a tool that may write was called before the intended one)\n",
-            m.unasked_writes
-        ));
-    }
-    for a in m.argument_problems.iter().take(10) {
-        out.push_str(&format!(
-            "wrong arguments    {} `{}`: {}\n",
-            crate::report::terminal::plain(&a.task_id),
-            crate::report::terminal::plain(&a.tool),
-            crate::report::terminal::plain(&a.problems.join("; "))
-        ));
-    }
-    out
-}
-
-/// Unasked writes and wrong arguments, for Markdown.
-fn problems_markdown(m: &Metrics) -> String {
-    let mut out = String::new();
-    if m.unasked_writes > 0 {
-        out.push_str(&format!(
-            "\n**Unasked writes:** {} task(s) where a tool that may write (not marked read-only) was called before the intended one; they count as failures.\n",
-            m.unasked_writes
-        ));
-    }
-    if !m.argument_problems.is_empty() {
-        out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
-        for a in &m.argument_problems {
-            out.push_str(&format!(
-                "| {} | {} | {} |\n",
-                code(&a.task_id),
-                code(&a.tool),
-                crate::report::markdown::message(&a.problems.join("; "))
-            ));
-        }
-    }
-    out
-}
-
-/// Errors by cause, with the first error in full, for Markdown.
-fn errors_markdown(m: &Metrics) -> String {
-    if m.errors == 0 {
-        return String::new();
-    }
-    let mut out = String::from(
-        "\n**Errors by cause** (never scored as confusions)\n\n| cause | count |\n|---|---:|\n",
-    );
-    for (c, n) in &m.errors_by_cause {
-        out.push_str(&format!("| {} | {n} |\n", escape_cell(c)));
-    }
-    if let Some(e) = &m.first_error {
-        out.push_str(&format!("\nFirst error: {}\n", code(e)));
-    }
-    out
 }
 
 pub fn terminal(run: &RunFile) -> String {
@@ -223,40 +96,8 @@ pub fn terminal(run: &RunFile) -> String {
                 cell(said, 100).trim_end()
             ));
         }
-        let w = m
-            .per_tool
-            .iter()
-            .map(|t| t.tool.chars().count())
-            .max()
-            .unwrap_or(4)
-            .clamp(4, 36);
-        out.push_str(&format!(
-            "\n{}  {:>3}  {:>26}  {:>9}  {:>5}\n",
-            cell("tool", w),
-            "n",
-            "accuracy (recall)",
-            "precision",
-            "F1"
-        ));
-        for t in &m.per_tool {
-            out.push_str(&format!(
-                "{}  {:>3}  {:>26}  {:>8.1}%  {:>5.2}\n",
-                cell(&t.tool, w),
-                t.support,
-                if t.support == 0 {
-                    "—".into()
-                } else {
-                    format!(
-                        "{:.1}% [{:.0}, {:.0}]",
-                        t.accuracy.value * 100.0,
-                        t.accuracy.lo * 100.0,
-                        t.accuracy.hi * 100.0
-                    )
-                },
-                t.precision.value * 100.0,
-                t.f1
-            ));
-        }
+        out.push('\n');
+        out.push_str(&per_tool_table(m, Style::Terminal));
         if !m.most_confused.is_empty() {
             out.push_str("\nmost confused (expected → called):\n");
             for p in &m.most_confused {
@@ -283,43 +124,6 @@ pub fn terminal(run: &RunFile) -> String {
                 format!("FAILED — {}", g.reasons.join("; "))
             }
         ));
-    }
-    out
-}
-
-/// Most tools shown in a rendered confusion matrix; larger catalogs fold the rest.
-pub const MATRIX_MAX: usize = 30;
-
-/// The confusion matrix as a Markdown table (rows expected, columns called).
-pub fn matrix_markdown(m: &Metrics) -> String {
-    let (rows, cols, cells) = m.matrix_view(MATRIX_MAX);
-    let mut out = String::from("| expected \\ called |");
-    for c in &cols {
-        out.push_str(&format!(" {} |", code(c)));
-    }
-    out.push_str("\n|---|");
-    out.push_str(&"---:|".repeat(cols.len()));
-    out.push('\n');
-    for row in &rows {
-        if !cols
-            .iter()
-            .any(|c| cells.contains_key(&(row.clone(), c.clone())))
-        {
-            continue;
-        }
-        out.push_str(&format!("| **{}** |", code(row)));
-        for c in &cols {
-            let v = cells.get(&(row.clone(), c.clone())).copied().unwrap_or(0);
-            let cellv = if v == 0 {
-                String::new()
-            } else if c == row {
-                format!("**{v}**")
-            } else {
-                v.to_string()
-            };
-            out.push_str(&format!(" {cellv} |"));
-        }
-        out.push('\n');
     }
     out
 }
@@ -390,21 +194,8 @@ pub fn markdown_body(run: &RunFile) -> String {
             "| failures: description confusion / arguments / model mechanics / no call / false call | {} / {} / {} / {} / {} |\n",
             a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
         ));
-        out.push_str("\n| tool | n | accuracy | precision | F1 |\n|---|---:|---|---:|---:|\n");
-        for t in &m.per_tool {
-            out.push_str(&format!(
-                "| {} | {} | {} | {:.1}% | {:.2} |\n",
-                code(&t.tool),
-                t.support,
-                if t.support == 0 {
-                    "—".into()
-                } else {
-                    pct(&t.accuracy)
-                },
-                t.precision.value * 100.0,
-                t.f1
-            ));
-        }
+        out.push('\n');
+        out.push_str(&per_tool_table(m, Style::Markdown));
         if !m.preconditions.is_empty() {
             out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
             for p in m.preconditions.iter().take(10) {

@@ -1,0 +1,139 @@
+//! Parts of the run report shared by its terminal and Markdown forms: usage, the legend, the
+//! header, errors by cause, unasked writes and wrong arguments.
+
+use crate::eval::RunFile;
+use crate::eval::run_file::RunStatus;
+use crate::report::markdown::{code, escape_cell};
+use crate::score::Metrics;
+
+/// Tokens, latency and cache use in one line.
+pub(super) fn usage_line(u: &crate::eval::run_file::Usage) -> String {
+    format!(
+        "{} decisions ({} from the cache), {} prompt + {} completion tokens, latency p50 {} ms, p95 {} ms",
+        u.decisions,
+        u.cached,
+        u.prompt_tokens,
+        u.completion_tokens,
+        u.latency_p50_ms,
+        u.latency_p95_ms
+    )
+}
+
+/// How to read the numbers: what the brackets are, and what each model spec means.
+pub(super) fn legend(run: &RunFile) -> Vec<String> {
+    let mut out =
+        vec!["Brackets are 95% Wilson intervals; n counts the decisions scored.".to_string()];
+    for m in &run.models {
+        if let Some(rest) = m.spec.strip_prefix("bm25:")
+            && let Ok(v) = rest.parse::<f64>()
+        {
+            out.push(format!("{}.", crate::models::bm25::Bm25::explain(v)));
+        }
+    }
+    if let Some(seed) = run.seed {
+        out.push(format!("Seed {seed}."));
+    }
+    out
+}
+
+pub(super) fn header(run: &RunFile) -> String {
+    format!(
+        "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
+        run.catalog.source,
+        run.catalog.tools.len(),
+        crate::catalog::canonical::short_hash(&run.catalog.sha256),
+        run.suite.path,
+        run.suite.tasks,
+        run.split,
+        crate::catalog::canonical::short_hash(&run.suite.sha256),
+        if run.status == RunStatus::Complete {
+            run.status.to_string()
+        } else {
+            format!(
+                "{} — numbers are NOT final",
+                run.status.to_string().to_uppercase()
+            )
+        }
+    )
+}
+
+/// Errors by cause, with the first error in full, for the terminal.
+pub(super) fn errors_terminal(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.errors == 0 {
+        return out;
+    }
+    let causes: Vec<String> = m
+        .errors_by_cause
+        .iter()
+        .map(|(c, n)| format!("{n}× {c}"))
+        .collect();
+    out.push_str(&format!("errors by cause    {}\n", causes.join(", ")));
+    if let Some(e) = &m.first_error {
+        out.push_str(&format!(
+            "first error        {}\n",
+            crate::report::terminal::plain(e)
+        ));
+    }
+    out
+}
+
+/// Unasked writes and wrong arguments, for the terminal.
+pub(super) fn problems_terminal(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.unasked_writes > 0 {
+        out.push_str(&format!(
+            "unasked writes     {} (a tool that may write was called before the intended one)\n",
+            m.unasked_writes
+        ));
+    }
+    for a in m.argument_problems.iter().take(10) {
+        out.push_str(&format!(
+            "wrong arguments    {} `{}`: {}\n",
+            crate::report::terminal::plain(&a.task_id),
+            crate::report::terminal::plain(&a.tool),
+            crate::report::terminal::plain(&a.problems.join("; "))
+        ));
+    }
+    out
+}
+
+/// Unasked writes and wrong arguments, for Markdown.
+pub(super) fn problems_markdown(m: &Metrics) -> String {
+    let mut out = String::new();
+    if m.unasked_writes > 0 {
+        out.push_str(&format!(
+            "\n**Unasked writes:** {} task(s) where a tool that may write (not marked read-only) was called before the intended one; they count as failures.\n",
+            m.unasked_writes
+        ));
+    }
+    if !m.argument_problems.is_empty() {
+        out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
+        for a in &m.argument_problems {
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                code(&a.task_id),
+                code(&a.tool),
+                crate::report::markdown::message(&a.problems.join("; "))
+            ));
+        }
+    }
+    out
+}
+
+/// Errors by cause, with the first error in full, for Markdown.
+pub(super) fn errors_markdown(m: &Metrics) -> String {
+    if m.errors == 0 {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\n**Errors by cause** (never scored as confusions)\n\n| cause | count |\n|---|---:|\n",
+    );
+    for (c, n) in &m.errors_by_cause {
+        out.push_str(&format!("| {} | {n} |\n", escape_cell(c)));
+    }
+    if let Some(e) = &m.first_error {
+        out.push_str(&format!("\nFirst error: {}\n", code(e)));
+    }
+    out
+}
