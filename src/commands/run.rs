@@ -12,7 +12,7 @@ use crate::eval::{self, EvalOptions, RunFile};
 use crate::gate::{Exit, GateInput, GatePolicy, decide};
 use crate::improve::{self, ImproveOptions};
 use crate::models;
-use crate::out::{print, println, write_file};
+use crate::out::{print, write_file};
 use crate::report::run as run_report;
 
 /// The model options the flags ask for.
@@ -153,7 +153,7 @@ fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
 
 fn print_run(run: &RunFile, format: Format) {
     match format {
-        Format::Json => println(&serde_json::to_string_pretty(run).unwrap_or_default()),
+        Format::Json => print(&crate::eval::v1::to_text(run).unwrap_or_default()),
         Format::Markdown | Format::Github => print(&run_report::markdown(run)),
         Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
     }

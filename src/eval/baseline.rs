@@ -28,6 +28,7 @@ pub const BASELINE_FILE: &str = "baseline.json";
 pub struct Baseline {
     pub schema_version: String,
     pub toolgate_version: String,
+    #[serde(with = "crate::eval::v1::run_serde")]
     pub run: RunFile,
     pub outcomes: Vec<OutcomeLine>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -8,6 +8,7 @@ mod probe;
 pub mod run_file;
 pub mod rundir;
 pub mod runner;
+pub mod v1;
 
 pub use run_file::{PredictionLine, RunFile, RunStatus};
 pub use rundir::{EvalOptions, RunDir, evaluate, load_tasks};

@@ -180,7 +180,7 @@ impl RunFile {
                 dir.display()
             )
         })?;
-        let run: RunFile = serde_json::from_str(&text)
+        let run: RunFile = super::v1::from_text(&text)
             .with_context(|| format!("{} is not a valid run file", path.display()))?;
         if run.schema_version != RUN_SCHEMA {
             bail!(
@@ -193,8 +193,7 @@ impl RunFile {
     }
 
     pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
-        let mut text = serde_json::to_string_pretty(self)?;
-        text.push('\n');
+        let text = super::v1::to_text(self)?;
         // Write then rename, so an interrupted write never leaves a truncated run.json.
         crate::out::write_file(&dir.join(RUN_FILE), &text)
     }

@@ -48,6 +48,7 @@ pub struct CiReport {
     /// The task file, or where generated tasks were written.
     pub tasks: String,
     pub tasks_generated: bool,
+    #[serde(with = "crate::eval::v1::run_serde")]
     pub run: RunFile,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<BaseComparison>,

@@ -1,0 +1,344 @@
+//! Frozen wire types of `toolgate.run/v1` (run.json, and the run inside a baseline and ci.json):
+//! field for field what the files have always said, converted from and to the internal types
+//! (as zizmor keeps its `output/json/v1.rs`), so scoring can change inside toolgate without
+//! changing what a base branch's files mean. A change here is a new schema version, not an edit.
+//! Leaf values whose wire form is pinned by their own serde attributes are shared: `Rate`,
+//! `RunStatus`, `GateReason`.
+
+#![allow(missing_docs)]
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::run_file::{self as internal, RunStatus};
+
+mod metrics;
+pub use metrics::*;
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatalogInfoV1 {
+    pub source: String,
+    pub sha256: String,
+    pub tools: Vec<String>,
+}
+
+impl From<internal::CatalogInfo> for CatalogInfoV1 {
+    fn from(v: internal::CatalogInfo) -> Self {
+        CatalogInfoV1 {
+            source: v.source,
+            sha256: v.sha256,
+            tools: v.tools,
+        }
+    }
+}
+
+impl From<CatalogInfoV1> for internal::CatalogInfo {
+    fn from(v: CatalogInfoV1) -> Self {
+        internal::CatalogInfo {
+            source: v.source,
+            sha256: v.sha256,
+            tools: v.tools,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteInfoV1 {
+    pub path: String,
+    pub sha256: String,
+    pub tasks: usize,
+    pub by_kind: BTreeMap<String, usize>,
+}
+
+impl From<internal::SuiteInfo> for SuiteInfoV1 {
+    fn from(v: internal::SuiteInfo) -> Self {
+        SuiteInfoV1 {
+            path: v.path,
+            sha256: v.sha256,
+            tasks: v.tasks,
+            by_kind: v.by_kind,
+        }
+    }
+}
+
+impl From<SuiteInfoV1> for internal::SuiteInfo {
+    fn from(v: SuiteInfoV1) -> Self {
+        internal::SuiteInfo {
+            path: v.path,
+            sha256: v.sha256,
+            tasks: v.tasks,
+            by_kind: v.by_kind,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfoV1 {
+    pub spec: String,
+    pub deterministic: bool,
+    pub trials: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub served_by: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub descriptions: Option<DescriptionProbeV1>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<UsageV1>,
+}
+
+impl From<internal::ModelInfo> for ModelInfoV1 {
+    fn from(v: internal::ModelInfo) -> Self {
+        ModelInfoV1 {
+            spec: v.spec,
+            deterministic: v.deterministic,
+            trials: v.trials,
+            served_by: v.served_by,
+            notes: v.notes,
+            descriptions: v.descriptions.map(Into::into),
+            usage: v.usage.map(Into::into),
+        }
+    }
+}
+
+impl From<ModelInfoV1> for internal::ModelInfo {
+    fn from(v: ModelInfoV1) -> Self {
+        internal::ModelInfo {
+            spec: v.spec,
+            deterministic: v.deterministic,
+            trials: v.trials,
+            served_by: v.served_by,
+            notes: v.notes,
+            descriptions: v.descriptions.map(Into::into),
+            usage: v.usage.map(Into::into),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UsageV1 {
+    pub decisions: usize,
+    pub cached: usize,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub latency_p50_ms: u64,
+    pub latency_p95_ms: u64,
+}
+
+impl From<internal::Usage> for UsageV1 {
+    fn from(v: internal::Usage) -> Self {
+        UsageV1 {
+            decisions: v.decisions,
+            cached: v.cached,
+            prompt_tokens: v.prompt_tokens,
+            completion_tokens: v.completion_tokens,
+            latency_p50_ms: v.latency_p50_ms,
+            latency_p95_ms: v.latency_p95_ms,
+        }
+    }
+}
+
+impl From<UsageV1> for internal::Usage {
+    fn from(v: UsageV1) -> Self {
+        internal::Usage {
+            decisions: v.decisions,
+            cached: v.cached,
+            prompt_tokens: v.prompt_tokens,
+            completion_tokens: v.completion_tokens,
+            latency_p50_ms: v.latency_p50_ms,
+            latency_p95_ms: v.latency_p95_ms,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelResultV1 {
+    pub model: String,
+    pub metrics: MetricsV1,
+}
+
+impl From<internal::ModelResult> for ModelResultV1 {
+    fn from(v: internal::ModelResult) -> Self {
+        ModelResultV1 {
+            model: v.model,
+            metrics: v.metrics.into(),
+        }
+    }
+}
+
+impl From<ModelResultV1> for internal::ModelResult {
+    fn from(v: ModelResultV1) -> Self {
+        internal::ModelResult {
+            model: v.model,
+            metrics: v.metrics.into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GateResultV1 {
+    pub passed: bool,
+    pub reasons: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<crate::gate::GateReason>,
+}
+
+impl From<internal::GateResult> for GateResultV1 {
+    fn from(v: internal::GateResult) -> Self {
+        GateResultV1 {
+            passed: v.passed,
+            reasons: v.reasons,
+            failures: v.failures,
+        }
+    }
+}
+
+impl From<GateResultV1> for internal::GateResult {
+    fn from(v: GateResultV1) -> Self {
+        internal::GateResult {
+            passed: v.passed,
+            reasons: v.reasons,
+            failures: v.failures,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFileV1 {
+    pub schema_version: String,
+    pub toolgate_version: String,
+    pub created: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<String>,
+    pub status: RunStatus,
+    pub catalog: CatalogInfoV1,
+    pub suite: SuiteInfoV1,
+    pub models: Vec<ModelInfoV1>,
+    pub trials: u32,
+    pub split: String,
+    #[serde(default = "one")]
+    pub max_steps: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub results: Vec<ModelResultV1>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateResultV1>,
+}
+
+impl From<internal::RunFile> for RunFileV1 {
+    fn from(v: internal::RunFile) -> Self {
+        RunFileV1 {
+            schema_version: v.schema_version,
+            toolgate_version: v.toolgate_version,
+            created: v.created,
+            finished: v.finished,
+            status: v.status,
+            catalog: v.catalog.into(),
+            suite: v.suite.into(),
+            models: v.models.into_iter().map(Into::into).collect(),
+            trials: v.trials,
+            split: v.split,
+            max_steps: v.max_steps,
+            seed: v.seed,
+            results: v.results.into_iter().map(Into::into).collect(),
+            gate: v.gate.map(Into::into),
+        }
+    }
+}
+
+impl From<RunFileV1> for internal::RunFile {
+    fn from(v: RunFileV1) -> Self {
+        internal::RunFile {
+            schema_version: v.schema_version,
+            toolgate_version: v.toolgate_version,
+            created: v.created,
+            finished: v.finished,
+            status: v.status,
+            catalog: v.catalog.into(),
+            suite: v.suite.into(),
+            models: v.models.into_iter().map(Into::into).collect(),
+            trials: v.trials,
+            split: v.split,
+            max_steps: v.max_steps,
+            seed: v.seed,
+            results: v.results.into_iter().map(Into::into).collect(),
+            gate: v.gate.map(Into::into),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DescriptionProbeV1 {
+    pub reach: bool,
+    pub prompt_tokens: (u64, u64),
+}
+
+impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
+    fn from(v: crate::models::DescriptionProbe) -> Self {
+        DescriptionProbeV1 {
+            reach: v.reach,
+            prompt_tokens: v.prompt_tokens,
+        }
+    }
+}
+
+impl From<DescriptionProbeV1> for crate::models::DescriptionProbe {
+    fn from(v: DescriptionProbeV1) -> Self {
+        crate::models::DescriptionProbe {
+            reach: v.reach,
+            prompt_tokens: v.prompt_tokens,
+        }
+    }
+}
+
+/// `#[serde(with = "crate::eval::v1::run_serde")]` on a field holding the internal run: it is
+/// written and read as [`RunFileV1`].
+pub mod run_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::RunFileV1;
+    use crate::eval::run_file::RunFile;
+
+    pub fn serialize<S: Serializer>(run: &RunFile, s: S) -> Result<S::Ok, S::Error> {
+        RunFileV1::from(run.clone()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RunFile, D::Error> {
+        RunFileV1::deserialize(d).map(Into::into)
+    }
+}
+
+/// The internal run as run.json's text (pretty, newline-terminated).
+pub fn to_text(run: &internal::RunFile) -> serde_json::Result<String> {
+    let mut s = serde_json::to_string_pretty(&RunFileV1::from(run.clone()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// run.json's text as the internal run.
+pub fn from_text(text: &str) -> serde_json::Result<internal::RunFile> {
+    serde_json::from_str::<RunFileV1>(text).map(Into::into)
+}
+
+#[cfg(test)]
+mod tests {
+    /// run.json written before the wire types were frozen reads and writes back unchanged.
+    #[test]
+    fn the_example_run_round_trips_byte_for_byte() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/example/toolgate-baseline.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let run_text = serde_json::to_string_pretty(&v["run"]).unwrap() + "\n";
+        let run = super::from_text(&run_text).unwrap();
+        assert_eq!(super::to_text(&run).unwrap(), run_text);
+    }
+}
