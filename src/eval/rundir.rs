@@ -122,6 +122,13 @@ pub async fn evaluate(
     if opts.trials == 0 {
         bail!("--trials must be at least 1");
     }
+    if opts.trials > 1000 || opts.max_steps > 50 {
+        bail!(
+            "--trials {} / --max-steps {}: at most 1000 trials and 50 steps per task (each is a provider call)",
+            opts.trials,
+            opts.max_steps
+        );
+    }
     let built: Vec<Box<dyn models::Model>> = opts
         .models
         .iter()
