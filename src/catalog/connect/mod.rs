@@ -1,0 +1,220 @@
+//! Connects to a live MCP server with rmcp (stdio child process or Streamable HTTP), performs
+//! the `initialize` handshake and reads every page of `tools/list`. Never calls a tool.
+
+mod http;
+mod list_tools;
+mod stdio;
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail};
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+use rmcp::service::{ClientInitializeError, RoleClient, RunningService, ServiceExt};
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
+use tokio::time::timeout;
+
+use super::tee::SharedCapture;
+use super::{Catalog, ConnectOptions, ServerSpec, env};
+use http::connect_http;
+use list_tools::list_tools;
+use stdio::connect_stdio;
+
+/// The protocol revision toolgate offers in `initialize`; the server answers with its own.
+pub const OFFERED_PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn client_config() -> ClientConfig {
+    let mut config = ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("toolgate", env!("CARGO_PKG_VERSION")),
+    );
+    config.protocol_version = OFFERED_PROTOCOL;
+    config
+}
+
+/// Connects to `spec` (a command or a URL) and returns its catalog.
+/// Server-originated text in the catalog's notes and in any error (the server's stderr, its
+/// error messages, junk it printed) has every secret masked (see [`env::mask_secrets`]).
+pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
+    let result = match attempt(spec, opts, Lifecycle::Initialize).await {
+        Err(e) if e.is::<InitializeRejected>() => {
+            // A server of the stateless era (2026-07-28) rejects `initialize`: start again
+            // with `server/discover`, and say which era it spoke.
+            let why = e.to_string();
+            match attempt(spec, opts, Lifecycle::Discover).await {
+                Ok(mut c) => {
+                    c.server.era = Some(ERA_STATELESS.into());
+                    c.notes.push(format!(
+                        "{why}; toolgate read it with `server/discover` instead: the server speaks protocol {} ({ERA_STATELESS})",
+                        c.server.protocol_version.as_deref().unwrap_or("2026-07-28")
+                    ));
+                    Ok(c)
+                }
+                Err(e2) => Err(anyhow!(
+                    "{why}; `server/discover` (protocol 2026-07-28) failed too: {e2:#}"
+                )),
+            }
+        }
+        other => other,
+    };
+    let extra = secret_extras(opts);
+    match result {
+        Ok(mut catalog) => {
+            for note in &mut catalog.notes {
+                *note = env::mask_secrets(note, &extra);
+            }
+            Ok(catalog)
+        }
+        Err(e) => Err(anyhow!(env::mask_secrets(&format!("{e:#}"), &extra))),
+    }
+}
+
+/// How `ServerMeta::era` names a server read with `server/discover`.
+pub const ERA_STATELESS: &str = "stateless era: server/discover, no initialize";
+
+async fn attempt(
+    spec: &ServerSpec,
+    opts: &ConnectOptions,
+    lifecycle: Lifecycle,
+) -> anyhow::Result<Catalog> {
+    match spec {
+        ServerSpec::Command { program, args } => {
+            connect_stdio(spec, program, args, opts, lifecycle).await
+        }
+        ServerSpec::Http { url } => connect_http(spec, url, opts, lifecycle).await,
+        ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
+    }
+}
+
+/// The secrets the user handed toolgate for this server: `--header` values, the bearer
+/// token and the values of `--pass-env` variables.
+pub fn secret_extras(opts: &ConnectOptions) -> Vec<String> {
+    let mut extra: Vec<String> = Vec::new();
+    for (_, v) in &opts.headers {
+        extra.push(v.clone());
+        // `Authorization: Bearer TOKEN`: the token alone is a secret too.
+        if let Some((_, last)) = v.trim().rsplit_once(' ') {
+            extra.push(last.to_string());
+        }
+    }
+    extra.extend(opts.bearer_token.clone());
+    extra.extend(env::pass_env_values(&opts.pass_env));
+    extra
+}
+
+/// How a session starts: the `initialize` handshake (protocol revisions up to 2025-11-25), or
+/// `server/discover` (2026-07-28, the stateless revision, for servers that reject
+/// `initialize`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lifecycle {
+    Initialize,
+    Discover,
+}
+
+/// The server answered `initialize` with a JSON-RPC error: it may speak only the stateless
+/// protocol, so toolgate tries `server/discover` next.
+#[derive(Debug)]
+struct InitializeRejected(String);
+
+impl std::fmt::Display for InitializeRejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the server rejected `initialize`: {}", self.0)
+    }
+}
+
+impl std::error::Error for InitializeRejected {}
+
+/// Starts an rmcp client session over `transport` with `lifecycle`.
+async fn start<T, E, A>(transport: T, lifecycle: Lifecycle) -> Result<Client, ClientInitializeError>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    match lifecycle {
+        Lifecycle::Initialize => client_config().serve(transport).await,
+        Lifecycle::Discover => {
+            client_config()
+                .serve_with_lifecycle(
+                    transport,
+                    ClientLifecycleMode::Discover {
+                        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                    },
+                )
+                .await
+        }
+    }
+}
+
+/// Runs the handshake (bounded by the connect timeout), lists tools, and closes the session.
+async fn session<F>(
+    serve: F,
+    lifecycle: Lifecycle,
+    opts: &ConnectOptions,
+    capture: &SharedCapture,
+) -> anyhow::Result<Catalog>
+where
+    F: std::future::Future<Output = Result<Client, ClientInitializeError>>,
+{
+    let client = match timeout(opts.connect_timeout, serve).await {
+        Err(_) => bail!(
+            "the server did not finish the MCP handshake within {}s (--connect-timeout)",
+            opts.connect_timeout.as_secs_f64()
+        ),
+        Ok(Err(ClientInitializeError::JsonRpcError(e))) if lifecycle == Lifecycle::Initialize => {
+            let msg: String = e.message.chars().take(200).collect();
+            return Err(anyhow::Error::new(InitializeRejected(format!(
+                "{msg} (JSON-RPC error {})",
+                e.code.0
+            ))));
+        }
+        Ok(Err(e)) => match cut_reason(capture) {
+            // The tap cut the stream: say why first (rmcp only saw the connection close).
+            Some(why) => bail!("{why} (the MCP handshake could not finish)"),
+            None => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
+        },
+        Ok(Ok(client)) => client,
+    };
+    let listed = list_tools(&client, opts, capture).await;
+    let _ = timeout(Duration::from_secs(2), client.cancel()).await;
+    listed
+}
+
+/// Why the stdout tap cut the connection (an unparseable reply, an over-long line), if it did.
+fn cut_reason(capture: &SharedCapture) -> Option<String> {
+    capture.lock().ok().and_then(|c| c.fatal.clone())
+}
+
+/// Drops rmcp's internal type names from an error and adds a hint for common causes.
+fn humanize(text: &str) -> String {
+    static NOISE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"Transport \[[^\]]*(\][^\]]*)*?\] error: ").expect("valid regex")
+    });
+    let clean = NOISE
+        .replace_all(text, "")
+        .replace("Send message error ", "");
+    let hint = if clean.contains("Auth required") || clean.contains("401") {
+        " (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+    } else if clean.contains("error following redirect") {
+        " (the server redirected to another origin; toolgate refuses redirects that leave the origin you named, since headers and tokens would follow: use the final URL if you trust it)"
+    } else if clean.contains("error sending request") {
+        " (is a server listening at that URL?)"
+    } else if clean.contains("connection closed") {
+        " (the server closed its end: it may have crashed, or it is not an MCP stdio server)"
+    } else {
+        ""
+    };
+    format!("{clean}{hint}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn errors_lose_type_names_and_gain_hints() {
+        let e = "Send message error Transport [rmcp::transport::worker::WorkerTransport<rmcp::X<toolgate::Y>>] error: Auth required, when send initialize request";
+        assert_eq!(
+            super::humanize(e),
+            "Auth required, when send initialize request (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+        );
+    }
+}

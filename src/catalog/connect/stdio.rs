@@ -1,0 +1,176 @@
+//! The stdio transport: spawns the server in its own process group (with the environment
+//! `--pass-env` allows), watches its exit and stderr, and ends the whole group afterwards.
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use rmcp::transport::async_rw::AsyncRwTransport;
+use tokio::io::AsyncReadExt;
+use tokio::time::timeout;
+
+use super::{InitializeRejected, Lifecycle, cut_reason, session, start};
+use crate::catalog::tee::{SharedCapture, filter_stdout};
+use crate::catalog::{Catalog, ConnectOptions, ServerSpec, env};
+
+/// Keeps the last bytes a child wrote on stderr, for the error message.
+#[derive(Clone, Default)]
+struct StderrTail(Arc<Mutex<Vec<u8>>>);
+
+impl StderrTail {
+    const KEEP: usize = 16 * 1024;
+
+    fn spawn_reader(&self, mut stderr: tokio::process::ChildStderr) {
+        let buf = self.0.clone();
+        tokio::spawn(async move {
+            let mut chunk = vec![0u8; 8192];
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut b) = buf.lock() {
+                    b.extend_from_slice(&chunk[..n]);
+                    let len = b.len();
+                    if len > Self::KEEP * 2 {
+                        b.drain(..len - Self::KEEP);
+                    }
+                }
+            }
+        });
+    }
+
+    /// The last few lines, indented, or an empty string.
+    fn render(&self) -> String {
+        let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.is_empty() {
+            return String::new();
+        }
+        let tail = &lines[lines.len().saturating_sub(12)..];
+        let shown: Vec<String> = tail
+            .iter()
+            .map(|l| format!("    {}", l.chars().take(300).collect::<String>()))
+            .collect();
+        format!(
+            "\n  server stderr (last {} lines):\n{}",
+            tail.len(),
+            shown.join("\n")
+        )
+    }
+}
+
+/// Ends the server and everything it started: it runs in its own process group, whose id
+/// (`pgid`, recorded at spawn) stays valid after the server itself exited and was reaped, as
+/// long as a grandchild lives in it.
+fn kill_group(pgid: Option<u32>) {
+    #[cfg(unix)]
+    if let Some(pgid) = pgid.and_then(|p| i32::try_from(p).ok()).filter(|p| *p > 1) {
+        // SAFETY: kill(2) with a negative pid signals the process group we created.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pgid;
+}
+
+/// The server's exit, once it happened: `Some(status)` (`None` inside when waiting failed).
+type ExitWatch = tokio::sync::watch::Receiver<Option<Option<std::process::ExitStatus>>>;
+
+/// Waits at most `within` for the server to exit; its status if it did.
+async fn exited(rx: &mut ExitWatch, within: Duration) -> Option<std::process::ExitStatus> {
+    match timeout(within, rx.wait_for(Option::is_some)).await {
+        Ok(Ok(s)) => s.flatten(),
+        _ => None,
+    }
+}
+
+pub(super) async fn connect_stdio(
+    spec: &ServerSpec,
+    program: &str,
+    args: &[String],
+    opts: &ConnectOptions,
+    lifecycle: Lifecycle,
+) -> anyhow::Result<Catalog> {
+    let shown = spec.display();
+    let mut cmd = tokio::process::Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    for name in env::stripped_present(&opts.pass_env) {
+        cmd.env_remove(name);
+    }
+    // `--pass-env` names a credential toolgate moved into its store: give it back explicitly.
+    for (name, value) in env::passed_from_store(&opts.pass_env) {
+        cmd.env(name, value);
+    }
+    #[cfg(unix)]
+    cmd.process_group(0);
+    let mut child = cmd.spawn().map_err(|e| {
+        anyhow!("could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)")
+    })?;
+    // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
+    // pid is known (`Child::id` is None once the child was reaped).
+    let pgid = child.id();
+    let stderr = StderrTail::default();
+    if let Some(err) = child.stderr.take() {
+        stderr.spawn_reader(err);
+    }
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        kill_group(pgid);
+        let _ = child.start_kill();
+        bail!("could not open pipes to the server `{shown}`");
+    };
+    // Watch the server's exit: when it is gone, the connection is over, even if a grandchild
+    // still holds its stdout open.
+    let (exit_tx, mut exit_rx) = tokio::sync::watch::channel(None);
+    tokio::spawn(async move {
+        let status = child.wait().await.ok();
+        let _ = exit_tx.send(Some(status));
+    });
+    let mut ended_rx = exit_rx.clone();
+    let ended = async move {
+        let _ = ended_rx.wait_for(Option::is_some).await;
+        // Let what the server wrote before it exited be read first.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let capture = SharedCapture::default();
+    let reader = filter_stdout(stdout, opts.max_message_bytes, capture.clone(), ended);
+    let transport =
+        AsyncRwTransport::new_client(reader, stdin).with_max_line_length(opts.max_message_bytes);
+
+    let result = session(start(transport, lifecycle), lifecycle, opts, &capture).await;
+    match result {
+        Ok(mut catalog) => {
+            catalog.source = shown;
+            // Give the server a moment to exit after stdin closed, then end its whole group.
+            let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
+            kill_group(pgid);
+            Ok(catalog)
+        }
+        Err(e) if e.is::<InitializeRejected>() => {
+            kill_group(pgid);
+            Err(e)
+        }
+        Err(e) => {
+            // Let a crashing child finish writing stderr and exit, so we can say how it ended.
+            let status = exited(&mut exit_rx, Duration::from_millis(300)).await;
+            kill_group(pgid);
+            let exit = match status {
+                Some(s) if !s.success() => format!(" The server process exited ({s})."),
+                _ => String::new(),
+            };
+            let shown_already = format!("{e:#}");
+            let fatal = cut_reason(&capture)
+                .filter(|f| !shown_already.contains(f.as_str()))
+                .map(|f| format!(" The connection was cut: {f}."))
+                .unwrap_or_default();
+            Err(anyhow!("{e:#}.{exit}{fatal}{}", stderr.render()))
+                .with_context(|| format!("could not read the tools of `{shown}` over stdio"))
+        }
+    }
+}

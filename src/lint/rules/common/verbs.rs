@@ -1,0 +1,77 @@
+//! Destructive-verb detection: the verb a tool leads with, in its name or its description.
+
+use crate::catalog::Tool;
+use crate::lint::text;
+
+/// Verbs that make a tool destructive (or irreversible) when it leads with them.
+pub(crate) const DESTRUCTIVE_VERBS: &[&str] = &[
+    "delete",
+    "remove",
+    "drop",
+    "destroy",
+    "purge",
+    "erase",
+    "wipe",
+    "truncate",
+    "refund",
+    "cancel",
+    "revoke",
+    "terminate",
+    "kill",
+    "reset",
+    "overwrite",
+    "uninstall",
+    "unlink",
+    "rm",
+    "del",
+    "void",
+    "expunge",
+    "shred",
+    "evict",
+    "ban",
+    "deactivate",
+    "disable",
+    "unsubscribe",
+    "clear",
+];
+
+/// Adverbs skipped before the leading verb of a description ("Permanently deletes …").
+const LEADING_ADVERBS: &[&str] = &[
+    "permanently",
+    "irreversibly",
+    "completely",
+    "forcibly",
+    "force",
+    "hard",
+    "soft",
+    "recursively",
+    "immediately",
+    "bulk",
+    "batch",
+    "instantly",
+];
+
+/// The destructive verb a tool leads with: any word of its name (exact), or the first word of
+/// its description (imperative, third person or stemmed form). `None` when it sounds harmless.
+pub(crate) fn destructive_verb(tool: &Tool) -> Option<&'static str> {
+    for w in text::name_words(tool.name()) {
+        if let Some(v) = DESTRUCTIVE_VERBS.iter().copied().find(|v| *v == w) {
+            return Some(v);
+        }
+    }
+    let words = text::words(tool.description().unwrap_or(""));
+    let first = words
+        .iter()
+        .find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
+    verb_form(first)
+}
+
+fn verb_form(word: &str) -> Option<&'static str> {
+    let stemmed = text::stem(word);
+    DESTRUCTIVE_VERBS.iter().copied().find(|v| {
+        word == *v
+            || word.strip_suffix('s') == Some(*v)
+            || word.strip_suffix("es") == Some(*v)
+            || (stemmed == *v && !word.ends_with("ed"))
+    })
+}

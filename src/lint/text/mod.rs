@@ -1,0 +1,158 @@
+//! Text helpers shared by rules: word and name tokenising, stop words and stemming. Synonym
+//! folding, tool roles and the IDF-weighted similarity index used to find look-alike tools
+//! without comparing every pair live in the submodules, re-exported here.
+
+mod role;
+mod similarity;
+mod synonyms;
+
+pub use role::{Role, distinct_jobs, role};
+pub use similarity::{SimilarPair, lookalike_doc, similar_pairs, similarity_doc};
+pub use synonyms::{concept, noun, verb_class};
+
+const STOP: &[&str] = &[
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "can",
+    "for",
+    "from",
+    "has",
+    "have",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "of",
+    "on",
+    "or",
+    "that",
+    "the",
+    "their",
+    "them",
+    "this",
+    "to",
+    "was",
+    "will",
+    "with",
+    "you",
+    "your",
+    "all",
+    "any",
+    "each",
+    "which",
+    "when",
+    "use",
+    "used",
+    "using",
+    "tool",
+    "returns",
+    "return",
+    "given",
+    "specified",
+    "provided",
+    "s",
+];
+
+pub fn is_stop(w: &str) -> bool {
+    STOP.contains(&w)
+}
+
+/// Lower-case alphanumeric words of a text.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// The English Snowball (Porter2) stem: "files"/"file", "reading"/"read", "attendees"/"attende".
+pub fn stem(w: &str) -> String {
+    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
+        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
+    });
+    STEMMER.stem(w).into_owned()
+}
+
+/// Content words (stop words dropped, stemmed).
+pub fn content_words(text: &str) -> Vec<String> {
+    words(text)
+        .into_iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+/// Splits a tool or parameter name on `_ - . /`, spaces and camelCase: `getUserByID` →
+/// `get user by id`.
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let boundary = c.is_uppercase()
+            && !cur.is_empty()
+            && (chars[i - 1].is_lowercase()
+                || chars[i - 1].is_ascii_digit()
+                || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
+        if boundary {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// True when `text` mentions `name` as a whole word (or its space-separated form).
+pub fn mentions(text: &str, name: &str) -> bool {
+    let lower = text.to_lowercase();
+    let n = name.to_lowercase();
+    let hit = |needle: &str| {
+        lower.match_indices(needle).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + needle.len()..].chars().next();
+            let edge =
+                |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+            edge(before) && edge(after)
+        })
+    };
+    hit(&n) || (n.contains(['_', '-']) && hit(&name_words(name).join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_names() {
+        assert_eq!(name_words("getUserByID"), vec!["get", "user", "by", "id"]);
+        assert_eq!(
+            name_words("read_text-file.v2"),
+            vec!["read", "text", "file", "v2"]
+        );
+        assert_eq!(name_words("HTTPServer"), vec!["http", "server"]);
+    }
+
+    #[test]
+    fn mentions_whole_names_only() {
+        assert!(mentions("Use read_text_file instead.", "read_text_file"));
+        assert!(!mentions("Use read_text_file instead.", "read_text"));
+        assert!(mentions("prefer the search nodes tool", "search_nodes"));
+    }
+}

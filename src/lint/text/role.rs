@@ -1,0 +1,221 @@
+//! Tool roles: what a name says a tool does (verb and object, plus what its description
+//! names), and whether two look-alike tools plainly do different jobs.
+
+use std::collections::HashSet;
+
+use super::synonyms::{
+    EXPORT_VERBS, LIST_VERBS, MORE_VERBS, PREPOSITIONS, VERB_CLASSES, concept, noun, stems_of,
+};
+use super::{is_stop, name_words, stem, words};
+
+/// What a tool's name says it does: the action (verb concept) and the object it acts on (the
+/// head noun, before any preposition), plus the concepts its description names.
+#[derive(Clone, Debug, Default)]
+pub struct Role {
+    pub verb: Option<String>,
+    pub object: Option<String>,
+    /// Concepts (and plain stems) of the description's words.
+    named: HashSet<String>,
+    /// Stemmed description words in order, for compounds ("review comments").
+    seq: Vec<String>,
+    /// The name's words, stemmed and folded as nouns.
+    name: Vec<String>,
+    /// The object as written (`unstaged`), for negated forms.
+    object_word: Option<String>,
+    /// The name's words as concepts (verbs and nouns folded).
+    name_concepts: Vec<String>,
+    /// Stemmed content words of the description, and of the name.
+    stems: Vec<String>,
+    name_stems: Vec<String>,
+}
+
+fn is_verb(word: &str) -> bool {
+    static VERBS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
+        let mut all = stems_of(MORE_VERBS);
+        all.extend(stems_of(LIST_VERBS));
+        all.extend(stems_of(EXPORT_VERBS));
+        for (_, members) in VERB_CLASSES {
+            all.extend(stems_of(members));
+        }
+        all
+    });
+    VERBS.contains(&stem(word))
+}
+
+/// Parses a tool's role from its name (and its description's first word when the name has no
+/// verb: `git_branch` "List Git branches").
+pub fn role(name: &str, description: &str) -> Role {
+    let words: Vec<String> = name_words(name);
+    // The last word is the object unless it is the only verb (`git_add`): `social_stats_followers`
+    // and `social_subscribe_post` act on followers and posts.
+    let n = words.len();
+    let verb_at = words[..n.saturating_sub(1)]
+        .iter()
+        .position(|w| is_verb(w))
+        .or_else(|| (n == 2 && is_verb(&words[1])).then_some(1));
+    let desc_words = self::words(description);
+    // The verb: a known verb of the name; else the word before the name's last (an unknown
+    // verb in verb position: `forms_duplicate_form`); else, for a one-word name, the
+    // description's leading verb (`branches` "List Git branches").
+    let verb = match verb_at {
+        Some(i) => Some(concept(&stem(&words[i]))),
+        None if words.len() >= 2 => Some(concept(&stem(&words[words.len() - 2]))),
+        None => desc_words
+            .first()
+            .filter(|w| is_verb(w))
+            .map(|w| concept(&stem(w))),
+    };
+    let head = |ws: &[String]| {
+        ws.iter()
+            .take_while(|w| !PREPOSITIONS.contains(&w.as_str()))
+            .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
+            .last()
+            .cloned()
+    };
+    // The object: the name's head noun, else the description's (`git_add` "Adds file
+    // contents to …" acts on contents).
+    let object_word = head(&words[verb_at.map_or(0, |i| i + 1)..]).or_else(|| {
+        let at = desc_words.iter().position(|w| is_verb(w))?;
+        head(&desc_words[at + 1..])
+    });
+    let object = object_word.as_deref().map(|w| noun(&stem(w)));
+    let stems: Vec<String> = desc_words
+        .iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| stem(w))
+        .collect();
+    let mut named: HashSet<String> = HashSet::new();
+    for s in &stems {
+        named.insert(concept(s));
+        named.insert(noun(s));
+        named.insert(s.clone());
+    }
+    Role {
+        verb,
+        object,
+        named,
+        seq: stems.iter().map(|s| noun(s)).collect(),
+        name: words
+            .iter()
+            .filter(|w| !is_stop(w))
+            .map(|w| noun(&stem(w)))
+            .collect(),
+        name_concepts: words
+            .iter()
+            .filter(|w| !is_stop(w))
+            .map(|w| concept(&stem(w)))
+            .collect(),
+        name_stems: words.iter().map(|w| stem(w)).collect(),
+        stems,
+        object_word,
+    }
+}
+
+impl Role {
+    /// The description names `concept`.
+    fn names(&self, concept: &str) -> bool {
+        self.named.contains(concept)
+    }
+
+    /// The description names the role's own object ("unstaged" counts as named by "not yet
+    /// staged").
+    fn names_object(&self) -> bool {
+        let Some(o) = &self.object else { return false };
+        self.names(o)
+            || self
+                .object_word
+                .as_deref()
+                .and_then(|w| w.strip_prefix("un"))
+                .is_some_and(|w| w.len() > 2 && self.names(&stem(w)))
+    }
+
+    /// Every word that sets this name apart from `other`'s (besides verb and object) is also
+    /// named by both descriptions: `read_text_file` next to `read_file` ("… as text").
+    pub fn qualifiers_shared_with(&self, other: &Role) -> bool {
+        let own = |r: &Role, w: &String| {
+            r.verb.as_deref() == Some(w.as_str()) || r.object.as_deref() == Some(w.as_str())
+        };
+        let apart = |x: &Role, y: &Role| {
+            x.name
+                .iter()
+                .filter(|w| {
+                    !y.name.contains(w)
+                        && !own(x, w)
+                        && concept(w) != x.verb.clone().unwrap_or_default()
+                })
+                .all(|w| x.names(w) && y.names(w))
+        };
+        apart(self, other) && apart(other, self)
+    }
+
+    /// The role's verb and object are both known and equal to `other`'s.
+    pub fn same_as(&self, other: &Role) -> bool {
+        self.verb.is_some()
+            && self.object.is_some()
+            && self.verb == other.verb
+            && self.object == other.object
+    }
+
+    /// The description says "`first` `second`" ("review comments": comments of reviews).
+    fn compound(&self, first: &str, second: &str) -> bool {
+        self.seq.windows(2).any(|w| w[0] == first && w[1] == second)
+    }
+}
+
+/// True when two tools plainly do different jobs, however alike their wording: their names act
+/// on different objects that each description names (`export_users` / `export_products`,
+/// `create_issue` / `create_repository`), unless one object is a kind of the other ("review
+/// comments" / reviews); or they act on one object with different actions, and each
+/// description names its own action and not the other's (`create_board` / `delete_board`).
+pub fn distinct_jobs(a: &Role, b: &Role) -> bool {
+    distinct_objects(a, b) || distinct_actions(a, b) || (states_own(a, b) && states_own(b, a))
+}
+
+/// Different objects, each named by its own description.
+fn distinct_objects(a: &Role, b: &Role) -> bool {
+    let (Some(oa), Some(ob)) = (&a.object, &b.object) else {
+        return false;
+    };
+    // "review comments" in a tool named for comments: comments of reviews, a kind of the
+    // other tool's object (a word of the tool's own name, like a service prefix, is not).
+    let kind_of = |x: &Role, own: &str, other: &str| {
+        x.compound(other, own) && !x.name.iter().any(|w| w == other)
+    };
+    oa != ob && a.names_object() && b.names_object() && !kind_of(a, oa, ob) && !kind_of(b, ob, oa)
+}
+
+/// One object, different actions (name verbs of different meaning, or a verb on one side
+/// only), and descriptions that say different things once the words of both names are set
+/// aside: `create_board` "… from the given fields" / `update_board` "… fields left out keep
+/// their values". "Open a new issue … and return its id" next to `create_issue` "Create a new
+/// issue … and return its id" says the same thing.
+fn distinct_actions(a: &Role, b: &Role) -> bool {
+    if a.object.is_none() || a.object != b.object || a.verb == b.verb {
+        return false;
+    }
+    let rest = |x: &Role| -> HashSet<String> {
+        x.stems
+            .iter()
+            .filter(|s| !a.name_stems.contains(s) && !b.name_stems.contains(s))
+            .map(|s| concept(s))
+            .collect()
+    };
+    let (ra, rb) = (rest(a), rest(b));
+    let inter = ra.intersection(&rb).count();
+    let union = ra.len() + rb.len() - inter;
+    !(inter >= 2 && inter as f64 > RESTATED * union as f64)
+}
+
+/// Overlap (Jaccard, of at least two concepts) of what two descriptions say besides their
+/// names' words above which two tools with different actions on one object count as doing
+/// the same thing.
+const RESTATED: f64 = 0.5;
+
+/// `x`'s name has a word `y`'s lacks that `x`'s description states and `y`'s does not
+/// (`gmail_get_calendar` / `jira_get_calendar`, each describing its own service).
+fn states_own(x: &Role, y: &Role) -> bool {
+    x.name_concepts
+        .iter()
+        .filter(|w| !y.name_concepts.contains(w))
+        .any(|w| x.names(w) && !y.names(w))
+}

@@ -1,0 +1,204 @@
+//! The look-alike similarity index: the terms compared for each tool, and an inverted index
+//! over IDF-weighted terms that finds alike pairs without comparing every pair.
+
+use std::collections::{HashMap, HashSet};
+
+use super::synonyms::{concept, verb_class};
+use super::{content_words, is_stop, name_words, stem};
+
+/// The terms the look-alike rules compare for one tool: like [`similarity_doc`], folded with
+/// [`concept`] (listing verbs and object-noun synonyms too).
+pub fn lookalike_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
+    let names: Vec<String> = name_words(name)
+        .into_iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| concept(&stem(&w)))
+        .collect();
+    let mut terms: Vec<String> = content_words(description)
+        .iter()
+        .map(|w| concept(w))
+        .collect();
+    terms.extend(names.iter().cloned());
+    (terms, names)
+}
+
+/// The terms the look-alike index compares for one tool: stemmed content words of the
+/// description and of the name, verbs folded into their class; and the name's own terms.
+pub fn similarity_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
+    let class = |w: String| verb_class(&w).to_string();
+    let names: Vec<String> = name_words(name)
+        .into_iter()
+        .filter(|w| !is_stop(w))
+        .map(|w| class(stem(&w)))
+        .collect();
+    let mut terms: Vec<String> = content_words(description).into_iter().map(class).collect();
+    terms.extend(names.iter().cloned());
+    (terms, names)
+}
+
+/// A pair of tools whose descriptions and names are alike.
+#[derive(Clone, Debug)]
+pub struct SimilarPair {
+    pub a: usize,
+    pub b: usize,
+    /// Cosine similarity of IDF-weighted description+name terms.
+    pub text: f64,
+    /// Jaccard overlap of name words.
+    pub name: f64,
+    /// The combined score the rules threshold.
+    pub score: f64,
+}
+
+/// Weight of text vs name overlap in the combined look-alike score.
+const TEXT_WEIGHT: f64 = 0.6;
+
+/// Candidate lists longer than this are not walked: a term shared by that many tools is
+/// weak evidence of a look-alike pair, and walking it would make the work quadratic.
+const POSTING_CAP: usize = 100;
+
+/// Finds all pairs with combined score at or above `threshold`.
+///
+/// Near-linear: candidates come from an inverted index over terms shared by at most
+/// [`POSTING_CAP`] tools, plus tools whose name terms are the same set (`cancel_event` /
+/// `delete_event` after verb folding); each candidate is then scored exactly (cosine over all
+/// IDF-weighted terms, Jaccard over name terms).
+pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec<SimilarPair> {
+    let n = docs.len();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (terms, _) in docs {
+        for t in terms {
+            let next = ids.len();
+            ids.entry(t.as_str()).or_insert(next);
+        }
+    }
+    let mut df = vec![0usize; ids.len()];
+    let bags: Vec<HashMap<usize, f64>> = docs
+        .iter()
+        .map(|(terms, _)| {
+            let mut bag: HashMap<usize, f64> = HashMap::new();
+            for t in terms {
+                *bag.entry(ids[t.as_str()]).or_default() += 1.0;
+            }
+            for id in bag.keys() {
+                df[*id] += 1;
+            }
+            bag
+        })
+        .collect();
+    // Unit-length, IDF-weighted term vectors, sorted by term id for merge-joins.
+    let vectors: Vec<Vec<(usize, f64)>> = bags
+        .into_iter()
+        .map(|bag| {
+            let mut v: Vec<(usize, f64)> = bag
+                .into_iter()
+                .map(|(id, tf)| {
+                    let idf = ((1.0 + n as f64) / (1.0 + df[id] as f64)).ln() + 1.0;
+                    (id, (1.0 + f64::ln(tf)) * idf)
+                })
+                .collect();
+            let norm = v.iter().map(|(_, w)| w * w).sum::<f64>().sqrt().max(1e-12);
+            v.iter_mut().for_each(|(_, w)| *w /= norm);
+            v.sort_by_key(|(id, _)| *id);
+            v
+        })
+        .collect();
+    let mut postings: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, v) in vectors.iter().enumerate() {
+        for (id, _) in v {
+            if df[*id] <= POSTING_CAP {
+                postings.entry(*id).or_default().push(i);
+            }
+        }
+    }
+    let names: Vec<Vec<&str>> = docs
+        .iter()
+        .map(|(_, nm)| {
+            let mut v: Vec<&str> = nm.iter().map(String::as_str).collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
+    let mut same_name: HashMap<&[&str], Vec<usize>> = HashMap::new();
+    for (i, nm) in names.iter().enumerate() {
+        if !nm.is_empty() {
+            same_name.entry(nm.as_slice()).or_default().push(i);
+        }
+    }
+    let mut candidates: std::collections::HashSet<(usize, usize)> = HashSet::new();
+    for list in postings
+        .values()
+        .chain(same_name.values().filter(|l| l.len() <= POSTING_CAP))
+    {
+        for (k, &i) in list.iter().enumerate() {
+            for &j in &list[k + 1..] {
+                candidates.insert((i.min(j), i.max(j)));
+            }
+        }
+    }
+    let mut out: Vec<SimilarPair> = candidates
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let text = dot(&vectors[a], &vectors[b]);
+            let name = jaccard(&names[a], &names[b]);
+            let score = TEXT_WEIGHT * text + (1.0 - TEXT_WEIGHT) * name;
+            (score >= threshold).then_some(SimilarPair {
+                a,
+                b,
+                text,
+                name,
+                score,
+            })
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then((x.a, x.b).cmp(&(y.a, y.b)))
+    });
+    out
+}
+
+fn dot(x: &[(usize, f64)], y: &[(usize, f64)]) -> f64 {
+    let (mut i, mut j, mut sum) = (0, 0, 0.0);
+    while i < x.len() && j < y.len() {
+        match x[i].0.cmp(&y[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                sum += x[i].1 * y[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    sum
+}
+
+/// Jaccard overlap of two sorted, de-duplicated word lists.
+fn jaccard(x: &[&str], y: &[&str]) -> f64 {
+    let inter = x.iter().filter(|w| y.binary_search(w).is_ok()).count() as f64;
+    let union = (x.len() + y.len()) as f64 - inter;
+    if union == 0.0 { 0.0 } else { inter / union }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alike_texts_pair_and_unrelated_do_not() {
+        let doc = |t: &str, n: &str| (content_words(t), name_words(n));
+        let docs = vec![
+            doc("Read the complete contents of a file as text", "read_file"),
+            doc(
+                "Read the complete contents of a file from disk as text",
+                "read_text_file",
+            ),
+            doc("Send an email message to a recipient", "send_email"),
+        ];
+        let pairs = similar_pairs(&docs, 0.5);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!((pairs[0].a, pairs[0].b), (0, 1));
+    }
+}

@@ -1,0 +1,168 @@
+//! The decision for a task: the multi-step loop (each call answered with a synthetic result)
+//! and turning a reply into a `Decision`.
+
+use serde_json::Value;
+
+use super::LlmModel;
+use crate::models::wire::{self, Reply};
+use crate::models::{BoxFuture, Decision, DescriptionProbe, Model, Step};
+use crate::tasks::Task;
+
+impl Model for LlmModel {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn deterministic(&self) -> bool {
+        false
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.notes.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    fn descriptions_reach<'a>(
+        &'a self,
+        request: &'a str,
+        prompt_tokens: Option<u64>,
+    ) -> BoxFuture<'a, Option<DescriptionProbe>> {
+        Box::pin(self.probe(request, prompt_tokens))
+    }
+
+    fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            let max = self.opts.max_steps.max(1);
+            let mut turns = Vec::new();
+            let mut steps = Vec::new();
+            let mut first: Option<Decision> = None;
+            let (mut prompt, mut completion, mut all_cached, mut usage_known) = (0, 0, true, false);
+            for step in 0..max {
+                let reply = match self.turn(&task.request, &turns, trial).await {
+                    Ok(r) => r,
+                    Err(e) if first.is_none() => {
+                        return Decision {
+                            error: Some(e),
+                            ..Default::default()
+                        };
+                    }
+                    Err(e) => {
+                        steps.push(Step {
+                            tool: "(error)".into(),
+                            arguments: None,
+                            error: Some(e),
+                        });
+                        break;
+                    }
+                };
+                let calls = reply.calls.clone();
+                all_cached &= reply.cached;
+                if let Some((p, c)) = reply.usage {
+                    usage_known = true;
+                    prompt += p;
+                    completion += c;
+                }
+                if first.is_none() {
+                    first = Some(reply_to_decision(reply));
+                }
+                let Some(call) = calls.into_iter().next() else {
+                    break;
+                };
+                let args = call.arguments.clone();
+                steps.push(Step {
+                    tool: call.name.clone(),
+                    arguments: args.clone().ok(),
+                    error: args.clone().err(),
+                });
+                if step + 1 == max || args.is_err() {
+                    break;
+                }
+                let content = self
+                    .results
+                    .get(&call.name)
+                    .cloned()
+                    .unwrap_or_else(|| format!("error: unknown tool `{}`", call.name));
+                turns.push(wire::Turn::Call {
+                    id: call.id.clone(),
+                    name: call.name,
+                    arguments: Value::Object(args.unwrap_or_default()),
+                });
+                turns.push(wire::Turn::Result {
+                    id: call.id,
+                    content,
+                });
+            }
+            let mut d = first.unwrap_or_default();
+            if max > 1 {
+                d.steps = steps;
+            }
+            d.cached = all_cached;
+            if usage_known {
+                d.prompt_tokens = Some(prompt);
+                d.completion_tokens = Some(completion);
+            }
+            d
+        })
+    }
+}
+
+/// What a tool "returns" in a multi-step run: a sample of its outputSchema, else a generic
+/// success. The server is never called.
+pub(super) fn synthetic_result(tool: &crate::catalog::Tool) -> String {
+    tool.output_schema()
+        .and_then(|schema| {
+            let stand_in = crate::catalog::Tool::from_value(
+                serde_json::json!({"name": tool.name(), "inputSchema": schema}),
+                "outputSchema",
+            )
+            .ok()?;
+            crate::tasks::sampler::sample_args(&stand_in, 0, 0).ok()
+        })
+        .map(|m| Value::Object(m).to_string())
+        .unwrap_or_else(|| r#"{"ok": true, "result": "done"}"#.to_string())
+}
+
+/// The first call of a reply as a decision (or no call, with the text kept).
+pub fn reply_to_decision(reply: Reply) -> Decision {
+    // Calls after the first in one reply (parallel tool calls) are kept, never dropped.
+    let parallel: Vec<Step> = reply
+        .calls
+        .iter()
+        .skip(1)
+        .map(|c| Step {
+            tool: c.name.clone(),
+            arguments: c.arguments.clone().ok(),
+            error: c.arguments.clone().err(),
+        })
+        .collect();
+    let mut d = reply_first_call(reply);
+    d.parallel_calls = parallel;
+    d
+}
+
+fn reply_first_call(reply: Reply) -> Decision {
+    let served_by = reply.served_by.clone();
+    match reply.calls.into_iter().next() {
+        None => Decision {
+            tool: None,
+            text: reply.text,
+            served_by,
+            ..Default::default()
+        },
+        Some(call) => match call.arguments {
+            Ok(args) => Decision {
+                tool: Some(call.name),
+                arguments: Some(args),
+                text: reply.text,
+                served_by,
+                ..Default::default()
+            },
+            Err(e) => Decision {
+                tool: Some(call.name),
+                error: Some(e),
+                text: reply.text,
+                served_by,
+                ..Default::default()
+            },
+        },
+    }
+}

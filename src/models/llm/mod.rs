@@ -1,0 +1,305 @@
+//! The LLM adapter: one model behind an OpenAI-compatible or Anthropic endpoint. It never
+//! aborts a run: timeouts, 429/5xx (retried with backoff that honours Retry-After, a bounded
+//! number of times), malformed tool-call JSON, non-object arguments, invented tool names and
+//! plain-text replies all become scored outcomes. Temperature 0 is sent and dropped, with a
+//! note, when a model rejects it; a seed is sent where the API takes one. Replies are cached.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use super::cache::Cache;
+use super::provider::{Endpoint, Wire};
+use super::wire::{self, Reply};
+use crate::catalog::Catalog;
+
+mod decide;
+mod probe;
+mod retry;
+
+pub use decide::reply_to_decision;
+use decide::synthetic_result;
+use retry::CallError;
+
+/// The error text of a decision not made because `--max-calls` was reached. The runner does
+/// not persist such decisions, so a resumed run (with a larger budget) makes them.
+pub const BUDGET_EXHAUSTED: &str = "budget exhausted (--max-calls)";
+
+/// A shared cap on provider calls across every model of a run.
+#[derive(Debug)]
+pub struct Budget {
+    max: usize,
+    used: AtomicUsize,
+}
+
+impl Budget {
+    pub fn new(max: usize) -> Self {
+        Budget {
+            max,
+            used: AtomicUsize::new(0),
+        }
+    }
+
+    fn take(&self) -> bool {
+        self.used
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
+                (u < self.max).then_some(u + 1)
+            })
+            .is_ok()
+    }
+
+    pub fn used(&self) -> usize {
+        self.used.load(Ordering::SeqCst)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LlmOptions {
+    pub timeout: Duration,
+    pub retries: u32,
+    /// Requests in flight at once to this model's provider.
+    pub concurrency: usize,
+    pub cache: Option<Cache>,
+    pub budget: Option<Arc<Budget>>,
+    pub seed: Option<u64>,
+    /// First retry wait when the provider gives no Retry-After.
+    pub backoff: Duration,
+    /// Longest wait between retries, whatever `Retry-After` asks for (a longer or unusable
+    /// value is capped, with a note).
+    pub max_wait: Duration,
+    /// Calls the model may make per task; each is answered with a synthetic result.
+    pub max_steps: u32,
+    /// One request limiter per provider, shared by every model of that provider in a run.
+    pub limiters: Limiters,
+}
+
+/// Per-provider request limiters.
+#[derive(Clone, Debug, Default)]
+pub struct Limiters(Arc<Mutex<std::collections::HashMap<String, Arc<Semaphore>>>>);
+
+impl Limiters {
+    /// The limiter of `provider`, created with `permits` on first use.
+    pub fn get(&self, provider: &str, permits: usize) -> Arc<Semaphore> {
+        match self.0.lock() {
+            Ok(mut m) => m
+                .entry(provider.to_string())
+                .or_insert_with(|| Arc::new(Semaphore::new(permits.max(1))))
+                .clone(),
+            Err(_) => Arc::new(Semaphore::new(permits.max(1))),
+        }
+    }
+}
+
+impl Default for LlmOptions {
+    fn default() -> Self {
+        LlmOptions {
+            timeout: Duration::from_secs(60),
+            retries: 4,
+            concurrency: 4,
+            cache: None,
+            budget: None,
+            seed: None,
+            backoff: Duration::from_millis(500),
+            max_wait: Duration::from_secs(120),
+            max_steps: 1,
+            limiters: Limiters::default(),
+        }
+    }
+}
+
+pub struct LlmModel {
+    spec: String,
+    model: String,
+    endpoint: Endpoint,
+    tools: Vec<Value>,
+    client: reqwest::Client,
+    sem: Arc<Semaphore>,
+    opts: LlmOptions,
+    temperature: AtomicBool,
+    notes: Mutex<Vec<String>>,
+    /// The synthetic result each tool returns in multi-step runs (from its outputSchema).
+    results: std::collections::HashMap<String, String>,
+    /// HTTP requests actually sent (cache hits excluded).
+    pub calls: AtomicUsize,
+}
+
+impl LlmModel {
+    pub fn new(
+        spec: String,
+        model: String,
+        endpoint: Endpoint,
+        catalog: &Catalog,
+        opts: LlmOptions,
+    ) -> anyhow::Result<Self> {
+        // A redirect to another origin would carry the key (`x-api-key` is not one of the
+        // headers reqwest drops across hosts): refuse it.
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
+            .redirect(crate::catalog::net::same_origin_redirects())
+            .build()?;
+        let sem = opts.limiters.get(endpoint.provider.name, opts.concurrency);
+        let mut notes = Vec::new();
+        if endpoint.key.is_some()
+            && let Some(w) = crate::catalog::net::plain_http_warning(
+                &endpoint.base_url,
+                &format!("the {} API key", endpoint.provider.name),
+            )
+        {
+            notes.push(w);
+        }
+        Ok(LlmModel {
+            spec,
+            model,
+            tools: wire::tools(endpoint.provider.wire, catalog),
+            results: catalog
+                .tools
+                .iter()
+                .map(|t| (t.name().to_string(), synthetic_result(t)))
+                .collect(),
+            endpoint,
+            client,
+            sem,
+            temperature: AtomicBool::new(true),
+            notes: Mutex::new(notes),
+            calls: AtomicUsize::new(0),
+            opts,
+        })
+    }
+
+    fn url(&self) -> String {
+        match self.endpoint.provider.wire {
+            Wire::OpenAi => format!("{}/chat/completions", self.endpoint.base_url),
+            Wire::Anthropic => {
+                let base = &self.endpoint.base_url;
+                if base.ends_with("/v1") {
+                    format!("{base}/messages")
+                } else {
+                    format!("{base}/v1/messages")
+                }
+            }
+        }
+    }
+
+    /// Removes the key from any text that could be shown or stored.
+    fn scrub(&self, text: &str) -> String {
+        match &self.endpoint.key {
+            Some(k) if !k.expose().is_empty() => text.replace(k.expose(), "[redacted]"),
+            _ => text.to_string(),
+        }
+    }
+
+    fn note(&self, n: String) {
+        if let Ok(mut notes) = self.notes.lock()
+            && !notes.contains(&n)
+        {
+            notes.push(n);
+        }
+    }
+
+    /// Sends the body `make_body(temperature)` through the cache, the budget and the retries,
+    /// dropping the temperature (with a note) when the model rejects it; returns the parsed reply.
+    async fn exchange(
+        &self,
+        make_body: &(dyn Fn(bool) -> Value + Sync),
+        trial: u32,
+    ) -> Result<Reply, String> {
+        self.exchange_with(make_body, trial, true).await
+    }
+
+    /// [`Self::exchange`]; `budgeted: false` for toolgate's own probe requests, which
+    /// `--max-calls` does not count.
+    async fn exchange_with(
+        &self,
+        make_body: &(dyn Fn(bool) -> Value + Sync),
+        trial: u32,
+        budgeted: bool,
+    ) -> Result<Reply, String> {
+        loop {
+            let body = make_body(self.temperature.load(Ordering::SeqCst));
+            let key = Cache::key(
+                self.endpoint.provider.name,
+                &self.endpoint.base_url,
+                &self.model,
+                &body,
+                trial,
+            );
+            let mut cached = false;
+            let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
+                Some(v) => {
+                    cached = true;
+                    v
+                }
+                None => {
+                    let _permit = self.sem.acquire().await.map_err(|e| e.to_string())?;
+                    match self.send(&body, budgeted).await {
+                        Ok(v) => {
+                            if let Some(c) = &self.opts.cache {
+                                c.put(&key, &v);
+                            }
+                            v
+                        }
+                        Err(CallError::TemperatureRejected) => {
+                            self.temperature.store(false, Ordering::SeqCst);
+                            self.note(format!(
+                                "{} rejected temperature 0; sent without a temperature",
+                                self.spec
+                            ));
+                            continue;
+                        }
+                        Err(CallError::Failed(e)) => return Err(e),
+                    }
+                }
+            };
+            return wire::parse(self.endpoint.provider.wire, &reply)
+                .map(|mut r| {
+                    r.cached = cached;
+                    r
+                })
+                .map_err(|e| format!("unexpected reply: {e}"));
+        }
+    }
+
+    /// A plain completion (no tools): the reply text. `variant` keys the cache, and variants
+    /// after the first are sampled without temperature 0, so a regenerated request differs.
+    pub async fn complete(&self, system: &str, user: &str, variant: u32) -> Result<String, String> {
+        let wire = self.endpoint.provider.wire;
+        let make = |t: bool| wire::text_body(wire, &self.model, system, user, t && variant == 0);
+        let reply = self.exchange(&make, variant).await?;
+        reply
+            .text
+            .ok_or_else(|| "the writer replied with no text".to_string())
+    }
+
+    /// One model turn with the tools offered.
+    async fn turn(&self, request: &str, turns: &[wire::Turn], trial: u32) -> Result<Reply, String> {
+        let wire = self.endpoint.provider.wire;
+        let make = |t: bool| {
+            wire::body(
+                wire,
+                &self.model,
+                &self.tools,
+                request,
+                turns,
+                t,
+                self.opts.seed,
+            )
+        };
+        self.exchange(&make, trial).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budget_is_shared_and_bounded() {
+        let b = Budget::new(2);
+        assert!(b.take() && b.take() && !b.take());
+        assert_eq!(b.used(), 2);
+    }
+}

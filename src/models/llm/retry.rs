@@ -1,0 +1,249 @@
+//! Sending one request with retries: 429/408/5xx and transport failures are retried with
+//! jittered exponential backoff, or the wait a Retry-After header asks for (seconds or an HTTP
+//! date, capped, with a note when unusable).
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::{BUDGET_EXHAUSTED, LlmModel};
+use crate::models::provider::Wire;
+
+pub(super) enum CallError {
+    TemperatureRejected,
+    Failed(String),
+}
+
+/// An error and its causes, `: `-joined (reqwest hides the reason behind "error sending
+/// request" or "error following redirect").
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let s_text = s.to_string();
+        if !text.contains(&s_text) {
+            text.push_str(": ");
+            text.push_str(&s_text);
+        }
+        cur = s.source();
+    }
+    text
+}
+
+/// The wait a Retry-After header asks for (delta-seconds or an HTTP date), capped at `cap`,
+/// and a note when the value was unusable (NaN, negative, not a number or date) or cut. An
+/// unusable value gives `None`: the caller's own backoff applies.
+fn retry_after(
+    h: &reqwest::header::HeaderMap,
+    cap: Duration,
+) -> (Option<Duration>, Option<String>) {
+    const WHAT: &str = "the provider's Retry-After";
+    let Some(raw) = h.get(reqwest::header::RETRY_AFTER) else {
+        return (None, None);
+    };
+    let Ok(v) = raw.to_str().map(str::trim) else {
+        return (
+            None,
+            Some(format!("{WHAT} is not text; used toolgate's backoff")),
+        );
+    };
+    let shown: String = v.chars().take(40).collect();
+    if let Ok(secs) = v.parse::<f64>() {
+        return match crate::limits::capped_wait(secs, cap, WHAT) {
+            (d, None) => (Some(d), None),
+            // Unusable (NaN, negative): fall back to the backoff.
+            (_, Some(_)) if secs.is_nan() || secs <= 0.0 => (
+                None,
+                Some(format!(
+                    "{WHAT} `{shown}` is not a usable wait; used toolgate's backoff"
+                )),
+            ),
+            (d, Some(note)) => (Some(d), Some(note)),
+        };
+    }
+    let Some(when) = httpdate_to_system(v) else {
+        return (
+            None,
+            Some(format!(
+                "{WHAT} `{shown}` is neither seconds nor a date; used toolgate's backoff"
+            )),
+        );
+    };
+    let wait = when
+        .duration_since(std::time::SystemTime::now())
+        .unwrap_or_default();
+    if wait > cap {
+        let note = format!(
+            "{WHAT} asked to wait {}s; waited {}s",
+            wait.as_secs(),
+            cap.as_secs_f64()
+        );
+        return (Some(cap), Some(note));
+    }
+    (Some(wait), None)
+}
+
+fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
+    humantime::parse_rfc3339_weak(v).ok().or_else(|| {
+        // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
+        let parts: Vec<&str> = v.split_whitespace().collect();
+        let months = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        let m = months
+            .iter()
+            .position(|x| Some(*x) == parts.get(2).copied())?
+            + 1;
+        let iso = format!(
+            "{}-{:02}-{:02}T{}Z",
+            parts.get(3)?,
+            m,
+            parts.get(1)?.parse::<u32>().ok()?,
+            parts.get(4)?
+        );
+        humantime::parse_rfc3339(&iso).ok()
+    })
+}
+
+impl LlmModel {
+    pub(super) async fn send(&self, body: &Value, budgeted: bool) -> Result<Value, CallError> {
+        let mut attempt = 0u32;
+        loop {
+            if budgeted
+                && let Some(b) = &self.opts.budget
+                && !b.take()
+            {
+                return Err(CallError::Failed(BUDGET_EXHAUSTED.into()));
+            }
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let mut req = self
+                .client
+                .post(self.url())
+                .timeout(self.opts.timeout)
+                .json(body);
+            match (self.endpoint.provider.wire, &self.endpoint.key) {
+                (Wire::OpenAi, Some(k)) => req = req.bearer_auth(k.expose()),
+                (Wire::Anthropic, Some(k)) => req = req.header("x-api-key", k.expose()),
+                _ => {}
+            }
+            if self.endpoint.provider.wire == Wire::Anthropic {
+                req = req.header("anthropic-version", "2023-06-01");
+            }
+            let outcome: Result<Value, (String, Option<Duration>)> = match req.send().await {
+                Ok(resp) => {
+                    let status = resp.status();
+                    let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
+                    if let Some(n) = wait_note {
+                        self.note(format!("{}: {n}", self.spec));
+                    }
+                    let text = resp.text().await.unwrap_or_default();
+                    if status.is_success() {
+                        match serde_json::from_str::<Value>(&text) {
+                            Ok(v) => return Ok(v),
+                            Err(e) => {
+                                return Err(CallError::Failed(format!(
+                                    "the reply is not JSON: {e}"
+                                )));
+                            }
+                        }
+                    }
+                    let lower = text.to_lowercase();
+                    // Whether *this* request carried a temperature: requests in flight when another
+                    // one learned the model rejects it must be resent, not scored as errors.
+                    if status.as_u16() == 400
+                        && lower.contains("temperature")
+                        && body.get("temperature").is_some()
+                    {
+                        return Err(CallError::TemperatureRejected);
+                    }
+                    let prefix: String = self.scrub(&text).chars().take(300).collect();
+                    let msg = format!("HTTP {status}: {prefix}");
+                    if status.as_u16() == 429 || status.as_u16() == 408 || status.is_server_error()
+                    {
+                        Err((msg, wait))
+                    } else {
+                        return Err(CallError::Failed(msg));
+                    }
+                }
+                Err(e) if e.is_redirect() => {
+                    // A refused cross-origin redirect: retrying cannot help.
+                    return Err(CallError::Failed(format!(
+                        "request failed: {}",
+                        self.scrub(&error_chain(&e))
+                    )));
+                }
+                Err(e) => {
+                    let what = if e.is_timeout() {
+                        format!(
+                            "no reply within {}s (--timeout)",
+                            self.opts.timeout.as_secs_f64()
+                        )
+                    } else {
+                        format!("request failed: {}", self.scrub(&error_chain(&e)))
+                    };
+                    Err((what, None))
+                }
+            };
+            let Err((msg, wait)) = outcome else {
+                unreachable!("successes return early")
+            };
+            if attempt >= self.opts.retries {
+                return Err(CallError::Failed(format!(
+                    "{msg} (after {} retries)",
+                    self.opts.retries
+                )));
+            }
+            let backoff = self
+                .opts
+                .backoff
+                .checked_mul(2u32.saturating_pow(attempt))
+                .unwrap_or(self.opts.max_wait)
+                // Full jitter between half and all of the step, so parallel retries spread out.
+                .mul_f64(0.5 + rand::random::<f64>() * 0.5);
+            tokio::time::sleep(wait.unwrap_or(backoff).min(self.opts.max_wait)).await;
+            attempt += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_dates() {
+        let cap = Duration::from_secs(120);
+        let mut h = reqwest::header::HeaderMap::new();
+        h.insert(reqwest::header::RETRY_AFTER, "2".parse().unwrap());
+        assert_eq!(retry_after(&h, cap), (Some(Duration::from_secs(2)), None));
+        h.insert(
+            reqwest::header::RETRY_AFTER,
+            "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(&h, cap), (Some(Duration::ZERO), None));
+    }
+
+    #[test]
+    fn hostile_retry_after_values_are_capped_or_ignored_with_a_note() {
+        let cap = Duration::from_secs(120);
+        for (v, want) in [
+            ("NaN", None),
+            ("nan", None),
+            ("-5", None),
+            ("-inf", None),
+            ("banana", None),
+            ("inf", Some(cap)),
+            ("1e400", Some(cap)),
+            ("1.8e19", Some(cap)),
+            ("99999999999999999999", Some(cap)),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", Some(cap)),
+        ] {
+            let mut h = reqwest::header::HeaderMap::new();
+            h.insert(reqwest::header::RETRY_AFTER, v.parse().unwrap());
+            let (wait, note) = retry_after(&h, cap);
+            assert_eq!(wait, want, "{v}");
+            assert!(note.is_some(), "{v}: no note");
+        }
+    }
+}
