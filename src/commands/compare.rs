@@ -1,5 +1,5 @@
 //! `toolgate compare RUN_A RUN_B`: deltas on shared tasks with exact paired tests, gated by
-//! the regression policy (a significant "worse" exits 1).
+//! the regression policy (a significant `Verdict::Worse` exits 1).
 
 use anyhow::bail;
 

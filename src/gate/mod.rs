@@ -119,7 +119,7 @@ pub struct GatePolicy {
     pub lock_check: LockCheck,
     /// A run with a larger share of errored decisions measures nothing: exit 2.
     pub max_error_rate: f64,
-    /// Fail when the paired test against the base says "worse" overall.
+    /// Fail when the overall paired test against the base says `Verdict::Worse`.
     pub fail_on_regression: bool,
     /// Fail when the overall score drops by more than this (rate units), significant or not.
     pub max_drop: Option<f64>,

@@ -43,7 +43,7 @@ pub enum GateReason {
     },
     /// The server's definitions differ from the reviewed lock.
     LockChanged { path: String, tools: usize },
-    /// The paired test against the base says "worse".
+    /// The paired test against the base says `Verdict::Worse`.
     Regression {
         model: String,
         base: f64,
@@ -55,7 +55,7 @@ pub enum GateReason {
     },
     /// The overall score dropped by more than `--max-drop`.
     DropOverMax { model: String, drop: f64, max: f64 },
-    /// One tool's paired test against the base says "worse".
+    /// One tool's paired test against the base says `Verdict::Worse`.
     ToolRegression {
         model: String,
         tool: String,

@@ -10,12 +10,21 @@ use super::LockFile;
 use crate::catalog::canonical::{CANONICAL_VERSION, canonical_definition};
 
 /// One difference inside a changed tool.
+/// What happened to one field of a tool definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    Changed,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FieldChange {
     /// JSON pointer inside the tool definition (`/description`, `/inputSchema/properties/x`).
     pub pointer: String,
     /// `added`, `removed` or `changed`.
-    pub change: &'static str,
+    pub change: ChangeKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub before: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -116,7 +125,7 @@ fn walk(ptr: &str, a: &Value, b: &Value, out: &mut Vec<FieldChange>) {
                     Some(vb) => walk(&p, va, vb, out),
                     None => out.push(FieldChange {
                         pointer: p,
-                        change: "removed",
+                        change: ChangeKind::Removed,
                         before: Some(va.clone()),
                         after: None,
                     }),
@@ -126,7 +135,7 @@ fn walk(ptr: &str, a: &Value, b: &Value, out: &mut Vec<FieldChange>) {
                 if !x.contains_key(k) {
                     out.push(FieldChange {
                         pointer: format!("{ptr}/{}", crate::catalog::jsonpos::escape(k)),
-                        change: "added",
+                        change: ChangeKind::Added,
                         before: None,
                         after: Some(vb.clone()),
                     });
@@ -139,7 +148,7 @@ fn walk(ptr: &str, a: &Value, b: &Value, out: &mut Vec<FieldChange>) {
             } else {
                 ptr.into()
             },
-            change: "changed",
+            change: ChangeKind::Changed,
             before: Some(a.clone()),
             after: Some(b.clone()),
         }),

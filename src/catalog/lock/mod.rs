@@ -16,7 +16,7 @@ use super::canonical::{
     sorted_views, to_canonical_string,
 };
 
-pub use changes::{FieldChange, LockDiff, ToolChange, diff};
+pub use changes::{ChangeKind, FieldChange, LockDiff, ToolChange, diff};
 pub use render::{escape_invisible, invisible_name, render, word_diff};
 
 /// The lock format this toolgate writes. Version 2 hashes with canonical form 2 (`required`

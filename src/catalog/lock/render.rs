@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::LockDiff;
+use super::changes::ChangeKind;
 use crate::catalog::canonical::to_canonical_string;
 
 /// A word-level diff of two texts: `[-removed-]{+added+}` marks, unchanged words as is.
@@ -131,14 +132,18 @@ pub fn render(d: &LockDiff) -> String {
             let text_change = matches!((&c.before, &c.after), (Some(Value::String(a)), Some(Value::String(b)))
                 if a.contains(' ') || b.contains(' ') || c.pointer.ends_with("/description") || c.pointer.ends_with("/title"));
             let line = match (c.change, &c.before, &c.after) {
-                ("changed", Some(Value::String(a)), Some(Value::String(b))) if text_change => {
+                (ChangeKind::Changed, Some(Value::String(a)), Some(Value::String(b)))
+                    if text_change =>
+                {
                     format!("    {} text: {}", c.pointer, word_diff(a, b))
                 }
-                ("changed", Some(a), Some(b)) => {
+                (ChangeKind::Changed, Some(a), Some(b)) => {
                     format!("    {}: {} → {}", c.pointer, short(a), short(b))
                 }
-                ("added", _, Some(b)) => format!("    {} added: {}", c.pointer, short(b)),
-                ("removed", Some(a), _) => format!("    {} removed (was {})", c.pointer, short(a)),
+                (ChangeKind::Added, _, Some(b)) => format!("    {} added: {}", c.pointer, short(b)),
+                (ChangeKind::Removed, Some(a), _) => {
+                    format!("    {} removed (was {})", c.pointer, short(a))
+                }
                 _ => continue,
             };
             push_escaped(&mut out, &line);
