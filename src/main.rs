@@ -18,7 +18,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Generate(a) => commands::generate::run(a, &cfg).await,
         Command::Validate(a) => commands::validate::run(a, &cfg).await,
         Command::Run(a) => commands::run::run(a, &cfg).await,
-        Command::Report(a) => commands::run::report(a),
+        Command::Report(a) => commands::report::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Ci(a) => commands::ci::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a),

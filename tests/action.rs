@@ -130,7 +130,7 @@ fn local_action_uses(workflow: &Value) -> Vec<(String, BTreeSet<String>)> {
     for (job, j) in workflow["jobs"].as_object().unwrap() {
         for step in j["steps"].as_array().unwrap() {
             let uses = step["uses"].as_str().unwrap_or_default();
-            if uses == "./" || uses.starts_with(toolgate::commands::init::ACTION_REF) {
+            if uses == "./" || uses.starts_with(toolgate::ci::templates::ACTION_REF) {
                 let with = step.get("with").map(keys).unwrap_or_default();
                 out.push((job.clone(), with));
             }

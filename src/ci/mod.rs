@@ -6,6 +6,7 @@
 pub mod files;
 pub mod settings;
 pub mod sinks;
+pub mod templates;
 
 use std::collections::BTreeMap;
 use std::path::Path;

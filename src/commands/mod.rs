@@ -9,6 +9,7 @@ pub mod init;
 pub mod inspect;
 pub mod lint;
 pub mod pin;
+pub mod report;
 pub mod rules;
 pub mod run;
 pub mod validate;
@@ -20,7 +21,11 @@ use anyhow::bail;
 
 use crate::catalog::{self, Catalog, ConnectOptions, ServerSpec};
 use crate::cli::ServerArgs;
+use crate::cli::{Format, GateArgs};
 use crate::config::Config;
+use crate::eval::RunFile;
+use crate::out::{print, write_file};
+use crate::report::run as run_report;
 
 pub use crate::gate::Exit;
 
@@ -125,4 +130,35 @@ pub fn locate_file(
             let lock = lock_path(None, cfg);
             lock.is_file().then_some(lock)
         })
+}
+
+/// Says why the gate failed (on stderr) and returns the exit.
+pub(crate) fn verdict(d: &crate::gate::GateDecision) -> Exit {
+    if !d.passed() {
+        let what = if d.exit() == Exit::CouldNotRun {
+            "the run cannot be scored"
+        } else {
+            "gate failed"
+        };
+        eprintln!("toolgate: {what}: {}", d.wording().join("; "));
+    }
+    d.exit()
+}
+
+/// Writes `--badge FILE` when asked.
+pub(crate) fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
+    if let Some(path) = &gate_args.badge
+        && let Some(svg) = crate::report::badge::for_run(run)
+    {
+        write_file(path, &svg)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn print_run(run: &RunFile, format: Format) {
+    match format {
+        Format::Json => print(&crate::eval::v1::to_text(run).unwrap_or_default()),
+        Format::Markdown | Format::Github => print(&run_report::markdown(run)),
+        Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
+    }
 }

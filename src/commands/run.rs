@@ -1,19 +1,18 @@
 //! `toolgate run SERVER -t tasks.jsonl -m bm25` and `toolgate report DIR`: flags to options,
 //! then the eval stage (or the improve stage), the gate, and the printed report.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::bail;
 
-use super::{load_catalog, rate};
-use crate::cli::{Format, GateArgs, ReportArgs, RunArgs};
+use super::{load_catalog, print_run, rate, verdict, write_badge};
+use crate::cli::{GateArgs, RunArgs};
 use crate::config::Config;
 use crate::eval::{self, EvalOptions, RunFile};
-use crate::gate::{Exit, GateInput, GatePolicy, decide};
+use crate::gate::{Exit, GatePolicy};
 use crate::improve::{self, ImproveOptions};
 use crate::models;
-use crate::out::{print, write_file};
-use crate::report::run as run_report;
+use crate::out::print;
 
 /// The model options the flags ask for.
 pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
@@ -126,78 +125,4 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     print_run(&rd.run, args.format);
     Ok(verdict(&decision))
-}
-
-/// Says why the gate failed (on stderr) and returns the exit.
-fn verdict(d: &crate::gate::GateDecision) -> Exit {
-    if !d.passed() {
-        let what = if d.exit() == Exit::CouldNotRun {
-            "the run cannot be scored"
-        } else {
-            "gate failed"
-        };
-        eprintln!("toolgate: {what}: {}", d.wording().join("; "));
-    }
-    d.exit()
-}
-
-/// Writes `--badge FILE` when asked.
-fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
-    if let Some(path) = &gate_args.badge
-        && let Some(svg) = crate::report::badge::for_run(run)
-    {
-        write_file(path, &svg)?;
-    }
-    Ok(())
-}
-
-fn print_run(run: &RunFile, format: Format) {
-    match format {
-        Format::Json => print(&crate::eval::v1::to_text(run).unwrap_or_default()),
-        Format::Markdown | Format::Github => print(&run_report::markdown(run)),
-        Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
-    }
-}
-
-/// `toolgate report DIR`: re-render (and re-gate) a finished run.
-pub fn report(a: &ReportArgs) -> anyhow::Result<Exit> {
-    let dir: &Path = &a.run;
-    let policy = policy(&a.gate)?;
-    let mut run = RunFile::read(dir)?;
-    let decision = decide(
-        &GateInput {
-            run: Some(&run),
-            ..Default::default()
-        },
-        &policy,
-    );
-    let thresholds = a.gate.fail_under.is_some() || a.gate.min_tool_accuracy.is_some();
-    let decision = match &run.gate {
-        // Without new thresholds the recorded decision stands, unless it is now stricter.
-        Some(g) if !thresholds && !g.passed && decision.passed() => crate::gate::GateDecision {
-            reasons: g.failures.clone(),
-            notices: vec![],
-        },
-        _ => decision,
-    };
-    if thresholds || run.gate.is_none() || !decision.passed() {
-        run.gate = Some((&decision).into());
-    }
-    eval::rundir::write_reports(dir, &run)?;
-    if decision.passed() {
-        write_badge(&run, &a.gate)?;
-    }
-    print_run(&run, a.format);
-    let exit = verdict(&decision);
-    // A recorded failure from an older toolgate has only its wording.
-    if exit == Exit::Pass && run.gate.as_ref().is_some_and(|g| !g.passed) {
-        let g = run
-            .gate
-            .as_ref()
-            .map(|g| g.reasons.join("; "))
-            .unwrap_or_default();
-        eprintln!("toolgate: gate failed: {g}");
-        return Ok(Exit::GateFailed);
-    }
-    Ok(exit)
 }
