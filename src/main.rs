@@ -20,6 +20,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Run(a) => commands::run::run(a, &cfg).await,
         Command::Report(a) => commands::report::run(a),
         Command::Compare(a) => commands::compare::run(a),
+        Command::Merge(a) => commands::merge::run(a),
         Command::Ci(a) => commands::ci::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a),
         Command::Rule { id } => commands::rules::show(id),

@@ -98,6 +98,7 @@ pub fn resolve(
         resume: None,
         concurrency: pick!(concurrency).unwrap_or(4),
         max_steps: pick!(max_steps).unwrap_or(1).max(1),
+        shard: None,
         model: Default::default(),
     };
     let no_cache = pick!(no_cache).unwrap_or(false);

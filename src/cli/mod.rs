@@ -49,6 +49,9 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare two runs on the tasks they share, with exact paired tests.
     Compare(CompareArgs),
+    /// Join the run directories of `run --shard K/N` (every shard 1..N once) into one run that
+    /// scores exactly as an unsharded run would.
+    Merge(MergeArgs),
     /// The whole gate in one process, for CI: connect, check the lock, lint, evaluate, compare
     /// with a base, write every report, and (on GitHub) the job summary, step outputs,
     /// annotations and one pull-request comment. Every flag can also be given as an
@@ -263,6 +266,10 @@ pub struct RunArgs {
     /// Seed passed to APIs that accept one.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Run only slice K of N of the suite (a stable hash of each task id decides), for a CI
+    /// matrix; join the shards with `toolgate merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::eval::shard::Shard>,
     #[command(flatten)]
     pub gate: GateArgs,
     /// Format printed on stdout.
@@ -279,6 +286,21 @@ pub struct ReportArgs {
     pub format: Format,
     #[command(flatten)]
     pub gate: GateArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shard run directories.
+    #[arg(required = true, value_name = "DIR")]
+    pub shards: Vec<std::path::PathBuf>,
+    /// The merged run directory to create.
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    #[command(flatten)]
+    pub gate: GateArgs,
+    /// Format printed on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Terminal)]
+    pub format: Format,
 }
 
 #[derive(Args, Debug)]

@@ -8,6 +8,7 @@ pub mod generate;
 pub mod init;
 pub mod inspect;
 pub mod lint;
+pub mod merge;
 pub mod pin;
 pub mod report;
 pub mod rules;

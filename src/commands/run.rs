@@ -47,6 +47,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
             resume: args.resume.clone(),
             concurrency: args.concurrency,
             max_steps: args.max_steps.max(1),
+            shard: args.shard,
             model: model_options(args)?,
         })
     }
@@ -119,7 +120,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
         return Ok(Exit::Pass);
     }
     let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
-    let decision = rd.finalize(&catalog, &tasks, &policy)?;
+    let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     if decision.passed() {
         write_badge(&rd.run, &args.gate)?;
     }

@@ -8,6 +8,7 @@ mod probe;
 pub mod run_file;
 pub mod rundir;
 pub mod runner;
+pub mod shard;
 pub mod v1;
 
 pub use run_file::{PredictionLine, RunFile, RunStatus};

@@ -165,6 +165,9 @@ pub struct RunFile {
     /// The seed passed to APIs that accept one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The slice of the suite this run covers (`--shard K/N`); absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -38,6 +38,8 @@ pub struct EvalOptions {
     pub concurrency: usize,
     /// Calls a model may make per task.
     pub max_steps: u32,
+    /// Run only this slice of the suite (`--shard K/N`).
+    pub shard: Option<super::shard::Shard>,
     pub model: ModelOptions,
 }
 
@@ -52,6 +54,7 @@ impl Default for EvalOptions {
             resume: None,
             concurrency: 4,
             max_steps: 1,
+            shard: None,
             model: ModelOptions::default(),
         }
     }
@@ -164,6 +167,14 @@ pub async fn evaluate(
                     opts.split.as_str()
                 );
             }
+            if prev.shard != opts.shard {
+                bail!(
+                    "{} ran shard {:?}; resume it with the same --shard, not {:?}",
+                    dir.display(),
+                    prev.shard,
+                    opts.shard
+                );
+            }
             let prev_specs: Vec<String> = prev.models.iter().map(|m| m.spec.clone()).collect();
             let new_specs: Vec<String> = built.iter().map(|m| m.spec()).collect();
             if prev_specs != new_specs {
@@ -215,10 +226,15 @@ pub async fn evaluate(
                 split: opts.split.as_str().into(),
                 max_steps: opts.max_steps.max(1),
                 seed: opts.model.llm.seed,
+                shard: opts.shard,
                 results: vec![],
                 gate: None,
             };
             run.write(&dir)?;
+            if opts.shard.is_some() {
+                // A merge scores the shards without reaching the server again.
+                crate::catalog::snapshot::write(&dir.join(super::shard::CATALOG_FILE), catalog)?;
+            }
             (dir, lock, run)
         }
     };
@@ -237,7 +253,8 @@ pub async fn evaluate(
     }
     let mut writer = PredictionWriter::open(&dir)?;
     let concurrency = opts.concurrency.max(1) * built.len().max(1);
-    let ran = runner::execute(&built, &trials, tasks, &done, &mut writer, concurrency).await?;
+    let mine = super::shard::select(tasks, opts.shard);
+    let ran = runner::execute(&built, &trials, &mine, &done, &mut writer, concurrency).await?;
     for (info, m) in run.models.iter_mut().zip(&built) {
         for n in m.notes() {
             if !info.notes.contains(&n) {
@@ -247,7 +264,7 @@ pub async fn evaluate(
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
     let predictions = read_predictions(&dir)?;
-    probe_descriptions(&mut run, &built, tasks, &predictions).await;
+    probe_descriptions(&mut run, &built, &mine, &predictions).await;
     Ok(RunDir {
         dir,
         run,
@@ -260,6 +277,34 @@ use super::dirs::{DirLock, claim_dir};
 use super::probe::probe_descriptions;
 
 impl RunDir {
+    /// A new run directory `out` holding the merged shards' predictions: `first` (one shard's
+    /// run file) stands for the whole run, its shard and results cleared.
+    pub fn merged(
+        out: &Path,
+        mut first: RunFile,
+        predictions: Vec<PredictionLine>,
+    ) -> anyhow::Result<RunDir> {
+        let dir = claim_dir(&EvalOptions {
+            out: Some(out.to_path_buf()),
+            ..EvalOptions::default()
+        })?;
+        let lock = DirLock::take(&dir)?;
+        first.created = now();
+        first.finished = None;
+        first.status = RunStatus::Running;
+        first.shard = None;
+        first.results = vec![];
+        first.gate = None;
+        first.write(&dir)?;
+        super::shard::write_predictions(&dir, &predictions)?;
+        Ok(RunDir {
+            dir,
+            run: first,
+            predictions,
+            _lock: lock,
+        })
+    }
+
     /// Scores the predictions, decides the run's part of the gate, and writes run.json,
     /// outcomes.jsonl, report.md and report.html.
     pub fn finalize(

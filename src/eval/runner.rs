@@ -116,10 +116,25 @@ pub fn score(
     // One decision per (model, task, trial): a line repeated by an interrupted or concurrent
     // writer is scored once (the first one made).
     let mut seen: HashSet<(&str, &str, u32)> = HashSet::new();
-    let predictions: Vec<&PredictionLine> = predictions
+    let mut predictions: Vec<&PredictionLine> = predictions
         .iter()
         .filter(|p| seen.insert((p.model.as_str(), p.task_id.as_str(), p.trial)))
         .collect();
+    // Suite order, not arrival order: concurrent, resumed and merged runs score identically.
+    let position: HashMap<&str, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    predictions.sort_by_key(|p| {
+        (
+            position
+                .get(p.task_id.as_str())
+                .copied()
+                .unwrap_or(usize::MAX),
+            p.trial,
+        )
+    });
     let results = models
         .iter()
         .map(|model| {

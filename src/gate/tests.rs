@@ -36,6 +36,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         split: "all".into(),
         max_steps: 1,
         seed: None,
+        shard: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

@@ -225,6 +225,8 @@ pub struct RunFileV1 {
     pub max_steps: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<crate::eval::shard::Shard>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -246,6 +248,7 @@ impl From<internal::RunFile> for RunFileV1 {
             split: v.split,
             max_steps: v.max_steps,
             seed: v.seed,
+            shard: v.shard,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -267,6 +270,7 @@ impl From<RunFileV1> for internal::RunFile {
             split: v.split,
             max_steps: v.max_steps,
             seed: v.seed,
+            shard: v.shard,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }

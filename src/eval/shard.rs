@@ -1,0 +1,190 @@
+//! Sharding a run across CI jobs and merging the shards back: `--shard K/N` runs the tasks whose
+//! id hashes to slice K of N (every model and trial of a task stays in one shard), and
+//! `toolgate merge` joins the shards' predictions into one run directory that scores exactly as
+//! an unsharded run of the same suite would.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::files::{PREDICTIONS_FILE, RUN_FILE};
+use super::run_file::{RunFile, RunStatus, read_predictions};
+use crate::catalog::Catalog;
+use crate::tasks::Task;
+
+/// Slice `k` (1-based) of `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub k: u32,
+    pub n: u32,
+}
+
+/// The catalog a shard ran against, kept in its run directory so a merge needs no server.
+pub const CATALOG_FILE: &str = "catalog.json";
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("--shard `{s}` is not K/N (e.g. 2/8)"))?;
+        let (k, n): (u32, u32) = (
+            k.trim()
+                .parse()
+                .map_err(|_| format!("--shard `{s}`: K is not a number"))?,
+            n.trim()
+                .parse()
+                .map_err(|_| format!("--shard `{s}`: N is not a number"))?,
+        );
+        if n == 0 || n > 1000 || k == 0 || k > n {
+            return Err(format!("--shard `{s}`: need 1 ≤ K ≤ N ≤ 1000"));
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl Shard {
+    /// Whether task `id` belongs to this shard (a stable hash of the id, never its position).
+    pub fn keeps(self, id: &str) -> bool {
+        let h = crate::catalog::canonical::sha256_hex(id);
+        let x = u64::from_str_radix(&h[..16], 16).unwrap_or(0);
+        x % u64::from(self.n) == u64::from(self.k - 1)
+    }
+}
+
+/// The tasks a run with `shard` works on.
+pub fn select(tasks: &[Task], shard: Option<Shard>) -> Vec<Task> {
+    match shard {
+        None => tasks.to_vec(),
+        Some(s) => tasks.iter().filter(|t| s.keeps(&t.id)).cloned().collect(),
+    }
+}
+
+/// Shard run directories checked against each other: same catalog, suite, models, split,
+/// trials and N; every shard 1..=N present once. Returns the first run, every prediction,
+/// the catalog the shards ran against, and the shards' notes.
+pub fn gather(dirs: &[PathBuf]) -> anyhow::Result<(RunFile, Vec<super::PredictionLine>, Catalog)> {
+    if dirs.is_empty() {
+        bail!("merge: name the shard run directories");
+    }
+    let runs: Vec<(PathBuf, RunFile)> = dirs
+        .iter()
+        .map(|d| RunFile::read(d).map(|r| (d.clone(), r)))
+        .collect::<anyhow::Result<_>>()?;
+    let (first_dir, first) = &runs[0];
+    let Some(n) = first.shard.map(|s| s.n) else {
+        bail!(
+            "{} is not a shard (it was not run with --shard K/N)",
+            first_dir.display()
+        );
+    };
+    let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
+    for (dir, r) in &runs {
+        let Some(s) = r.shard else {
+            bail!(
+                "{} is not a shard (it was not run with --shard K/N)",
+                dir.display()
+            );
+        };
+        let differs = |what: &str| {
+            anyhow::anyhow!(
+                "{} ran another {what} than {}: shards of different runs cannot be merged",
+                dir.display(),
+                first_dir.display()
+            )
+        };
+        if s.n != n {
+            return Err(differs(&format!("number of shards ({} vs {n})", s.n)));
+        }
+        if r.catalog.sha256 != first.catalog.sha256 {
+            return Err(differs("catalog"));
+        }
+        if r.suite.sha256 != first.suite.sha256 || r.split != first.split {
+            return Err(differs("task suite or split"));
+        }
+        let specs = |x: &RunFile| {
+            x.models
+                .iter()
+                .map(|m| (m.spec.clone(), m.trials))
+                .collect::<Vec<_>>()
+        };
+        if specs(r) != specs(first) || r.max_steps != first.max_steps {
+            return Err(differs("set of models, trials or steps"));
+        }
+        if r.status != RunStatus::Complete {
+            bail!(
+                "{} is {}, not complete: finish it with --resume first",
+                dir.display(),
+                r.status
+            );
+        }
+        if let Some(other) = seen.insert(s.k, dir) {
+            bail!(
+                "shard {}/{n} is given twice: {} and {}",
+                s.k,
+                other.display(),
+                dir.display()
+            );
+        }
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|k| !seen.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "shard(s) {} missing: every shard 1..={n} must be merged",
+            missing.join(", ")
+        );
+    }
+    let mut predictions = Vec::new();
+    for (dir, _) in &runs {
+        predictions.extend(read_predictions(dir).with_context(|| format!("in {}", dir.display()))?);
+    }
+    let catalog_file = first_dir.join(CATALOG_FILE);
+    let mut catalog = crate::catalog::snapshot::read(&catalog_file)
+        .with_context(|| format!("{} keeps no {CATALOG_FILE}", first_dir.display()))?;
+    catalog.source = first.catalog.source.clone();
+    if crate::catalog::canonical::catalog_hash(&catalog) != first.catalog.sha256 {
+        bail!(
+            "{} does not match the catalog its run was scored with",
+            catalog_file.display()
+        );
+    }
+    Ok((first.clone(), predictions, catalog))
+}
+
+/// Writes the merged predictions into `out` (a new directory).
+pub fn write_predictions(out: &Path, predictions: &[super::PredictionLine]) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for p in predictions {
+        text.push_str(&serde_json::to_string(p)?);
+        text.push('\n');
+    }
+    crate::out::write_file(&out.join(PREDICTIONS_FILE), &text)?;
+    let _ = RUN_FILE;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_every_task_once() {
+        let ids: Vec<String> = (0..1000).map(|i| format!("task-{i}")).collect();
+        for n in [1, 4, 8] {
+            let mut count = 0;
+            for k in 1..=n {
+                let s = Shard { k, n };
+                count += ids.iter().filter(|id| s.keeps(id)).count();
+            }
+            assert_eq!(count, ids.len());
+        }
+        assert!("0/4".parse::<Shard>().is_err() && "5/4".parse::<Shard>().is_err());
+        assert_eq!("2/8".parse::<Shard>(), Ok(Shard { k: 2, n: 8 }));
+    }
+}
