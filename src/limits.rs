@@ -49,6 +49,16 @@ pub fn capped_wait(v: f64, cap: Duration, what: &str) -> (Duration, Option<Strin
     }
 }
 
+/// A rate between 0 and 1 from `flag`.
+pub fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
+    if let Some(x) = v
+        && !(0.0..=1.0).contains(&x)
+    {
+        anyhow::bail!("{flag} takes a rate between 0 and 1 (e.g. 0.8), not {x}");
+    }
+    Ok(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
+use crate::limits::rate;
+
 use super::files::DEFAULT_OUT;
 use crate::config::CiConfig;
 use crate::eval::EvalOptions;
@@ -32,15 +34,6 @@ pub struct CiSettings {
     pub base_url: Option<String>,
     pub max_calls: Option<usize>,
     pub seed: Option<u64>,
-}
-
-fn rate(name: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
-    if let Some(x) = v
-        && !(0.0..=1.0).contains(&x)
-    {
-        bail!("{name} takes a rate between 0 and 1 (e.g. 0.8), not {x}");
-    }
-    Ok(v)
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -127,17 +120,13 @@ pub fn resolve(
 impl CiSettings {
     /// The model options these settings ask for.
     pub fn model_options(&self) -> anyhow::Result<crate::models::ModelOptions> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 7.0 * 86400.0) {
-            bail!(
-                "--timeout must be a positive number of seconds up to a week, not {}",
-                self.timeout
-            );
-        }
+        let timeout = crate::limits::duration_from_secs(self.timeout, "--timeout")
+            .map_err(anyhow::Error::msg)?;
         Ok(crate::models::ModelOptions {
             base_url: self.base_url.clone(),
             api_key: None,
             llm: crate::models::llm::LlmOptions {
-                timeout: std::time::Duration::from_secs_f64(self.timeout),
+                timeout,
                 concurrency: self.eval.concurrency,
                 cache: self.cache_dir.clone().map(crate::models::cache::Cache::new),
                 budget: self

@@ -44,15 +44,7 @@ pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
     Ok(Duration::from_secs_f64(v))
 }
 
-/// A rate between 0 and 1 from `flag`.
-pub fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
-    if let Some(x) = v
-        && !(0.0..=1.0).contains(&x)
-    {
-        bail!("{flag} takes a rate between 0 and 1 (e.g. 0.8), not {x}");
-    }
-    Ok(v)
-}
+pub use crate::limits::rate;
 
 /// Works out which server to talk to and how, from flags first, then the config file.
 pub fn resolve_server(
