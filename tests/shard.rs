@@ -86,3 +86,80 @@ fn merged_shards_score_exactly_as_one_run() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("number of shards"));
 }
+
+/// `toolgate ci` in the bundled example project (its toolgate.toml: live server, tasks, base).
+fn ci(out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    toolgate()
+        .current_dir(fixture("example"))
+        .args(["ci", "--no-github", "--out", out.to_str().unwrap()])
+        .args(extra)
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap()
+}
+
+fn json(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn ci_matrix_jobs_and_the_fan_in_gate_as_one_job_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let whole = ci(&d.join("whole"), &[]);
+    let shards = d.join("artifacts");
+    for k in 1..=4 {
+        let o = ci(
+            &shards.join(format!("toolgate-shard-{k}")),
+            &["--shard", &format!("{k}/4")],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("shard {k}/4")));
+        // A matrix job gates nothing: no ci.json, no badge.
+        let out = shards.join(format!("toolgate-shard-{k}"));
+        assert!(!out.join("ci.json").exists() && !out.join("badge.svg").exists());
+    }
+    // The fan-in reads the folder the artifacts were downloaded into.
+    let fan = ci(&d.join("fan"), &["--merge", shards.to_str().unwrap()]);
+    assert_eq!(fan.status.code(), whole.status.code());
+    let (w, f) = (json(&d.join("whole/ci.json")), json(&d.join("fan/ci.json")));
+    for key in [
+        "passed",
+        "reasons",
+        "comparison",
+        "lock",
+        "lint",
+        "catalog_sha256",
+    ] {
+        assert_eq!(
+            f[key], w[key],
+            "ci.json `{key}` differs between fan-in and one job"
+        );
+    }
+    assert_eq!(
+        serde_json::to_string(&f["run"]["results"]).unwrap(),
+        serde_json::to_string(&w["run"]["results"]).unwrap()
+    );
+    assert!(
+        f["notices"].to_string().contains("joins 4 shards"),
+        "{}",
+        f["notices"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("fan/badge.svg")).unwrap(),
+        std::fs::read_to_string(d.join("whole/badge.svg")).unwrap()
+    );
+    // A lost matrix job is named, and the fan-in cannot pass.
+    std::fs::remove_dir_all(shards.join("toolgate-shard-3")).unwrap();
+    let o = ci(&d.join("fan2"), &["--merge", shards.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shard(s) 3/4 missing"));
+    assert_eq!(json(&d.join("fan2/ci.json"))["passed"], false);
+    // --shard and --merge are two different jobs.
+    let o = ci(
+        &d.join("x"),
+        &["--shard", "1/4", "--merge", shards.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -11,6 +11,8 @@ pub const COMMENT_MD: &str = "comment.md";
 pub const LINT_JSON: &str = "lint.json";
 pub const LINT_SARIF: &str = "lint.sarif";
 pub const BADGE_SVG: &str = "badge.svg";
+/// The badge as a shields.io endpoint document.
+pub const BADGE_JSON: &str = "badge.json";
 pub const BASELINE_JSON: &str = crate::eval::baseline::BASELINE_FILE;
 pub const LOCK: &str = "toolgate.lock";
 pub const TASKS_JSONL: &str = "tasks.jsonl";
@@ -26,6 +28,7 @@ const OUT_FILES: &[&str] = &[
     LINT_JSON,
     LINT_SARIF,
     BADGE_SVG,
+    BADGE_JSON,
     BASELINE_JSON,
     LOCK,
     TASKS_JSONL,

@@ -5,11 +5,12 @@
 
 pub mod files;
 pub mod settings;
+pub mod shards;
 pub mod sinks;
 pub mod templates;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
@@ -59,11 +60,57 @@ pub fn lock_status(
     Ok(status)
 }
 
-/// Runs the gate over `catalog` and writes every output. `format` is what goes to stdout.
+/// Where `toolgate ci`'s run comes from.
+pub enum Source {
+    /// The server's catalog (already listed): evaluate here.
+    Live(Catalog),
+    /// Fan-in: the shard folders of a CI matrix (`ci --shard K/N` jobs), joined.
+    Shards(Vec<PathBuf>),
+}
+
+/// The task file: the user's, or one generated from `catalog` into the output folder (with a
+/// notice that it cannot be compared with a base). Returns its path and whether it was made.
+pub fn tasks_file(
+    s: &CiSettings,
+    catalog: &Catalog,
+    out: &OutDir,
+    notices: &mut Vec<String>,
+) -> anyhow::Result<(PathBuf, bool)> {
+    if let Some(p) = &s.tasks {
+        return Ok((p.clone(), false));
+    }
+    let g = generate(
+        catalog,
+        &GenerateOptions {
+            per_tool: 3,
+            near_miss: 1,
+            no_tool: 5,
+            seed: 1,
+            heldout: 0.0,
+            only: vec![],
+        },
+    );
+    if g.tasks.is_empty() {
+        bail!(
+            "no tasks could be generated from {}: pass --tasks FILE",
+            catalog.source
+        );
+    }
+    let p = out.file(files::TASKS_JSONL);
+    crate::tasks::write_tasks(&p, &g.tasks)?;
+    notices.push(format!(
+        "No task file was given, so {} tasks were generated from this catalog (templates, seed 1). They change when descriptions change, so they cannot be compared with a base: generate a task file once (`toolgate generate`), review it and commit it.",
+        g.tasks.len()
+    ));
+    Ok((p, true))
+}
+
+/// Runs the gate over the catalog (or the shards) and writes every output. `format` is what
+/// goes to stdout.
 pub async fn run(
     s: &CiSettings,
     lint_settings: &LintSettings,
-    catalog: Catalog,
+    source: Source,
     gh: &GithubEnv,
     format: Format,
 ) -> anyhow::Result<Exit> {
@@ -86,6 +133,13 @@ pub async fn run(
         Some(p) => Some((p.clone(), baseline::read_base(p)?)),
     };
     let out = OutDir(s.out.clone());
+    let (catalog, shards) = match source {
+        Source::Live(c) => (c, None),
+        Source::Shards(dirs) => {
+            let (catalog, gathered) = shards::gather(&dirs, &mut notices)?;
+            (catalog, Some(gathered))
+        }
+    };
     out.prepare()?;
 
     // Pin check.
@@ -114,50 +168,27 @@ pub async fn run(
     put("sarif", &out.file(files::LINT_SARIF));
 
     // Tasks: the user's, or generated from this catalog.
-    let (tasks_path, generated) = match &s.tasks {
-        Some(p) => (p.clone(), false),
-        None => {
-            let g = generate(
-                &catalog,
-                &GenerateOptions {
-                    per_tool: 3,
-                    near_miss: 1,
-                    no_tool: 5,
-                    seed: 1,
-                    heldout: 0.0,
-                    only: vec![],
-                },
-            );
-            if g.tasks.is_empty() {
-                bail!(
-                    "no tasks could be generated from {}: pass --tasks FILE",
-                    catalog.source
-                );
-            }
-            let p = out.file(files::TASKS_JSONL);
-            crate::tasks::write_tasks(&p, &g.tasks)?;
-            notices.push(format!(
-                "No task file was given, so {} tasks were generated from this catalog (templates, seed 1). They change when descriptions change, so they cannot be compared with a base: generate a task file once (`toolgate generate`), review it and commit it.",
-                g.tasks.len()
-            ));
-            (p, true)
-        }
-    };
+    let (tasks_path, generated) = tasks_file(s, &catalog, &out, &mut notices)?;
     let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
 
-    // Evaluate (resumable in <out>/run).
+    // Evaluate (resumable in <out>/run), or join the shards there.
     let run_dir = out.run_dir();
-    let mut opts = EvalOptions {
-        model: s.model_options()?,
-        ..s.eval.clone()
+    let mut rd = match shards {
+        Some(g) => shards::join(g, &out, &tasks, &tasks_path)?,
+        None => {
+            let mut opts = EvalOptions {
+                model: s.model_options()?,
+                ..s.eval.clone()
+            };
+            if s.resume && run_dir.join(eval::files::RUN_FILE).is_file() {
+                opts.resume = Some(run_dir.clone());
+                opts.out = None;
+            } else {
+                out.clear_run()?;
+            }
+            eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?
+        }
     };
-    if s.resume && run_dir.join(eval::files::RUN_FILE).is_file() {
-        opts.resume = Some(run_dir.clone());
-        opts.out = None;
-    } else {
-        out.clear_run()?;
-    }
-    let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
     rd.finalize(&catalog, &tasks, &s.policy)?;
     let run: RunFile = rd.run.clone();
     put("run_json", &rd.dir.join(eval::files::RUN_FILE));
@@ -200,12 +231,16 @@ pub async fn run(
                 p.display()
             );
         }
-        if let Some(svg) = badge::for_run(&run) {
+        if let (Some(svg), Some(json)) = (badge::for_run(&run), badge::endpoint_json(&run)) {
             write_file(&out.file(files::BADGE_SVG), &svg)?;
+            write_file(&out.file(files::BADGE_JSON), &json)?;
             put("badge", &out.file(files::BADGE_SVG));
+            put("badge_json", &out.file(files::BADGE_JSON));
             if let Some(p) = &s.badge {
                 write_file(p, &svg)?;
+                write_file(&badge::endpoint_path(p), &json)?;
                 put("badge", p);
+                put("badge_json", &badge::endpoint_path(p));
             }
         }
     } else if s.write_baseline.is_some() || s.badge.is_some() {

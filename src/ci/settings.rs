@@ -34,6 +34,8 @@ pub struct CiSettings {
     pub base_url: Option<String>,
     pub max_calls: Option<usize>,
     pub seed: Option<u64>,
+    /// Fan-in: the shard folders to merge instead of evaluating (`--merge`).
+    pub merge: Vec<PathBuf>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -113,6 +115,7 @@ pub fn resolve(
         base_url: pick!(base_url),
         max_calls: pick!(max_calls),
         seed: pick!(seed),
+        merge: vec![],
         out,
     })
 }

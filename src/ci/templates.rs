@@ -10,7 +10,7 @@ fn toml_string(s: &str) -> String {
 pub fn config_text(server: Option<&str>) -> String {
     let server_line = match server {
         Some(s) => format!("server = {}\n", toml_string(s)),
-        None => "# A command line (stdio), an http(s) URL (Streamable HTTP) or a snapshot .json file.\nserver = \"npx -y @modelcontextprotocol/server-memory\"\n".into(),
+        None => "# FILL IN: your server, then run `toolgate pin`. A command line started over stdio\n# (server = \"node dist/index.js\", server = \"uv run my-server\"), an http(s) URL spoken to\n# over Streamable HTTP, or a snapshot .json file. Until it is set, toolgate asks for one.\n# server = \"node dist/index.js\"\n".into(),
     };
     format!(
         r#"# toolgate.toml: read by every toolgate command; flags override it.
@@ -77,10 +77,42 @@ fn action_line(action_ref: Option<&str>) -> String {
     }
 }
 
-pub fn workflow_text(action_ref: Option<&str>) -> String {
-    let action = action_line(action_ref);
-    format!(
-        r#"# Runs toolgate on every pull request: pin check, lint, evaluation, comparison with the
+/// What the workflow `toolgate init` writes does besides the gate.
+#[derive(Clone, Debug, Default)]
+pub struct WorkflowOptions<'a> {
+    /// `uses:` of the action (pinned or the tag).
+    pub action_ref: Option<&'a str>,
+    /// Split the evaluation over a matrix of this many jobs and gate in one fan-in job.
+    pub shards: Option<u32>,
+    /// Publish the badge (SVG and shields endpoint JSON) from the default branch to the
+    /// `toolgate-badge` branch in a job of its own, the only one that may write.
+    pub publish_badge: bool,
+}
+
+const CHECKOUT: &str =
+    "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+        with:
+          persist-credentials: false
+";
+const UPLOAD: &str = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2";
+const DOWNLOAD: &str =
+    "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0";
+
+/// The gate step's inputs, shared by the one-job and the fan-in workflow.
+const GATE_INPUTS: &str = "          config: toolgate.toml
+          base: toolgate-baseline.json
+          comment: ${{ github.event_name == 'pull_request' }}
+";
+const LLM_HINT: &str =
+    "          # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.
+        # env:
+        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
+";
+
+pub fn workflow_text(o: &WorkflowOptions) -> String {
+    let action = action_line(o.action_ref);
+    let mut w = String::from(
+        "# Runs toolgate on every pull request: pin check, lint, evaluation, comparison with the
 # committed baseline, a job summary and one sticky comment. Written by `toolgate init`.
 name: toolgate
 
@@ -89,34 +121,121 @@ on:
   push:
     branches: [main]
 
-permissions: {{}}
+permissions: {}
 
 jobs:
-  toolgate:
+",
+    );
+    let gate_needs = match o.shards {
+        Some(n) => {
+            let list: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
+            w.push_str(&format!(
+                "  # {n} jobs each evaluate one slice of the suite (a stable hash of each task id);
+  # the `toolgate` job joins them and gates exactly as one unsharded run would.
+  evaluate:
     runs-on: ubuntu-latest
     permissions:
       contents: read
-      pull-requests: write   # the sticky comment; fork PRs get a read-only token and skip it
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: [{list}]
     steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
-        with:
-          persist-credentials: false
-      - uses: {action}
-        id: toolgate
+{CHECKOUT}      - uses: {action}
         with:
           config: toolgate.toml
-          base: toolgate-baseline.json
-          comment: ${{{{ github.event_name == 'pull_request' }}}}
-          # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.
-        # env:
-        #   OPENAI_API_KEY: ${{{{ secrets.OPENAI_API_KEY }}}}
-      - uses: actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2
+          shard: ${{{{ matrix.shard }}}}/{n}
+{LLM_HINT}      - uses: {UPLOAD}
+        with:
+          name: toolgate-shard-${{{{ matrix.shard }}}}
+          path: toolgate-out/run
+          if-no-files-found: error
+
+",
+                list = list.join(", ")
+            ));
+            // The fan-in runs even when a shard failed, so the comment says which one.
+            "    needs: evaluate
+    if: ${{ !cancelled() }}
+"
+        }
+        None => "",
+    };
+    w.push_str(&format!(
+        "  toolgate:
+    runs-on: ubuntu-latest
+{gate_needs}    permissions:
+      contents: read
+      pull-requests: write   # the sticky comment; fork PRs get a read-only token and skip it
+    steps:
+{CHECKOUT}"
+    ));
+    if o.shards.is_some() {
+        w.push_str(&format!(
+            "      - uses: {DOWNLOAD}
+        with:
+          pattern: toolgate-shard-*
+          path: toolgate-shards
+"
+        ));
+    }
+    w.push_str(&format!(
+        "      - uses: {action}
+        id: toolgate
+        with:
+{GATE_INPUTS}"
+    ));
+    if o.shards.is_some() {
+        w.push_str(
+            "          merge: toolgate-shards
+",
+        );
+    } else {
+        w.push_str(LLM_HINT);
+    }
+    w.push_str(&format!(
+        "      - uses: {UPLOAD}
         if: always()
         with:
           name: toolgate
           path: toolgate-out
-"#
-    )
+"
+    ));
+    if o.publish_badge {
+        w.push_str(&format!(
+            "
+  # On the default branch only: publish badge.svg and badge.json (a shields.io endpoint) to the
+  # `toolgate-badge` branch. Link them from the README:
+  #   ![toolgate](https://raw.githubusercontent.com/OWNER/REPO/toolgate-badge/badge.svg)
+  #   ![toolgate](https://img.shields.io/endpoint?url=https://raw.githubusercontent.com/OWNER/REPO/toolgate-badge/badge.json)
+  badge:
+    needs: toolgate
+    if: ${{{{ !cancelled() && github.event_name == 'push' && github.ref == 'refs/heads/main' }}}}
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write   # pushes the one `toolgate-badge` branch; nothing else runs here
+    steps:
+      - uses: {DOWNLOAD}
+        with:
+          name: toolgate
+          path: toolgate-out
+      - name: publish the badge
+        env:
+          GH_TOKEN: ${{{{ github.token }}}}
+          REPO: ${{{{ github.repository }}}}
+          SERVER: ${{{{ github.server_url }}}}
+        run: |
+          test -f toolgate-out/badge.svg || {{ echo \"no badge: this run measured nothing\"; exit 0; }}
+          mkdir badge && cp toolgate-out/badge.svg toolgate-out/badge.json badge/
+          cd badge
+          git init -q -b toolgate-badge
+          git add badge.svg badge.json
+          git -c user.name=\"github-actions[bot]\" -c user.email=\"41898282+github-actions[bot]@users.noreply.github.com\" commit -qm \"toolgate badge for ${{GITHUB_SHA}}\"
+          git push -qf \"https://x-access-token:${{GH_TOKEN}}@${{SERVER#https://}}/${{REPO}}.git\" HEAD:toolgate-badge
+"
+        ));
+    }
+    w
 }
 
 #[cfg(test)]
@@ -128,7 +247,8 @@ mod tests {
         for server in [None, Some("python3 \"my server.py\"")] {
             let text = config_text(server);
             let c: crate::config::Config = toml::from_str(&text).unwrap();
-            assert!(c.server.is_some());
+            // Without --server the server is a commented placeholder, never someone else's.
+            assert_eq!(c.server.is_some(), server.is_some(), "{text}");
             assert_eq!(c.ci.models.as_deref(), Some(&["bm25".to_string()][..]));
             assert_eq!(c.ci.lock_check, Some(crate::gate::LockCheck::Fail));
         }
@@ -136,13 +256,44 @@ mod tests {
 
     #[test]
     fn the_workflow_has_expressions_intact() {
-        let w = workflow_text(None);
-        let pinned = workflow_text(Some("me/toolgate@0123456789abcdef0123456789abcdef01234567"));
+        let w = workflow_text(&WorkflowOptions::default());
+        let pinned = workflow_text(&WorkflowOptions {
+            action_ref: Some("me/toolgate@0123456789abcdef0123456789abcdef01234567"),
+            ..Default::default()
+        });
         assert!(pinned.contains("uses: me/toolgate@0123456789abcdef0123456789abcdef01234567\n"));
         assert!(
             w.contains("${{ github.event_name == 'pull_request' }}"),
             "{w}"
         );
         assert!(w.contains(ACTION_REF));
+        assert!(!w.contains("shard") && !w.contains("badge:"));
+    }
+
+    #[test]
+    fn the_sharded_workflow_fans_in() {
+        let w = workflow_text(&WorkflowOptions {
+            shards: Some(4),
+            publish_badge: true,
+            ..Default::default()
+        });
+        let y: serde_json::Value = serde_yaml_ng::from_str(&w).unwrap();
+        let jobs = &y["jobs"];
+        assert_eq!(
+            jobs["evaluate"]["strategy"]["matrix"]["shard"],
+            serde_json::json!([1, 2, 3, 4])
+        );
+        assert_eq!(
+            jobs["evaluate"]["steps"][1]["with"]["shard"],
+            "${{ matrix.shard }}/4"
+        );
+        assert_eq!(jobs["toolgate"]["needs"], "evaluate");
+        assert_eq!(
+            jobs["toolgate"]["steps"][2]["with"]["merge"],
+            "toolgate-shards"
+        );
+        assert_eq!(jobs["badge"]["permissions"]["contents"], "write");
+        assert_eq!(jobs["toolgate"]["permissions"]["contents"], "read");
+        assert_eq!(y["permissions"], serde_json::json!({}));
     }
 }

@@ -77,7 +77,8 @@ pub struct CiArgs {
     /// Output directory for every report [default: toolgate-out].
     #[arg(long, env = "TOOLGATE_OUT", value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Also write the SVG badge here (it is always written to the output directory).
+    /// Also write the SVG badge here, and its shields.io endpoint document beside it (FILE.json);
+    /// both are always written to the output directory.
     #[arg(long, env = "TOOLGATE_BADGE", value_name = "FILE")]
     pub badge: Option<PathBuf>,
     /// Compare with this base: a baseline file (from --write-baseline) or a base output
@@ -142,6 +143,20 @@ pub struct CiArgs {
     /// Ignore the GitHub Actions environment (no summary, outputs, annotations or comment).
     #[arg(long, env = "TOOLGATE_NO_GITHUB", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub no_github: Option<bool>,
+    /// Matrix job: run only slice K of N of the suite (a stable hash of each task id) and keep
+    /// the run in <out>/run for a fan-in `ci --merge`; no lint, gate, comment or badge here.
+    #[arg(
+        long,
+        env = "TOOLGATE_SHARD",
+        value_name = "K/N",
+        conflicts_with = "merge"
+    )]
+    pub shard: Option<crate::eval::shard::Shard>,
+    /// Fan-in job: gate, comment and badge from the shards of `ci --shard` (their output or run
+    /// folders, or a folder holding them, e.g. the downloaded artifacts; one per line in the
+    /// variable). Every shard 1..N must be there once; the server is not contacted.
+    #[arg(long, env = "TOOLGATE_MERGE", value_delimiter = '\n', num_args = 1.., value_name = "DIR")]
+    pub merge: Vec<PathBuf>,
     /// Format printed on stdout.
     #[arg(long, value_enum, default_value_t = Format::Terminal, env = "TOOLGATE_FORMAT")]
     pub format: Format,

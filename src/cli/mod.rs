@@ -290,12 +290,16 @@ pub struct ReportArgs {
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
-    /// The shard run directories.
+    /// The shard run directories, `toolgate ci` output folders, or folders holding them
+    /// (e.g. where the matrix's artifacts were downloaded).
     #[arg(required = true, value_name = "DIR")]
     pub shards: Vec<std::path::PathBuf>,
     /// The merged run directory to create.
     #[arg(long, value_name = "DIR")]
     pub out: std::path::PathBuf,
+    /// The task file the shards ran [default: the path recorded in the shards' run.json].
+    #[arg(short = 't', long, value_name = "FILE")]
+    pub tasks: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub gate: GateArgs,
     /// Format printed on stdout.
@@ -381,4 +385,12 @@ pub struct InitArgs {
     /// (`OWNER/toolgate@<40-hex SHA>`) [default: toolgate-dev/toolgate@v1, marked to pin].
     #[arg(long, value_name = "OWNER/REPO@REF")]
     pub action_ref: Option<String>,
+    /// Split the evaluation over a matrix of N jobs (`ci --shard K/N`) and gate in one fan-in
+    /// job (`ci --merge`), for suites too slow for one job.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=256))]
+    pub shards: Option<u32>,
+    /// Add a job that publishes the badge (SVG and shields.io endpoint JSON) from the default
+    /// branch to a `toolgate-badge` branch; it is the only job with write access.
+    #[arg(long)]
+    pub publish_badge: bool,
 }

@@ -57,6 +57,8 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     )?;
     s.write_baseline = a.write_baseline.clone();
     s.resume = a.resume.unwrap_or(false);
+    s.eval.shard = a.shard;
+    s.merge = a.merge.clone();
     Ok(s)
 }
 
@@ -78,8 +80,22 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         pass_env: trimmed(&a.pass_env),
     };
     let result = async {
+        if !s.merge.is_empty() {
+            // Fan-in: the shards kept the catalog they ran against; no server is needed.
+            return ci::run(
+                &s,
+                &cfg.lint,
+                ci::Source::Shards(s.merge.clone()),
+                &gh,
+                a.format,
+            )
+            .await;
+        }
         let catalog = load_catalog(&server, cfg).await?;
-        ci::run(&s, &cfg.lint, catalog, &gh, a.format).await
+        match s.eval.shard {
+            Some(shard) => ci::shards::run_shard(&s, &catalog, shard, a.format).await,
+            None => ci::run(&s, &cfg.lint, ci::Source::Live(catalog), &gh, a.format).await,
+        }
     }
     .await;
     if let Err(e) = &result {

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::bail;
 
 use super::Exit;
-use crate::ci::templates::{config_text, workflow_text};
+use crate::ci::templates::{WorkflowOptions, config_text, workflow_text};
 use crate::cli::InitArgs;
 use crate::out::write_file;
 
@@ -37,9 +37,19 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
     write_new(&config, &config_text(args.server.as_deref()), args.force)?;
     write_new(
         &workflow,
-        &workflow_text(args.action_ref.as_deref()),
+        &workflow_text(&WorkflowOptions {
+            action_ref: args.action_ref.as_deref(),
+            shards: args.shards,
+            publish_badge: args.publish_badge,
+        }),
         args.force,
     )?;
+    if args.server.is_none() {
+        eprintln!(
+            "fill in `server` in {} (your server's command line or URL) first",
+            config.display()
+        );
+    }
     eprintln!(
         "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it), set [ci] tasks, then `toolgate ci`"
     );

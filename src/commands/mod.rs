@@ -138,12 +138,15 @@ pub(crate) fn verdict(d: &crate::gate::GateDecision) -> Exit {
     d.exit()
 }
 
-/// Writes `--badge FILE` when asked.
+/// Writes `--badge FILE` (and the shields endpoint document FILE.json beside it) when asked.
 pub(crate) fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
     if let Some(path) = &gate_args.badge
         && let Some(svg) = crate::report::badge::for_run(run)
     {
         write_file(path, &svg)?;
+        if let Some(json) = crate::report::badge::endpoint_json(run) {
+            write_file(&crate::report::badge::endpoint_path(path), &json)?;
+        }
     }
     Ok(())
 }

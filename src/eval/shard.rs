@@ -157,6 +157,62 @@ pub fn gather(dirs: &[PathBuf]) -> anyhow::Result<(RunFile, Vec<super::Predictio
     Ok((first.clone(), predictions, catalog))
 }
 
+/// The shard run directories named by `dirs`: each may be a run directory (run.json), a
+/// `toolgate ci` output folder (run/run.json), or a folder of those (e.g. where the CI
+/// matrix's artifacts were downloaded), expanded in name order.
+pub fn expand_dirs(dirs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn run_dir(d: &Path) -> Option<PathBuf> {
+        if d.join(RUN_FILE).is_file() {
+            Some(d.to_path_buf())
+        } else if d.join("run").join(RUN_FILE).is_file() {
+            Some(d.join("run"))
+        } else {
+            None
+        }
+    }
+    let mut out = Vec::new();
+    for d in dirs {
+        if let Some(r) = run_dir(d) {
+            out.push(r);
+            continue;
+        }
+        let entries = std::fs::read_dir(d)
+            .with_context(|| format!("{} is not a shard run directory", d.display()))?;
+        let mut subs: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .filter_map(|p| run_dir(&p))
+            .collect();
+        if subs.is_empty() {
+            bail!(
+                "{} holds no shard run directory (no {RUN_FILE}, run/{RUN_FILE} or sub-folder with one)",
+                d.display()
+            );
+        }
+        subs.sort();
+        out.extend(subs);
+    }
+    Ok(out)
+}
+
+/// Checks that `tasks` (read from `path`) is the suite the shards ran.
+pub fn check_suite(first: &RunFile, tasks: &[Task], path: &Path) -> anyhow::Result<()> {
+    if crate::tasks::suite_hash(tasks) != first.suite.sha256 {
+        bail!(
+            "{} is not the task suite the shards ran (its sha256 differs): merge where the same task file is checked out",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The split the shards ran.
+pub fn split_of(first: &RunFile) -> anyhow::Result<crate::tasks::SplitArg> {
+    <crate::tasks::SplitArg as clap::ValueEnum>::from_str(&first.split, true)
+        .map_err(|e| anyhow::anyhow!("the shards' split `{}`: {e}", first.split))
+}
+
 /// Writes the merged predictions into `out` (a new directory).
 pub fn write_predictions(out: &Path, predictions: &[super::PredictionLine]) -> anyhow::Result<()> {
     let mut text = String::new();

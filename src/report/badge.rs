@@ -58,8 +58,16 @@ pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::V
     )
 }
 
-/// The badge of a run: the first model's tool accuracy.
-pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
+/// What a run's badge says: label, value, colour and provenance (the first model's tool
+/// accuracy).
+struct Face {
+    label: &'static str,
+    value: String,
+    colour: &'static str,
+    provenance: serde_json::Value,
+}
+
+fn face(run: &crate::eval::RunFile) -> Option<Face> {
     let r = run.results.first()?;
     let a = &r.metrics.accuracy;
     let value = if run.status == RunStatus::Complete {
@@ -78,12 +86,38 @@ pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
         "catalog_sha256": run.catalog.sha256,
         "seed": run.seed,
     });
-    Some(render(
-        "tool accuracy",
-        &value,
-        colour(a.value),
-        &provenance,
-    ))
+    Some(Face {
+        label: "tool accuracy",
+        value,
+        colour: colour(a.value),
+        provenance,
+    })
+}
+
+/// The badge of a run: the first model's tool accuracy.
+pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
+    let f = face(run)?;
+    Some(render(f.label, &f.value, f.colour, &f.provenance))
+}
+
+/// The same badge as a shields.io endpoint document
+/// (`https://img.shields.io/endpoint?url=<where it is published>`), for READMEs that want
+/// shields' styles; the provenance rides along as extra keys shields ignores.
+pub fn endpoint_json(run: &crate::eval::RunFile) -> Option<String> {
+    let f = face(run)?;
+    let doc = serde_json::json!({
+        "schemaVersion": 1,
+        "label": f.label,
+        "message": f.value,
+        "color": f.colour.trim_start_matches('#'),
+        "toolgate": f.provenance,
+    });
+    serde_json::to_string_pretty(&doc).ok().map(|t| t + "\n")
+}
+
+/// `FILE.svg` → `FILE.json`: where the endpoint document goes beside an SVG badge.
+pub fn endpoint_path(svg: &std::path::Path) -> std::path::PathBuf {
+    svg.with_extension("json")
 }
 
 /// Rasterises an SVG (for tests and previews) to RGBA pixels: (width, height, pixels).
@@ -102,6 +136,32 @@ pub fn rasterise(svg: &str) -> Option<(u32, u32, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_endpoint_document_says_what_the_svg_says() {
+        let run: crate::eval::RunFile = crate::eval::v1::from_text(
+            &std::fs::read_to_string(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/fixtures/example/toolgate-baseline.json"
+            ))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map(|v| v["run"].to_string())
+            .unwrap_or_default(),
+        )
+        .unwrap();
+        let svg = for_run(&run).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&endpoint_json(&run).unwrap()).unwrap();
+        assert_eq!(doc["schemaVersion"], 1);
+        let message = doc["message"].as_str().unwrap();
+        assert!(message.ends_with('%') && svg.contains(&format!(">{message}</text>")));
+        let colour = doc["color"].as_str().unwrap();
+        assert!(svg.contains(&format!("fill=\"#{colour}\"")), "{colour}");
+        assert_eq!(
+            endpoint_path(std::path::Path::new("out/badge.svg")),
+            std::path::PathBuf::from("out/badge.json")
+        );
+    }
 
     #[test]
     fn widths_come_from_the_embedded_font() {
