@@ -105,6 +105,47 @@ pub fn tasks_file(
     Ok((p, true))
 }
 
+/// The base an `--incremental` run reuses, unless this run must be a full one (no base; on
+/// GitHub outside a pull request; the `--full-every` turn), which a notice then says.
+fn incremental_base(
+    s: &CiSettings,
+    gh: &GithubEnv,
+    base: Option<&(PathBuf, Baseline)>,
+    notices: &mut Vec<String>,
+) -> Option<eval::rundir::IncrementalBase> {
+    if !s.incremental {
+        return None;
+    }
+    let full = |why: &str, notices: &mut Vec<String>| {
+        notices.push(format!("This run went in full (not incremental): {why}."));
+        None
+    };
+    let event = gh.event_name.as_deref().unwrap_or("");
+    if gh.actions && !event.starts_with("pull_request") {
+        return full(
+            &format!(
+                "outside a pull request (`{event}`) every decision is made anew, so the next base is a full one"
+            ),
+            notices,
+        );
+    }
+    if let (Some(n), Some(k)) = (s.full_every, gh.run_number)
+        && k % n == 0
+    {
+        return full(
+            &format!("run {k} is a full run (--full-every {n})"),
+            notices,
+        );
+    }
+    let Some((path, b)) = base else {
+        return full("there is no base to reuse decisions from", notices);
+    };
+    Some(eval::rundir::IncrementalBase {
+        base: std::sync::Arc::new(b.clone()),
+        name: path.display().to_string(),
+    })
+}
+
 /// Runs the gate over the catalog (or the shards) and writes every output. `format` is what
 /// goes to stdout.
 pub async fn run(
@@ -185,8 +226,18 @@ pub async fn run(
                 opts.out = None;
             } else {
                 out.clear_run()?;
+                opts.incremental = incremental_base(s, gh, base.as_ref(), &mut notices);
             }
-            eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?
+            let rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
+            if let Some(why) = &rd.incremental_note {
+                notices.push(format!(
+                    "Incremental evaluation was asked for but this run went in full: {why}."
+                ));
+            }
+            if let Some(r) = &rd.run.reused {
+                notices.push(r.sentence());
+            }
+            rd
         }
     };
     rd.finalize(&catalog, &tasks, &s.policy)?;
@@ -195,6 +246,7 @@ pub async fn run(
     put("report_html", &rd.dir.join(eval::files::REPORT_HTML));
     put("report_markdown", &rd.dir.join(eval::files::REPORT_MD));
     let outcomes = read_outcomes(&rd.dir)?;
+    let predictions = std::mem::take(&mut rd.predictions);
     drop(rd);
 
     // Compare with the base, then decide.
@@ -220,7 +272,8 @@ pub async fn run(
 
     // Files. A run that measured nothing leaves no badge and no baseline behind.
     if measured {
-        let baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock);
+        let baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock)
+            .with_decisions(predictions, &catalog, &tasks);
         let text = baseline.to_text()?;
         write_file(&out.file(files::BASELINE_JSON), &text)?;
         put("baseline", &out.file(files::BASELINE_JSON));

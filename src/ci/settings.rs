@@ -36,6 +36,10 @@ pub struct CiSettings {
     pub seed: Option<u64>,
     /// Fan-in: the shard folders to merge instead of evaluating (`--merge`).
     pub merge: Vec<PathBuf>,
+    /// Reuse the base's decisions where the change cannot reach (`--incremental`).
+    pub incremental: bool,
+    /// Run in full every N-th workflow run.
+    pub full_every: Option<u64>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -94,6 +98,7 @@ pub fn resolve(
         concurrency: pick!(concurrency).unwrap_or(4),
         max_steps: pick!(max_steps).unwrap_or(1).max(1),
         shard: None,
+        incremental: None,
         model: Default::default(),
     };
     let no_cache = pick!(no_cache).unwrap_or(false);
@@ -116,6 +121,8 @@ pub fn resolve(
         max_calls: pick!(max_calls),
         seed: pick!(seed),
         merge: vec![],
+        incremental: false,
+        full_every: None,
         out,
     })
 }

@@ -102,6 +102,7 @@ const DOWNLOAD: &str =
 const GATE_INPUTS: &str = "          config: toolgate.toml
           base: toolgate-baseline.json
           comment: ${{ github.event_name == 'pull_request' }}
+          # incremental: true   # re-run only the tasks a change can reach (LLM suites)
 ";
 const LLM_HINT: &str =
     "          # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.

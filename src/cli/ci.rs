@@ -143,6 +143,17 @@ pub struct CiArgs {
     /// Ignore the GitHub Actions environment (no summary, outputs, annotations or comment).
     #[arg(long, env = "TOOLGATE_NO_GITHUB", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub no_github: Option<bool>,
+    /// With a base written by `toolgate ci` (it keeps its decisions and per-task marks),
+    /// re-run only the tasks a catalog change can reach (expected tool, lure or closest tools
+    /// changed, new or edited tasks) and reuse the base's decisions for the rest. Exact for
+    /// per-tool scorers, an approximation for LLMs; every report says what was reused. Runs in
+    /// full on GitHub outside pull requests, and with --full-every.
+    #[arg(long, env = "TOOLGATE_INCREMENTAL", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub incremental: Option<bool>,
+    /// With --incremental: run in full every N-th workflow run (GITHUB_RUN_NUMBER), to keep the
+    /// reused decisions honest.
+    #[arg(long, env = "TOOLGATE_FULL_EVERY", value_name = "N")]
+    pub full_every: Option<u64>,
     /// Matrix job: run only slice K of N of the suite (a stable hash of each task id) and keep
     /// the run in <out>/run for a fan-in `ci --merge`; no lint, gate, comment or badge here.
     #[arg(

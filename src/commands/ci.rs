@@ -59,6 +59,11 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     s.resume = a.resume.unwrap_or(false);
     s.eval.shard = a.shard;
     s.merge = a.merge.clone();
+    s.incremental = a.incremental.unwrap_or(false);
+    s.full_every = a.full_every;
+    if s.full_every == Some(0) {
+        anyhow::bail!("--full-every must be at least 1");
+    }
     Ok(s)
 }
 

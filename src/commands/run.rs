@@ -48,6 +48,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
             concurrency: args.concurrency,
             max_steps: args.max_steps.max(1),
             shard: args.shard,
+            incremental: None,
             model: model_options(args)?,
         })
     }

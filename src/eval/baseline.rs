@@ -35,6 +35,12 @@ pub struct Baseline {
     pub lint: Option<LintReport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<LockFile>,
+    /// Every decision of the run, so an incremental run can reuse what a change cannot reach.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predictions: Vec<super::PredictionLine>,
+    /// Per task: its content hash and its closest tools (see [`super::incremental`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<std::collections::BTreeMap<String, super::incremental::TaskMark>>,
 }
 
 impl Baseline {
@@ -46,7 +52,21 @@ impl Baseline {
             outcomes,
             lint: Some(lint),
             lock: Some(lock),
+            predictions: vec![],
+            tasks: None,
         }
+    }
+
+    /// Adds what an incremental run needs: the decisions and the tasks' marks.
+    pub fn with_decisions(
+        mut self,
+        predictions: Vec<super::PredictionLine>,
+        catalog: &crate::catalog::Catalog,
+        tasks: &[crate::tasks::Task],
+    ) -> Self {
+        self.predictions = predictions;
+        self.tasks = Some(super::incremental::marks(catalog, tasks));
+        self
     }
 
     pub fn to_text(&self) -> anyhow::Result<String> {
@@ -115,6 +135,8 @@ impl Baseline {
             outcomes,
             lint,
             lock: None,
+            predictions: super::run_file::read_predictions(&run_dir)?,
+            tasks: None,
         })
     }
 }

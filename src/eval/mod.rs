@@ -4,6 +4,7 @@
 
 pub mod baseline;
 mod dirs;
+pub mod incremental;
 mod probe;
 pub mod run_file;
 pub mod rundir;

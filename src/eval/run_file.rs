@@ -168,6 +168,9 @@ pub struct RunFile {
     /// The slice of the suite this run covers (`--shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<super::shard::Shard>,
+    /// Decisions reused from a base (`--incremental`); absent for a run that made them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<super::incremental::Reuse>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -40,7 +40,16 @@ pub struct EvalOptions {
     pub max_steps: u32,
     /// Run only this slice of the suite (`--shard K/N`).
     pub shard: Option<super::shard::Shard>,
+    /// Reuse this base's decisions where a change cannot reach (`--incremental`).
+    pub incremental: Option<IncrementalBase>,
     pub model: ModelOptions,
+}
+
+/// The base of an incremental run and the name reports give it.
+#[derive(Clone, Debug)]
+pub struct IncrementalBase {
+    pub base: std::sync::Arc<super::baseline::Baseline>,
+    pub name: String,
 }
 
 impl Default for EvalOptions {
@@ -55,6 +64,7 @@ impl Default for EvalOptions {
             concurrency: 4,
             max_steps: 1,
             shard: None,
+            incremental: None,
             model: ModelOptions::default(),
         }
     }
@@ -65,6 +75,8 @@ pub struct RunDir {
     pub dir: PathBuf,
     pub run: RunFile,
     pub predictions: Vec<PredictionLine>,
+    /// Why an incremental run went in full, when it did.
+    pub incremental_note: Option<String>,
     _lock: DirLock,
 }
 
@@ -148,7 +160,7 @@ pub async fn evaluate(
         Some(dir) => bail!("{} is not a run directory (no {RUN_FILE})", dir.display()),
         None => None,
     };
-    let (dir, lock, run) = match (&opts.resume, previous) {
+    let (dir, lock, run, incremental_note) = match (&opts.resume, previous) {
         (Some(dir), Some(prev)) => {
             let lock = DirLock::take(dir)?;
             if prev.catalog.sha256 != catalog_sha {
@@ -183,16 +195,17 @@ pub async fn evaluate(
                     dir.display()
                 );
             }
-            (dir.clone(), lock, prev)
+            (dir.clone(), lock, prev, None)
         }
         _ => {
             let dir = claim_dir(opts)?;
+            let mut note = None;
             let lock = DirLock::take(&dir)?;
             let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
             for t in tasks {
                 *by_kind.entry(t.kind.as_str().to_string()).or_default() += 1;
             }
-            let run = RunFile {
+            let mut run = RunFile {
                 schema_version: RUN_SCHEMA.into(),
                 toolgate_version: env!("CARGO_PKG_VERSION").into(),
                 created: now(),
@@ -227,15 +240,40 @@ pub async fn evaluate(
                 max_steps: opts.max_steps.max(1),
                 seed: opts.model.llm.seed,
                 shard: opts.shard,
+                reused: None,
                 results: vec![],
                 gate: None,
             };
+            if let Some(inc) = &opts.incremental {
+                let cur = super::incremental::Current {
+                    catalog,
+                    tasks,
+                    models: &run
+                        .models
+                        .iter()
+                        .map(|m| (m.spec.clone(), m.trials))
+                        .collect::<Vec<_>>(),
+                    max_steps: run.max_steps,
+                    approximate: run.models.iter().any(|m| !m.spec.starts_with("bm25")),
+                };
+                match super::incremental::plan(&inc.base, &inc.name, &cur) {
+                    Ok(plan) => {
+                        super::shard::write_predictions(&dir, &plan.predictions)?;
+                        eprintln!("{}", plan.reuse.sentence());
+                        run.reused = Some(plan.reuse);
+                    }
+                    Err(why) => {
+                        eprintln!("incremental run not possible, running in full: {why}");
+                        note = Some(why);
+                    }
+                }
+            }
             run.write(&dir)?;
             if opts.shard.is_some() {
                 // A merge scores the shards without reaching the server again.
                 crate::catalog::snapshot::write(&dir.join(super::shard::CATALOG_FILE), catalog)?;
             }
-            (dir, lock, run)
+            (dir, lock, run, note)
         }
     };
     let mut run = run;
@@ -269,6 +307,7 @@ pub async fn evaluate(
         dir,
         run,
         predictions,
+        incremental_note,
         _lock: lock,
     })
 }
@@ -301,6 +340,7 @@ impl RunDir {
             dir,
             run: first,
             predictions,
+            incremental_note: None,
             _lock: lock,
         })
     }

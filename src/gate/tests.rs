@@ -37,6 +37,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         max_steps: 1,
         seed: None,
         shard: None,
+        reused: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

@@ -28,6 +28,8 @@ pub struct GithubEnv {
     pub sha: Option<String>,
     pub server_url: Option<String>,
     pub run_id: Option<String>,
+    /// `GITHUB_RUN_NUMBER`: counts the workflow's runs (for `--full-every`).
+    pub run_number: Option<u64>,
 }
 
 /// Where a report came from: the commit it is about and the workflow run that made it.
@@ -69,6 +71,7 @@ impl GithubEnv {
             sha: var("GITHUB_SHA"),
             server_url: var("GITHUB_SERVER_URL"),
             run_id: var("GITHUB_RUN_ID"),
+            run_number: var("GITHUB_RUN_NUMBER").and_then(|n| n.parse().ok()),
         }
     }
 

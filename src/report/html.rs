@@ -212,6 +212,12 @@ pub fn render(run: &RunFile) -> String {
             esc(&run.status.to_string())
         ));
     }
+    if let Some(r) = &run.reused {
+        body.push_str(&format!(
+            "<p class=muted><strong>{}</strong></p>",
+            esc(&r.sentence())
+        ));
+    }
     if let Some(g) = &run.gate {
         body.push_str(&if g.passed {
             "<p class=pass><strong>Gate passed.</strong></p>".to_string()

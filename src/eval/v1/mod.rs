@@ -227,6 +227,8 @@ pub struct RunFileV1 {
     pub seed: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::eval::shard::Shard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused: Option<crate::eval::incremental::Reuse>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -249,6 +251,7 @@ impl From<internal::RunFile> for RunFileV1 {
             max_steps: v.max_steps,
             seed: v.seed,
             shard: v.shard,
+            reused: v.reused,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -271,6 +274,7 @@ impl From<RunFileV1> for internal::RunFile {
             max_steps: v.max_steps,
             seed: v.seed,
             shard: v.shard,
+            reused: v.reused,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }

@@ -19,6 +19,9 @@ fn pct(r: &Rate) -> String {
 
 pub fn terminal(run: &RunFile) -> String {
     let mut out = format!("{}\n", header(run));
+    if let Some(r) = &run.reused {
+        out.push_str(&format!("{}\n", r.sentence()));
+    }
     for r in &run.results {
         let m = &r.metrics;
         out.push_str(&format!("\n== {}\n", r.model));
@@ -136,6 +139,9 @@ pub fn markdown(run: &RunFile) -> String {
 /// [`markdown`] without its heading, to nest in another report (the PR comment).
 pub fn markdown_body(run: &RunFile) -> String {
     let mut out = format!("\n{}\n", escape_cell(&header(run)));
+    if let Some(r) = &run.reused {
+        out.push_str(&format!("\n> {}\n", escape_cell(&r.sentence())));
+    }
     for r in &run.results {
         let m = &r.metrics;
         out.push_str(&format!("\n### {}\n\n", code(&r.model)));
