@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use crate::gate::{LintFailOn, LockCheck};
 pub use crate::report::Format;
+pub use crate::report::style::ColorWhen;
 
 mod ci;
 pub use crate::tasks::SplitArg;
@@ -24,6 +25,9 @@ pub struct Cli {
     /// Config file (default: ./toolgate.toml when present).
     #[arg(long, global = true, env = "TOOLGATE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Colour on stdout (auto: on a terminal, off with NO_COLOR, on with CLICOLOR_FORCE).
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: ColorWhen,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -332,10 +332,15 @@ pub fn terminal(r: &CiReport) -> String {
     for (k, v) in &r.outputs {
         out.push_str(&format!("{:<15} {v}\n", k));
     }
+    let p = super::style::palette();
     out.push_str(&if r.passed {
-        "gate            passed\n".to_string()
+        format!("gate            {}\n", p.verdict(true, "passed"))
     } else {
-        format!("gate            FAILED: {}\n", r.reasons.join("; "))
+        format!(
+            "gate            {}: {}\n",
+            p.verdict(false, "FAILED"),
+            super::terminal::plain(&r.reasons.join("; "))
+        )
     });
     out
 }
