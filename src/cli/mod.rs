@@ -199,7 +199,11 @@ pub struct RunArgs {
     /// The task file (JSONL). On --resume, defaults to the run's own.
     #[arg(short = 't', long, value_name = "FILE")]
     pub tasks: Option<std::path::PathBuf>,
-    /// Model spec (repeatable): `bm25`, `bm25:<min_score>`.
+    /// Model spec (repeatable) [default: bm25]: `bm25[:<min_score>]` (offline BM25 router),
+    /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
+    /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
+    /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`. Keys come from
+    /// the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); local servers need none.
     #[arg(short = 'm', long = "model", value_name = "SPEC")]
     pub models: Vec<String>,
     /// Trials per task for models that are not deterministic.
