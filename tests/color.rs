@@ -174,3 +174,38 @@ fn a_servers_escape_sequences_stay_escaped_when_coloured() {
         assert!(rest.contains("evil"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn the_ci_log_colours_the_gate_and_the_lock_only_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |out: &str| {
+        vec![
+            "ci".to_string(),
+            "--server".into(),
+            fixture("example/after.json"),
+            "--tasks".into(),
+            fixture("example/tasks.jsonl"),
+            "--lock".into(),
+            fixture("example/toolgate.lock"),
+            "--no-github".into(),
+            "--out".into(),
+            dir.path().join(out).display().to_string(),
+        ]
+    };
+    let mut coloured = args("a");
+    coloured.extend(["--color".into(), "always".into()]);
+    let coloured: Vec<&str> = coloured.iter().map(String::as_str).collect();
+    let text = stdout(&coloured, &[]);
+    assert!(text.contains(&ON.verdict(true, "match")), "{text:?}");
+    assert!(text.contains(&ON.verdict(true, "passed")), "{text:?}");
+    let piped = args("b");
+    let piped: Vec<&str> = piped.iter().map(String::as_str).collect();
+    let plain = stdout(&piped, &[]);
+    assert!(plain.contains("gate            passed"), "{plain}");
+    assert!(!plain.contains(ESC), "{plain:?}");
+    assert_eq!(strip_sgr(&text).replace("/a", "/b"), plain);
+    for file in ["summary.md", "ci.json", "lint.sarif", "run/report.html"] {
+        let written = std::fs::read_to_string(dir.path().join("a").join(file)).unwrap();
+        assert!(!written.contains(ESC), "{file} carries an escape");
+    }
+}
