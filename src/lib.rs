@@ -16,6 +16,7 @@ pub mod limits;
 pub mod lint;
 pub mod models;
 pub mod out;
+pub mod progress;
 pub mod report;
 pub mod score;
 pub mod tasks;

@@ -51,6 +51,7 @@ fn main() -> ExitCode {
     unsafe { toolgate::catalog::env::take_secrets() };
     drop_empty_toolgate_vars();
     let cli = Cli::parse();
+    toolgate::report::style::init(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

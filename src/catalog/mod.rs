@@ -145,6 +145,12 @@ pub(crate) fn kind(v: &Value) -> &'static str {
 pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
     match spec {
         ServerSpec::Snapshot(path) => snapshot::read(path),
-        _ => connect::connect(spec, opts).await,
+        _ => {
+            crate::progress::while_slow(
+                "waiting for the server to start and list its tools",
+                connect::connect(spec, opts),
+            )
+            .await
+        }
     }
 }

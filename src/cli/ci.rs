@@ -53,7 +53,9 @@ pub struct CiArgs {
     /// fine for a first look, but commit a task file for comparable before/after numbers.
     #[arg(short = 't', long, env = "TOOLGATE_TASKS", value_name = "FILE")]
     pub tasks: Option<PathBuf>,
-    /// Model spec (repeatable or comma-separated) [default: bm25].
+    /// Model spec (repeatable or comma-separated) [default: bm25]: `bm25[:<min_score>]`,
+    /// `replay:<file.jsonl>`, or `<provider>:<model>` with provider one of openai, anthropic,
+    /// openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (see `toolgate run --help`).
     #[arg(
         short = 'm',
         long = "model",
@@ -89,7 +91,8 @@ pub struct CiArgs {
     #[arg(long, env = "TOOLGATE_WRITE_BASELINE", value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
     /// Post or update the pull-request comment (GitHub only; needs GITHUB_TOKEN with
-    /// pull-requests: write) [default: false].
+    /// pull-requests: write) [default: true on GitHub Actions (GITHUB_ACTIONS=true, unless
+    /// --no-github), false elsewhere; a run with no pull request posts nothing and says why].
     #[arg(long, env = "TOOLGATE_COMMENT", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub comment: Option<bool>,
     /// Tells several toolgate comments on one pull request apart (e.g. one per server).

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 pub use crate::gate::{LintFailOn, LockCheck};
 pub use crate::report::Format;
+pub use crate::report::style::ColorWhen;
 
 mod ci;
 pub use crate::tasks::SplitArg;
@@ -24,6 +25,9 @@ pub struct Cli {
     /// Config file (default: ./toolgate.toml when present).
     #[arg(long, global = true, env = "TOOLGATE_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Colour on stdout (auto: on a terminal, off with NO_COLOR, on with CLICOLOR_FORCE).
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: ColorWhen,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -195,7 +199,11 @@ pub struct RunArgs {
     /// The task file (JSONL). On --resume, defaults to the run's own.
     #[arg(short = 't', long, value_name = "FILE")]
     pub tasks: Option<std::path::PathBuf>,
-    /// Model spec (repeatable): `bm25`, `bm25:<min_score>`.
+    /// Model spec (repeatable) [default: bm25]: `bm25[:<min_score>]` (offline BM25 router),
+    /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
+    /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
+    /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`. Keys come from
+    /// the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); local servers need none.
     #[arg(short = 'm', long = "model", value_name = "SPEC")]
     pub models: Vec<String>,
     /// Trials per task for models that are not deterministic.

@@ -10,6 +10,7 @@ pub mod locate;
 pub mod markdown;
 pub mod run;
 pub mod sarif;
+pub mod style;
 pub mod table;
 pub mod terminal;
 

@@ -1,9 +1,10 @@
 //! Plain-text tables for a terminal.
 
 use super::LintReport;
+use super::style::Palette;
 use crate::catalog::Catalog;
+use crate::lint::Severity;
 
-/// Pads or cuts `s` to `w` characters.
 /// Text from a server or provider made safe for a terminal: control characters (escape
 /// sequences, carriage returns, bells) and invisible format characters are shown escaped.
 pub fn plain(s: &str) -> String {
@@ -20,6 +21,7 @@ pub fn plain(s: &str) -> String {
     out
 }
 
+/// Pads or cuts `s` to `w` characters.
 pub fn cell(s: &str, w: usize) -> String {
     let n = s.chars().count();
     if n > w {
@@ -61,7 +63,7 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
     let name_w = catalog
         .tools
         .iter()
-        .map(|t| t.name().chars().count())
+        .map(|t| plain(t.name()).chars().count())
         .max()
         .unwrap_or(4)
         .clamp(4, 40);
@@ -81,7 +83,7 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
         };
         out.push_str(&format!(
             "{}  {:>6}  {:>8}  {}  {:>7}\n",
-            cell(t.name(), name_w),
+            cell(&plain(t.name()), name_w),
             t.params().len(),
             t.required().len(),
             cell(&hint_flags(t), 14),
@@ -91,7 +93,12 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
     out
 }
 
+/// The findings and the summary line; severities coloured when the process's palette is on.
 pub fn lint(report: &LintReport) -> String {
+    lint_in(report, super::style::palette())
+}
+
+fn lint_in(report: &LintReport, p: Palette) -> String {
     let mut out = String::new();
     for f in &report.findings {
         let at = match (&f.tool, &f.file, f.line) {
@@ -100,20 +107,30 @@ pub fn lint(report: &LintReport) -> String {
             (None, Some(file), Some(line)) => format!("catalog ({file}:{line})"),
             (None, _, _) => "catalog".into(),
         };
+        // Tool names and messages quote the server: escape before anything is painted.
         out.push_str(&format!(
-            "{:<7} {} {}  {}\n",
-            f.severity.as_str(),
+            "{} {} {}  {}\n",
+            p.severity(f.severity, &format!("{:<7}", f.severity.as_str())),
             f.code,
             f.slug,
-            at
+            plain(&at)
         ));
-        out.push_str(&format!("        {}\n", f.message));
-        out.push_str(&format!("        fix: {}\n", f.help));
+        out.push_str(&format!("        {}\n", plain(&f.message)));
+        out.push_str(&format!("        fix: {}\n", plain(&f.help)));
     }
     let s = &report.summary;
+    let count = |n: usize, sev: Severity, word: &str| {
+        let text = format!("{n} {word}");
+        if n == 0 { text } else { p.severity(sev, &text) }
+    };
     out.push_str(&format!(
-        "{} tools, {} tokens ({}); {} error(s), {} warning(s), {} info\n",
-        report.tool_count, report.total_tokens, report.tokenizer, s.errors, s.warnings, s.infos
+        "{} tools, {} tokens ({}); {}, {}, {}\n",
+        report.tool_count,
+        report.total_tokens,
+        report.tokenizer,
+        count(s.errors, Severity::Error, "error(s)"),
+        count(s.warnings, Severity::Warning, "warning(s)"),
+        count(s.infos, Severity::Info, "info")
     ));
     out
 }

@@ -82,11 +82,23 @@ pub async fn generate(
             Split::Dev
         }
     };
+    let in_scope =
+        |name: &str| opts.only.is_empty() || opts.only.iter().any(|o| o.as_str() == name);
+    let slots = opts.per_tool + opts.near_miss;
+    let total = catalog.tools.iter().filter(|t| in_scope(t.name())).count() * slots
+        + usize::from(opts.no_tool > 0);
+    // Each slot is several calls (write, judge, rewrites): show where the writer is.
+    let bar = crate::progress::bar(total as u64, "requests");
+    let mut done = 0u64;
     for (i, tool) in catalog.tools.iter().enumerate() {
-        if !opts.only.is_empty() && !opts.only.iter().any(|o| o == tool.name()) {
+        if !in_scope(tool.name()) {
             continue;
         }
-        for n in 0..opts.per_tool + opts.near_miss {
+        bar.set_message(crate::report::terminal::plain(tool.name()));
+        bar.set_position(done);
+        done += slots as u64;
+        for n in 0..slots {
+            bar.set_position(done - (slots - n) as u64);
             let args = match sample_args(tool, opts.seed, n as u64) {
                 Ok(a) => a,
                 Err(e) => {
@@ -189,7 +201,9 @@ pub async fn generate(
             });
         }
     }
+    bar.set_position(done);
     if opts.no_tool > 0 {
+        bar.set_message("no-tool requests");
         let prompt = format!(
             "An assistant has only these tools:\n{listing}\n\nWrite {} different requests a user might type that none of these tools can serve (everyday questions, other domains). One per line, no numbering.",
             opts.no_tool
@@ -221,6 +235,7 @@ pub async fn generate(
             }
         }
     }
+    bar.finish_and_clear();
     Generated {
         tasks,
         unsampleable,

@@ -30,6 +30,8 @@ pub fn toolgate() -> assert_cmd::Command {
             || k.starts_with("RUNNER_")
             || k.starts_with("ACTIONS_")
             || k == "NO_COLOR"
+            || k == "CLICOLOR_FORCE"
+            || k == "CLICOLOR"
             || k.ends_with("_API_KEY")
             || k == "GH_TOKEN"
         {

@@ -298,6 +298,10 @@ pub fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) 
 
 /// A few lines for the log.
 pub fn terminal(r: &CiReport) -> String {
+    use super::style::Tone;
+    use crate::gate::LockState;
+    use crate::score::compare::Verdict;
+    let p = super::style::palette();
     let mut out = String::new();
     for m in &r.run.results {
         out.push_str(&format!(
@@ -314,7 +318,11 @@ pub fn terminal(r: &CiReport) -> String {
                     m.overall.base.show(),
                     m.overall.head.show(),
                     signed_pts(m.overall.delta),
-                    m.overall.verdict
+                    match m.overall.verdict {
+                        Verdict::Better => p.verdict(true, &m.overall.verdict.to_string()),
+                        Verdict::Worse => p.verdict(false, &m.overall.verdict.to_string()),
+                        v => v.to_string(),
+                    }
                 ));
             }
         }
@@ -322,9 +330,23 @@ pub fn terminal(r: &CiReport) -> String {
             out.push_str(&format!("base note       {n}\n"));
         }
     }
+    let lock = r.lock.status.to_string();
+    let count = |n: usize, tone: Tone| {
+        let n = n.to_string();
+        if n == "0" { n } else { p.paint(tone, &n) }
+    };
     out.push_str(&format!(
         "lock            {} ({})\nlint            {} error(s), {} warning(s), {} info\n",
-        r.lock.status, r.lock.path, r.lint.errors, r.lint.warnings, r.lint.infos
+        match r.lock.status {
+            LockState::Match => p.verdict(true, &lock),
+            LockState::Changed => p.verdict(false, &lock),
+            LockState::Missing => p.paint(Tone::Warning, &lock),
+            LockState::Off => lock,
+        },
+        r.lock.path,
+        count(r.lint.errors, Tone::Error),
+        count(r.lint.warnings, Tone::Warning),
+        count(r.lint.infos, Tone::Info)
     ));
     for n in &r.notices {
         out.push_str(&format!("note            {n}\n"));
@@ -332,10 +354,15 @@ pub fn terminal(r: &CiReport) -> String {
     for (k, v) in &r.outputs {
         out.push_str(&format!("{:<15} {v}\n", k));
     }
+    let p = super::style::palette();
     out.push_str(&if r.passed {
-        "gate            passed\n".to_string()
+        format!("gate            {}\n", p.verdict(true, "passed"))
     } else {
-        format!("gate            FAILED: {}\n", r.reasons.join("; "))
+        format!(
+            "gate            {}: {}\n",
+            p.verdict(false, "FAILED"),
+            super::terminal::plain(&r.reasons.join("; "))
+        )
     });
     out
 }

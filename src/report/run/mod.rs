@@ -8,7 +8,7 @@ use crate::report::table::Style;
 mod sections;
 mod tables;
 
-use crate::report::terminal::cell;
+use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
 use sections::*;
 pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_table};
@@ -74,14 +74,15 @@ pub fn terminal(run: &RunFile) -> String {
         for p in m.preconditions.iter().take(10) {
             out.push_str(&format!(
                 "precondition       {} before {}: {} of {} trials{}\n",
-                p.before,
-                p.tool,
+                plain(&p.before),
+                plain(&p.tool),
                 p.rate.k,
                 p.rate.n,
                 if p.undeclared {
                     format!(
                         " — UNDECLARED (the description of {} never mentions {})",
-                        p.tool, p.before
+                        plain(&p.tool),
+                        plain(&p.before)
                     )
                 } else {
                     String::new()
@@ -95,8 +96,9 @@ pub fn terminal(run: &RunFile) -> String {
         ));
         for (id, said) in a.no_call_replies.iter().take(3) {
             out.push_str(&format!(
-                "  said instead ({id}): {}\n",
-                cell(said, 100).trim_end()
+                "  said instead ({}): {}\n",
+                plain(id),
+                cell(&plain(said), 100).trim_end()
             ));
         }
         out.push('\n');
@@ -106,10 +108,13 @@ pub fn terminal(run: &RunFile) -> String {
             for p in &m.most_confused {
                 out.push_str(&format!(
                     "  {:>3}×  {} → {}\n",
-                    p.count, p.expected, p.called
+                    p.count,
+                    plain(&p.expected),
+                    plain(&p.called)
                 ));
                 for (id, req) in p.examples.iter().take(2) {
-                    out.push_str(&format!("        {id}: {}\n", cell(req, 100).trim_end()));
+                    let (id, req) = (plain(id), plain(req));
+                    out.push_str(&format!("        {id}: {}\n", cell(&req, 100).trim_end()));
                 }
             }
         }
@@ -119,12 +124,17 @@ pub fn terminal(run: &RunFile) -> String {
         out.push_str(&format!("{l}\n"));
     }
     if let Some(g) = &run.gate {
+        let p = crate::report::style::palette();
         out.push_str(&format!(
             "\ngate: {}\n",
             if g.passed {
-                "passed".to_string()
+                p.verdict(true, "passed")
             } else {
-                format!("FAILED — {}", g.reasons.join("; "))
+                format!(
+                    "{} — {}",
+                    p.verdict(false, "FAILED"),
+                    plain(&g.reasons.join("; "))
+                )
             }
         ));
     }
