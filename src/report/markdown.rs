@@ -11,7 +11,7 @@ pub fn escape_cell(s: &str) -> String {
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\n' | '\r' => out.push(' '),
+            '\n' | '\r' | '\t' => out.push(' '),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -26,6 +26,8 @@ pub fn escape_cell(s: &str) -> String {
                 out.push_str(":\u{2060}");
             }
             '.' if out.ends_with("www") => out.push_str(".\u{2060}"),
+            // Terminal escapes and other controls (Markdown printed to a terminal, a log).
+            c if c.is_control() => out.push_str(&format!("\\\\x{:02x}", u32::from(c))),
             _ => out.push(c),
         }
     }
@@ -56,13 +58,29 @@ pub fn message(s: &str) -> String {
 /// Text as inline code: a fence longer than any backtick run inside, pipes escaped for table
 /// cells, one line. Nothing inside a code span is a link, mention or image.
 pub fn code(s: &str) -> String {
-    let s = s.replace('|', "\\|").replace(['\n', '\r'], " ");
+    let s = visible_controls(&s.replace('|', "\\|").replace(['\n', '\r'], " "));
     let fence = "`".repeat(longest_backtick_run(&s) + 1);
     if s.starts_with('`') || s.ends_with('`') || fence.len() > 1 {
         format!("{fence} {s} {fence}")
     } else {
         format!("{fence}{s}{fence}")
     }
+}
+
+/// Control characters but newline and tab shown as `\xNN`, so no terminal escape survives.
+fn visible_controls(s: &str) -> String {
+    if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                format!("\\x{:02x}", u32::from(c))
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn longest_backtick_run(text: &str) -> usize {
@@ -76,6 +94,7 @@ fn longest_backtick_run(text: &str) -> usize {
 
 /// A fenced code block (`lang` may be empty) whose fence outlasts any backtick run inside.
 pub fn fenced(text: &str, lang: &str) -> String {
+    let text = &visible_controls(text);
     let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
     format!("{fence}{lang}\n{}\n{fence}\n", text.trim_end())
 }
@@ -117,6 +136,20 @@ pub fn lint(report: &LintReport) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn terminal_escapes_never_survive() {
+        let hostile = "read\u{1b}[2J\u{1b}]8;;http://x\u{7}file\u{9b}31m";
+        for out in [
+            super::escape_cell(hostile),
+            super::code(hostile),
+            super::fenced(hostile, ""),
+            super::message(&format!("tool `{hostile}` and {hostile}")),
+        ] {
+            assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+            assert!(out.contains("x1b"), "{out:?}");
+        }
+    }
+
     use super::*;
 
     #[test]
