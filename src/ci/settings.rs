@@ -34,6 +34,8 @@ pub struct CiSettings {
     pub base_url: Option<String>,
     pub max_calls: Option<usize>,
     pub seed: Option<u64>,
+    /// `--concurrency` as given: `None` leaves each LLM endpoint its default (1 on this machine).
+    pub concurrency: Option<usize>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -89,7 +91,7 @@ pub fn resolve(
         out: Some(out.join(super::files::RUN_DIR)),
         label: None,
         resume: None,
-        concurrency: pick!(concurrency).unwrap_or(4),
+        concurrency: pick!(concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
         max_steps: pick!(max_steps).unwrap_or(1).max(1),
         shard: None,
         model: Default::default(),
@@ -113,6 +115,7 @@ pub fn resolve(
         base_url: pick!(base_url),
         max_calls: pick!(max_calls),
         seed: pick!(seed),
+        concurrency: pick!(concurrency),
         out,
     })
 }
@@ -127,7 +130,7 @@ impl CiSettings {
             api_key: None,
             llm: crate::models::llm::LlmOptions {
                 timeout,
-                concurrency: self.eval.concurrency,
+                concurrency: self.concurrency,
                 cache: self.cache_dir.clone().map(crate::models::cache::Cache::new),
                 budget: self
                     .max_calls
