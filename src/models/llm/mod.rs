@@ -291,6 +291,11 @@ impl LlmModel {
             .acquire()
             .await
             .map_err(|e| CallError::Failed(e.to_string()))?;
+        // Built before a request that was sent meanwhile learned the model rejects
+        // temperature 0: rebuilt without it rather than sent to be refused.
+        if body.get("temperature").is_some() && !self.temperature.load(Ordering::SeqCst) {
+            return Err(CallError::TemperatureRejected);
+        }
         let start = Instant::now();
         let v = self.send(body, budgeted).await?;
         if let Some(c) = &self.opts.cache {
