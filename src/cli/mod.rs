@@ -214,8 +214,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub resume: Option<std::path::PathBuf>,
     /// Requests in flight at once, per provider [default: 4; 1 when the base URL is on this
-    /// machine (localhost, 127.0.0.1, ::1), where Ollama, llama.cpp and LM Studio serve one
-    /// request at a time and a queued request would spend its --timeout waiting; vLLM keeps 4].
+    /// machine (localhost, 127.0.0.1, ::1): Ollama, llama.cpp and LM Studio often serve one
+    /// request at a time, and a queued request would spend its --timeout waiting; vLLM keeps 4].
     /// Identical requests in flight together are sent once (unless --no-cache).
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
