@@ -40,6 +40,8 @@ pub struct CiSettings {
     pub incremental: bool,
     /// Run in full every N-th workflow run.
     pub full_every: Option<u64>,
+    /// `--concurrency` as given: `None` leaves each LLM endpoint its default (1 on this machine).
+    pub concurrency: Option<usize>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -95,7 +97,7 @@ pub fn resolve(
         out: Some(out.join(super::files::RUN_DIR)),
         label: None,
         resume: None,
-        concurrency: pick!(concurrency).unwrap_or(4),
+        concurrency: pick!(concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
         max_steps: pick!(max_steps).unwrap_or(1).max(1),
         shard: None,
         incremental: None,
@@ -123,6 +125,7 @@ pub fn resolve(
         merge: vec![],
         incremental: false,
         full_every: None,
+        concurrency: pick!(concurrency),
         out,
     })
 }
@@ -137,7 +140,7 @@ impl CiSettings {
             api_key: None,
             llm: crate::models::llm::LlmOptions {
                 timeout,
-                concurrency: self.eval.concurrency,
+                concurrency: self.concurrency,
                 cache: self.cache_dir.clone().map(crate::models::cache::Cache::new),
                 budget: self
                     .max_calls

@@ -110,7 +110,7 @@ pub struct CiArgs {
     /// Calls a model may make per task [default: 1].
     #[arg(long, env = "TOOLGATE_MAX_STEPS", value_name = "N")]
     pub max_steps: Option<u32>,
-    /// Requests in flight at once, per provider [default: 4].
+    /// Requests in flight at once, per provider [default: 4; 1 for an endpoint on this machine].
     #[arg(long, env = "TOOLGATE_CONCURRENCY", value_name = "N")]
     pub concurrency: Option<usize>,
     /// Seconds to wait for one model reply [default: 60].

@@ -221,9 +221,12 @@ pub struct RunArgs {
     /// Continue an interrupted run in DIR without repeating or losing a task.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<std::path::PathBuf>,
-    /// Requests in flight at once, per provider.
-    #[arg(long, default_value_t = 4, value_name = "N")]
-    pub concurrency: usize,
+    /// Requests in flight at once, per provider [default: 4; 1 when the base URL is on this
+    /// machine (localhost, 127.0.0.1, ::1): Ollama, llama.cpp and LM Studio often serve one
+    /// request at a time, and a queued request would spend its --timeout waiting; vLLM keeps 4].
+    /// Identical requests in flight together are sent once (unless --no-cache).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
     /// Base URL for the (single) LLM provider of the run: a proxy, gateway or local server.
     /// Default: the provider's own variable (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, …) or URL.
     #[arg(long, value_name = "URL")]

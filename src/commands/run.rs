@@ -22,6 +22,7 @@ pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
         llm: models::llm::LlmOptions {
             timeout: super::secs(args.timeout, "--timeout")?,
             retries: args.retries,
+            // Not given: the endpoint's default (1 on this machine).
             concurrency: args.concurrency,
             cache: (!args.no_cache).then(|| models::cache::Cache::new(args.cache_dir.clone())),
             budget: args
@@ -45,7 +46,9 @@ impl TryFrom<&RunArgs> for EvalOptions {
             out: args.out.clone(),
             label: args.label.clone(),
             resume: args.resume.clone(),
-            concurrency: args.concurrency,
+            concurrency: args
+                .concurrency
+                .unwrap_or(models::provider::DEFAULT_CONCURRENCY),
             max_steps: args.max_steps.max(1),
             shard: args.shard,
             incremental: None,
@@ -106,7 +109,9 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
         let iopts = ImproveOptions {
             out: args.out.clone().or_else(|| args.resume.clone()),
             trials: args.trials,
-            concurrency: args.concurrency,
+            concurrency: args
+                .concurrency
+                .unwrap_or(models::provider::DEFAULT_CONCURRENCY),
             mutate: args.mutate.clone(),
             fixer: args.fixer.clone(),
             fix_tools: args.fix_tool.clone(),

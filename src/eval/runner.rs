@@ -27,6 +27,14 @@ pub fn show_progress() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
+/// Decisions in progress at once: twice the request cap. Each LLM provider's own limiter
+/// bounds the requests sent; the slack keeps that limiter full while some decisions hold a
+/// slot here without sending (waiting for an identical request in flight, or read from the
+/// cache), with no batch barrier: a new decision starts as soon as any one ends.
+fn window(concurrency: usize) -> usize {
+    concurrency.max(1).saturating_mul(2)
+}
+
 /// Runs the jobs missing from `done` (keys: model spec, task id, trial) and appends each
 /// decision. Returns how many were run.
 pub async fn execute(
@@ -73,7 +81,7 @@ pub async fn execute(
             }
             (job, d)
         })
-        .buffer_unordered(concurrency.max(1));
+        .buffer_unordered(window(concurrency));
     let mut skipped = 0usize;
     while let Some((job, decision)) = stream.next().await {
         bar.inc(1);

@@ -124,6 +124,47 @@ pub struct Endpoint {
     pub key: Option<Secret>,
 }
 
+/// Requests in flight at once to a hosted provider when `--concurrency` is not given.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+
+impl Endpoint {
+    /// Whether the base URL is on this machine (`localhost`, `*.localhost`, 127.0.0.0/8,
+    /// `::1`, `0.0.0.0`): where Ollama, llama.cpp and LM Studio run, serving one request at a
+    /// time by default.
+    pub fn is_local(&self) -> bool {
+        let Ok(url) = reqwest::Url::parse(&self.base_url) else {
+            return false;
+        };
+        let Some(host) = url.host_str() else {
+            return false;
+        };
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        match bare.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_unspecified(),
+            Ok(std::net::IpAddr::V6(ip)) => {
+                ip.is_loopback()
+                    || ip.is_unspecified()
+                    || ip.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+            }
+            Err(_) => {
+                let d = bare.trim_end_matches('.').to_ascii_lowercase();
+                d == "localhost" || d.ends_with(".localhost")
+            }
+        }
+    }
+
+    /// Requests in flight at once when `--concurrency` is not given: 1 for a runtime on this
+    /// machine (it queues the others, and a queued request spends its `--timeout` waiting),
+    /// except vLLM, which batches; [`DEFAULT_CONCURRENCY`] elsewhere.
+    pub fn default_concurrency(&self) -> usize {
+        if self.is_local() && self.provider.name != "vllm" {
+            1
+        } else {
+            DEFAULT_CONCURRENCY
+        }
+    }
+}
+
 /// Resolves the endpoint of `provider` from the flags (`--base-url`, `--api-key`) or the
 /// provider's own environment variables.
 pub fn endpoint(
@@ -192,5 +233,48 @@ mod tests {
         .unwrap();
         assert_eq!(e.base_url, "http://127.0.0.1:9/v1");
         assert!(endpoint(provider("openai-compat").unwrap(), None, None).is_err());
+    }
+
+    #[test]
+    fn endpoints_on_this_machine_default_to_one_request_at_a_time() {
+        let at =
+            |p: &str, base: &str| endpoint(provider(p).unwrap(), Some(base), Some("k")).unwrap();
+        for base in [
+            "http://localhost:11434/v1",
+            "http://LOCALHOST./v1",
+            "http://ollama.localhost:8080",
+            "http://127.0.0.1:1234/v1",
+            "http://127.8.9.1/v1",
+            "http://[::1]:8080/v1",
+            "http://[::ffff:127.0.0.1]:8080/v1",
+            "http://0.0.0.0:8080/v1",
+            "http://user:pw@localhost:1/v1",
+        ] {
+            let e = at("openai-compat", base);
+            assert!(e.is_local(), "{base}");
+            assert_eq!(e.default_concurrency(), 1, "{base}");
+        }
+        for base in [
+            "https://api.openai.com/v1",
+            "http://192.168.1.20:11434/v1",
+            "http://localhost.example.com/v1",
+            "http://[2001:db8::1]/v1",
+            "http://10.0.0.1/v1",
+        ] {
+            let e = at("openai-compat", base);
+            assert!(!e.is_local(), "{base}");
+            assert_eq!(e.default_concurrency(), DEFAULT_CONCURRENCY, "{base}");
+        }
+        // vLLM batches requests: it keeps the hosted default even on this machine.
+        assert_eq!(
+            at("vllm", "http://localhost:8000/v1").default_concurrency(),
+            4
+        );
+        assert_eq!(
+            endpoint(provider("ollama").unwrap(), None, None)
+                .unwrap()
+                .default_concurrency(),
+            1
+        );
     }
 }

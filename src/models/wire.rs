@@ -121,8 +121,11 @@ pub struct Reply {
     pub served_by: Option<String>,
     /// (prompt, completion) tokens, when the reply reports `usage`.
     pub usage: Option<(u64, u64)>,
-    /// Read from the response cache, not sent.
+    /// Read from the response cache (or shared with an identical request in flight), not sent.
     pub cached: bool,
+    /// How long the provider took to answer, retries included, from when the request was
+    /// sent (time queued behind `--concurrency` excluded); zero when not sent.
+    pub elapsed: std::time::Duration,
 }
 
 /// `usage` of a reply: OpenAI's prompt/completion tokens or Anthropic's input/output tokens.
@@ -206,7 +209,7 @@ pub fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
                 text,
                 served_by,
                 usage: usage(v),
-                cached: false,
+                ..Default::default()
             })
         }
         Wire::Anthropic => {

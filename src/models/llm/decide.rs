@@ -36,6 +36,8 @@ impl Model for LlmModel {
             let mut steps = Vec::new();
             let mut first: Option<Decision> = None;
             let (mut prompt, mut completion, mut all_cached, mut usage_known) = (0, 0, true, false);
+            // Time the provider took (queueing behind --concurrency excluded).
+            let mut elapsed = std::time::Duration::ZERO;
             for step in 0..max {
                 let reply = match self.turn(&task.request, &turns, trial).await {
                     Ok(r) => r,
@@ -56,6 +58,7 @@ impl Model for LlmModel {
                 };
                 let calls = reply.calls.clone();
                 all_cached &= reply.cached;
+                elapsed += reply.elapsed;
                 if let Some((p, c)) = reply.usage {
                     usage_known = true;
                     prompt += p;
@@ -96,6 +99,11 @@ impl Model for LlmModel {
                 d.steps = steps;
             }
             d.cached = all_cached;
+            // At least 1 ms for a reply that was sent, so the runner does not put its own
+            // clock (which counts queueing) in its place.
+            if !all_cached {
+                d.latency_ms = (elapsed.as_millis() as u64).max(1);
+            }
             if usage_known {
                 d.prompt_tokens = Some(prompt);
                 d.completion_tokens = Some(completion);

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::Semaphore;
@@ -17,12 +17,18 @@ use super::wire::{self, Reply};
 use crate::catalog::Catalog;
 
 mod decide;
+mod inflight;
 mod probe;
 mod retry;
 
 pub use decide::reply_to_decision;
 use decide::synthetic_result;
+use inflight::InFlight;
 use retry::CallError;
+
+/// A provider's answer to one request body: the reply, whether it came from the response
+/// cache, and how long the provider took.
+type Fetched = Result<(Value, bool, Duration), CallError>;
 
 /// The error text of a decision not made because `--max-calls` was reached. The runner does
 /// not persist such decisions, so a resumed run (with a larger budget) makes them.
@@ -60,8 +66,9 @@ impl Budget {
 pub struct LlmOptions {
     pub timeout: Duration,
     pub retries: u32,
-    /// Requests in flight at once to this model's provider.
-    pub concurrency: usize,
+    /// Requests in flight at once to this model's provider; `None`: the endpoint's default
+    /// ([`Endpoint::default_concurrency`]: 1 on this machine, 4 elsewhere).
+    pub concurrency: Option<usize>,
     pub cache: Option<Cache>,
     pub budget: Option<Arc<Budget>>,
     pub seed: Option<u64>,
@@ -98,7 +105,7 @@ impl Default for LlmOptions {
         LlmOptions {
             timeout: Duration::from_secs(60),
             retries: 4,
-            concurrency: 4,
+            concurrency: None,
             cache: None,
             budget: None,
             seed: None,
@@ -124,6 +131,8 @@ pub struct LlmModel {
     results: std::collections::HashMap<String, String>,
     /// HTTP requests actually sent (cache hits excluded).
     pub calls: AtomicUsize,
+    /// Requests in flight, by cache key: an identical request waits for that one's reply.
+    inflight: InFlight<Fetched>,
 }
 
 impl LlmModel {
@@ -141,8 +150,18 @@ impl LlmModel {
             .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
             .redirect(crate::catalog::net::same_origin_redirects())
             .build()?;
-        let sem = opts.limiters.get(endpoint.provider.name, opts.concurrency);
         let mut notes = Vec::new();
+        let permits = opts.concurrency.unwrap_or_else(|| {
+            let n = endpoint.default_concurrency();
+            if n == 1 {
+                notes.push(format!(
+                    "{}: the endpoint is on this machine, so one request is sent at a time (local runtimes queue the rest, and a queued request spends its --timeout waiting); pass --concurrency N if it serves more",
+                    endpoint.provider.name
+                ));
+            }
+            n
+        });
+        let sem = opts.limiters.get(endpoint.provider.name, permits);
         if endpoint.key.is_some()
             && let Some(w) = crate::catalog::net::plain_http_warning(
                 &endpoint.base_url,
@@ -166,6 +185,7 @@ impl LlmModel {
             temperature: AtomicBool::new(true),
             notes: Mutex::new(notes),
             calls: AtomicUsize::new(0),
+            inflight: InFlight::default(),
             opts,
         })
     }
@@ -227,40 +247,61 @@ impl LlmModel {
                 &body,
                 trial,
             );
-            let mut cached = false;
-            let reply = match self.opts.cache.as_ref().and_then(|c| c.get(&key)) {
-                Some(v) => {
-                    cached = true;
-                    v
-                }
-                None => {
-                    let _permit = self.sem.acquire().await.map_err(|e| e.to_string())?;
-                    match self.send(&body, budgeted).await {
-                        Ok(v) => {
-                            if let Some(c) = &self.opts.cache {
-                                c.put(&key, &v);
-                            }
-                            v
-                        }
-                        Err(CallError::TemperatureRejected) => {
-                            self.temperature.store(false, Ordering::SeqCst);
-                            self.note(format!(
-                                "{} rejected temperature 0; sent without a temperature",
-                                self.spec
-                            ));
-                            continue;
-                        }
-                        Err(CallError::Failed(e)) => return Err(e),
-                    }
-                }
+            let fetch = || self.fetch(&key, &body, budgeted);
+            // Identical requests in flight together are sent once when replies are shared
+            // anyway (the cache is on); `--no-cache` sends every request.
+            let (outcome, sent_here) = if self.opts.cache.is_some() {
+                self.inflight.run(&key, fetch).await
+            } else {
+                (fetch().await, true)
             };
+            let (reply, cached, elapsed) = match outcome {
+                Ok(fetched) => fetched,
+                Err(CallError::TemperatureRejected) => {
+                    self.temperature.store(false, Ordering::SeqCst);
+                    self.note(format!(
+                        "{} rejected temperature 0; sent without a temperature",
+                        self.spec
+                    ));
+                    continue;
+                }
+                Err(CallError::Failed(e)) => return Err(e),
+            };
+            // A reply shared with an identical request in flight cost this decision no call:
+            // counted like a cache hit.
+            let cached = cached || !sent_here;
             return wire::parse(self.endpoint.provider.wire, &reply)
                 .map(|mut r| {
                     r.cached = cached;
+                    r.elapsed = if cached { Duration::ZERO } else { elapsed };
                     r
                 })
                 .map_err(|e| format!("unexpected reply: {e}"));
         }
+    }
+
+    /// The reply to `body`: from the cache, else sent once a request slot is free (the
+    /// `--timeout` clock starts then, not while queued) and stored in the cache on success.
+    async fn fetch(&self, key: &str, body: &Value, budgeted: bool) -> Fetched {
+        if let Some(v) = self.opts.cache.as_ref().and_then(|c| c.get(key)) {
+            return Ok((v, true, Duration::ZERO));
+        }
+        let _permit = self
+            .sem
+            .acquire()
+            .await
+            .map_err(|e| CallError::Failed(e.to_string()))?;
+        // Built before a request that was sent meanwhile learned the model rejects
+        // temperature 0: rebuilt without it rather than sent to be refused.
+        if body.get("temperature").is_some() && !self.temperature.load(Ordering::SeqCst) {
+            return Err(CallError::TemperatureRejected);
+        }
+        let start = Instant::now();
+        let v = self.send(body, budgeted).await?;
+        if let Some(c) = &self.opts.cache {
+            c.put(key, &v);
+        }
+        Ok((v, false, start.elapsed()))
     }
 
     /// A plain completion (no tools): the reply text. `variant` keys the cache, and variants

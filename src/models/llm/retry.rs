@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::{BUDGET_EXHAUSTED, LlmModel};
 use crate::models::provider::Wire;
 
+#[derive(Clone, Debug)]
 pub(super) enum CallError {
     TemperatureRejected,
     Failed(String),
