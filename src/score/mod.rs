@@ -7,6 +7,7 @@ pub mod grade;
 mod matrix;
 pub mod metrics;
 pub mod preconditions;
+pub mod retrieval;
 pub mod stats;
 
 pub use grade::{Graded, Outcome, grade};
