@@ -35,6 +35,8 @@ pub struct CiConfig {
     pub split: Option<crate::tasks::SplitArg>,
     pub fail_under: Option<f64>,
     pub min_tool_accuracy: Option<f64>,
+    /// `"K:RATE"`: a ranking model's recall@K must reach RATE.
+    pub fail_under_recall: Option<crate::gate::RecallFloor>,
     /// Lint findings at or above this fail the gate (default `error`).
     pub lint_fail_on: Option<crate::gate::LintFailOn>,
     /// What a lock mismatch does (default `fail`).

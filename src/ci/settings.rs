@@ -81,6 +81,7 @@ pub fn resolve(
     let policy = GatePolicy {
         fail_under: rate("--fail-under", pick!(fail_under))?,
         min_tool_accuracy: rate("--min-tool-accuracy", pick!(min_tool_accuracy))?,
+        fail_under_recall: pick!(fail_under_recall),
         lint_fail_on: pick!(lint_fail_on).unwrap_or(LintFailOn::Error),
         lock_check: pick!(lock_check).unwrap_or(LockCheck::Fail),
         max_error_rate: rate("--max-error-rate", pick!(max_error_rate))?.unwrap_or(0.05),

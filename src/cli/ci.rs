@@ -73,6 +73,10 @@ pub struct CiArgs {
     /// Fail when a model's overall tool accuracy is below this (0–1).
     #[arg(long, env = "TOOLGATE_FAIL_UNDER", value_name = "RATE")]
     pub fail_under: Option<f64>,
+    /// Fail when a ranking model's recall@K is below RATE, e.g. `5:0.9` (K one of 1, 3, 5,
+    /// 10); exit 2 when no model of the run ranks tools.
+    #[arg(long, env = "TOOLGATE_FAIL_UNDER_RECALL", value_name = "K:RATE")]
+    pub fail_under_recall: Option<crate::gate::RecallFloor>,
     /// Fail when any tool's accuracy is below this (0–1).
     #[arg(long, env = "TOOLGATE_MIN_TOOL_ACCURACY", value_name = "RATE")]
     pub min_tool_accuracy: Option<f64>,

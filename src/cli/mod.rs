@@ -190,6 +190,10 @@ pub struct GateArgs {
     /// A run whose share of errored decisions is over this cannot pass: exit 2 (0–1).
     #[arg(long, default_value_t = 0.05, value_name = "RATE")]
     pub max_error_rate: f64,
+    /// Fail (exit 1) when a ranking model's recall@K is below RATE, e.g. `5:0.9` (K one of 1,
+    /// 3, 5, 10); exit 2 when no model of the run ranks tools.
+    #[arg(long, value_name = "K:RATE")]
+    pub fail_under_recall: Option<crate::gate::RecallFloor>,
 }
 
 #[derive(Args, Debug)]

@@ -24,6 +24,7 @@ fn flag_layer(a: &CiArgs) -> CiConfig {
         split: a.split,
         fail_under: a.fail_under,
         min_tool_accuracy: a.min_tool_accuracy,
+        fail_under_recall: a.fail_under_recall,
         lint_fail_on: a.lint_fail_on,
         lock_check: a.lock_check,
         out: a.out.clone(),

@@ -63,6 +63,7 @@ pub fn policy(g: &GateArgs) -> anyhow::Result<GatePolicy> {
         fail_under: rate("--fail-under", g.fail_under)?,
         min_tool_accuracy: rate("--min-tool-accuracy", g.min_tool_accuracy)?,
         max_error_rate: rate("--max-error-rate", Some(g.max_error_rate))?.unwrap_or(0.05),
+        fail_under_recall: g.fail_under_recall,
         ..GatePolicy::default()
     })
 }

@@ -200,6 +200,18 @@ pub fn score(
                     .to_string()
             };
             metrics.preconditions = crate::score::metrics::preconditions(&stepped, &describe);
+            // Ranking models: where the expected tool stood in each ranked list.
+            let ranked: Vec<(&str, &[String])> = predictions
+                .iter()
+                .filter(|p| &p.model == model)
+                .filter_map(|p| {
+                    let task = by_id.get(p.task_id.as_str())?;
+                    Some((task.expected_tool()?, p.decision.ranking.as_deref()?))
+                })
+                .collect();
+            if !ranked.is_empty() {
+                metrics.retrieval = Some(crate::score::retrieval::score(ranked));
+            }
             ModelResult {
                 model: model.clone(),
                 metrics,

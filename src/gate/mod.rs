@@ -115,6 +115,8 @@ pub struct GatePolicy {
     pub fail_under: Option<f64>,
     /// Fail when any tool's accuracy is below this.
     pub min_tool_accuracy: Option<f64>,
+    /// Fail when a ranking model's recall@k is below this (`--fail-under-recall K:RATE`).
+    pub fail_under_recall: Option<RecallFloor>,
     pub lint_fail_on: LintFailOn,
     pub lock_check: LockCheck,
     /// A run with a larger share of errored decisions measures nothing: exit 2.
@@ -129,11 +131,56 @@ pub struct GatePolicy {
     pub lock_path: PathBuf,
 }
 
+/// `--fail-under-recall K:RATE`: recall@K (K one of 1, 3, 5, 10) must reach RATE.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RecallFloor {
+    pub k: usize,
+    pub min: f64,
+}
+
+impl TryFrom<String> for RecallFloor {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse()
+    }
+}
+
+impl From<RecallFloor> for String {
+    fn from(f: RecallFloor) -> String {
+        format!("{}:{}", f.k, f.min)
+    }
+}
+
+impl std::str::FromStr for RecallFloor {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (k, rate) = s
+            .split_once(':')
+            .ok_or_else(|| format!("`{s}` is not K:RATE (e.g. 5:0.9)"))?;
+        let k: usize = k
+            .trim()
+            .parse()
+            .ok()
+            .filter(|k| crate::score::retrieval::CUTOFFS.contains(k))
+            .ok_or_else(|| format!("`{s}`: K must be one of 1, 3, 5, 10"))?;
+        let min: f64 = rate
+            .trim()
+            .parse()
+            .ok()
+            .filter(|r: &f64| (0.0..=1.0).contains(r))
+            .ok_or_else(|| format!("`{s}`: RATE must be a number from 0 to 1"))?;
+        Ok(RecallFloor { k, min })
+    }
+}
+
 impl Default for GatePolicy {
     fn default() -> Self {
         GatePolicy {
             fail_under: None,
             min_tool_accuracy: None,
+            fail_under_recall: None,
             lint_fail_on: LintFailOn::Error,
             lock_check: LockCheck::Fail,
             max_error_rate: 0.05,
@@ -225,6 +272,12 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
         d.reasons
             .push(GateReason::Incomplete { status: run.status });
     }
+    if let Some(floor) = policy.fail_under_recall
+        && run.status == RunStatus::Complete
+        && !run.results.iter().any(|r| r.metrics.retrieval.is_some())
+    {
+        d.reasons.push(GateReason::RecallUnmeasured { k: floor.k });
+    }
     for r in &run.results {
         let m = &r.metrics;
         if m.n > 0 && m.error_rate.value > policy.max_error_rate {
@@ -244,6 +297,21 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
                 accuracy: m.accuracy.value,
                 n: m.accuracy.n,
                 min,
+            });
+        }
+        if let Some(floor) = policy.fail_under_recall
+            && let Some(rate) = m
+                .retrieval
+                .as_ref()
+                .and_then(|r| r.overall.recall.get(&floor.k))
+            && rate.value < floor.min
+        {
+            d.reasons.push(GateReason::RecallUnder {
+                model: r.model.clone(),
+                k: floor.k,
+                recall: rate.value,
+                n: rate.n,
+                min: floor.min,
             });
         }
         if let Some(min) = policy.min_tool_accuracy {

@@ -24,6 +24,16 @@ pub enum GateReason {
         n: u64,
         min: f64,
     },
+    /// A ranking model's recall@k is under `--fail-under-recall`.
+    RecallUnder {
+        model: String,
+        k: usize,
+        recall: f64,
+        n: u64,
+        min: f64,
+    },
+    /// `--fail-under-recall` was asked for, but no model of the run ranks tools.
+    RecallUnmeasured { k: usize },
     /// The run did not finish (a budget ran out, or it was interrupted).
     Incomplete { status: RunStatus },
     /// Too many decisions failed (transport, provider or output errors).
@@ -69,7 +79,9 @@ impl GateReason {
     /// Exit 2 for a measurement that cannot be valid, 1 for a failed gate.
     pub fn exit(&self) -> Exit {
         match self {
-            GateReason::Incomplete { .. } | GateReason::Errored { .. } => Exit::CouldNotRun,
+            GateReason::Incomplete { .. }
+            | GateReason::Errored { .. }
+            | GateReason::RecallUnmeasured { .. } => Exit::CouldNotRun,
             _ => Exit::GateFailed,
         }
     }
@@ -79,6 +91,9 @@ impl GateReason {
         match self {
             GateReason::UnderThreshold { .. } => "--fail-under",
             GateReason::ToolUnderThreshold { .. } => "--min-tool-accuracy",
+            GateReason::RecallUnder { .. } | GateReason::RecallUnmeasured { .. } => {
+                "--fail-under-recall"
+            }
             GateReason::Incomplete { .. } => "a partial run never passes",
             GateReason::Errored { .. } => "--max-error-rate",
             GateReason::Lint { .. } => "--lint-fail-on",
@@ -127,6 +142,22 @@ impl std::fmt::Display for GateReason {
                 "{model}: `{tool}` accuracy {} is under --min-tool-accuracy {} (n={n})",
                 pct(*accuracy),
                 pct(*min)
+            ),
+            GateReason::RecallUnder {
+                model,
+                k,
+                recall,
+                n,
+                min,
+            } => write!(
+                f,
+                "{model}: recall@{k} {} is under --fail-under-recall {k}:{} (n={n})",
+                pct(*recall),
+                pct(*min)
+            ),
+            GateReason::RecallUnmeasured { k } => write!(
+                f,
+                "--fail-under-recall {k}:… needs a ranking model (bm25, embed:, hybrid:), and no model of this run ranks tools: recall was not measured"
             ),
             GateReason::Incomplete { status } => write!(
                 f,

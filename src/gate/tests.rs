@@ -226,3 +226,62 @@ fn typed_reasons_round_trip_through_json() {
     let back: GateReason = serde_json::from_value(v).unwrap();
     assert_eq!(back, r);
 }
+
+#[test]
+fn recall_floor_gates_ranking_models_and_needs_one() {
+    let policy = GatePolicy {
+        fail_under_recall: Some("5:0.9".parse().unwrap()),
+        ..GatePolicy::default()
+    };
+    let input = |r: &RunFile| {
+        decide(
+            &GateInput {
+                lint: None,
+                lock: None,
+                run: Some(r),
+                comparisons: &[],
+            },
+            &policy,
+        )
+    };
+    // No model ranks tools: recall was not measured, which is never a pass.
+    let mut r = run(RunStatus::Complete, 9, 10, 0);
+    let d = input(&r);
+    assert_eq!(d.exit(), Exit::CouldNotRun);
+    assert!(matches!(
+        d.reasons[0],
+        GateReason::RecallUnmeasured { k: 5 }
+    ));
+    // recall@5 = 4/8 < 0.9 fails; 8/8 passes.
+    let lists: Vec<(String, Vec<String>)> = (0..8)
+        .map(|i| {
+            let expected = format!("t{i}");
+            let ranking = if i < 4 {
+                vec![expected.clone()]
+            } else {
+                (0..6).map(|j| format!("x{j}")).collect()
+            };
+            (expected, ranking)
+        })
+        .collect();
+    r.results[0].metrics.retrieval = Some(crate::score::retrieval::score(
+        lists.iter().map(|(e, l)| (e.as_str(), l.as_slice())),
+    ));
+    let d = input(&r);
+    assert_eq!(d.exit(), Exit::GateFailed);
+    assert!(
+        d.wording()[0].contains("recall@5 50.0% is under --fail-under-recall 5:90.0%"),
+        "{:?}",
+        d.wording()
+    );
+    let all: Vec<(String, Vec<String>)> = (0..8)
+        .map(|i| (format!("t{i}"), vec![format!("t{i}")]))
+        .collect();
+    r.results[0].metrics.retrieval = Some(crate::score::retrieval::score(
+        all.iter().map(|(e, l)| (e.as_str(), l.as_slice())),
+    ));
+    assert_eq!(input(&r).exit(), Exit::Pass);
+    for bad in ["4:0.9", "5", "5:1.5", "x:0.5"] {
+        assert!(bad.parse::<RecallFloor>().is_err(), "{bad}");
+    }
+}

@@ -34,6 +34,10 @@ pub struct Decision {
     /// What the model said instead of calling (kept for the report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// A ranking model's best tools, best first (up to `score::retrieval::DEPTH`), for the
+    /// retrieval metrics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<Vec<String>>,
     /// The router's score for its choice (BM25), for diagnosis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,

@@ -140,6 +140,9 @@ pub struct Metrics {
     /// Multi-step runs: tools called before the intended one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<Precondition>,
+    /// Ranking models: how high the expected tool was ranked (recall@k, MRR, nDCG).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval: Option<crate::score::retrieval::Retrieval>,
 }
 
 impl Metrics {

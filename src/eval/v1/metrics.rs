@@ -176,6 +176,8 @@ pub struct MetricsV1 {
     pub consistency: Option<Rate>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<PreconditionV1>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieval: Option<crate::score::retrieval::Retrieval>,
 }
 
 impl From<m::Metrics> for MetricsV1 {
@@ -206,6 +208,7 @@ impl From<m::Metrics> for MetricsV1 {
             pass_all: v.pass_all,
             consistency: v.consistency,
             preconditions: v.preconditions.into_iter().map(Into::into).collect(),
+            retrieval: v.retrieval,
         }
     }
 }
@@ -238,6 +241,7 @@ impl From<MetricsV1> for m::Metrics {
             pass_all: v.pass_all,
             consistency: v.consistency,
             preconditions: v.preconditions.into_iter().map(Into::into).collect(),
+            retrieval: v.retrieval,
         }
     }
 }

@@ -64,6 +64,16 @@ pub fn terminal(run: &RunFile) -> String {
             pct(&m.abstention_precision),
             pct(&m.abstention_recall)
         ));
+        if let Some(r) = &m.retrieval {
+            for (k, rate) in &r.overall.recall {
+                out.push_str(&format!("recall@{k:<10} {}\n", pct(rate)));
+            }
+            out.push_str(&format!(
+                "MRR@10             {}\nnDCG@10            {}\n",
+                r.overall.mrr.show(),
+                r.overall.ndcg.show()
+            ));
+        }
         if m.args_valid.n > 0 {
             out.push_str(&format!(
                 "arguments          valid {}  correct {}\n",
@@ -185,9 +195,26 @@ pub fn markdown_body(run: &RunFile) -> String {
             m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
         ));
         out.push_str(&format!(
-            "| abstention precision | {} |\n| abstention recall | {} |\n",
+            "| abstention precision | {} |\n| abstention recall | {} |\n{}",
             pct(&m.abstention_precision),
-            pct(&m.abstention_recall)
+            pct(&m.abstention_recall),
+            m.retrieval
+                .as_ref()
+                .map(|r| {
+                    let mut rows: String = r
+                        .overall
+                        .recall
+                        .iter()
+                        .map(|(k, rate)| format!("| recall@{k} | {} |\n", pct(rate)))
+                        .collect();
+                    rows.push_str(&format!(
+                        "| MRR@10 | {} |\n| nDCG@10 | {} |\n",
+                        r.overall.mrr.show(),
+                        r.overall.ndcg.show()
+                    ));
+                    rows
+                })
+                .unwrap_or_default()
         ));
         if m.args_valid.n > 0 {
             out.push_str(&format!(
