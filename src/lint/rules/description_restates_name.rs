@@ -45,13 +45,14 @@ fn domain_words(cx: &Context) -> std::collections::HashSet<String> {
     if n < 5 {
         return Default::default();
     }
-    for t in &cx.catalog.tools {
-        let uniq: std::collections::HashSet<String> =
-            text::content_words(t.description().unwrap_or(""))
-                .into_iter()
-                .collect();
+    for i in 0..n {
+        let uniq: std::collections::HashSet<&String> = cx.content_words(i).iter().collect();
         for w in uniq {
-            *df.entry(w).or_default() += 1;
+            if let Some(c) = df.get_mut(w.as_str()) {
+                *c += 1;
+            } else {
+                df.insert(w.clone(), 1);
+            }
         }
     }
     df.into_iter()
@@ -77,9 +78,10 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(desc) = tool.description() else {
             continue;
         };
-        let words: Vec<String> = text::content_words(desc)
-            .into_iter()
-            .filter(|w| !filler.contains(w) && !domain.contains(w))
+        let words: Vec<&String> = cx
+            .content_words(i)
+            .iter()
+            .filter(|w| !filler.contains(*w) && !domain.contains(*w))
             .collect();
         if words.is_empty() {
             continue; // TG002 / TG003 cover empty and trivial descriptions.
