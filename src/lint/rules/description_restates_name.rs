@@ -78,19 +78,20 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(desc) = tool.description() else {
             continue;
         };
-        let words: Vec<&String> = cx
-            .content_words(i)
-            .iter()
-            .filter(|w| !filler.contains(*w) && !domain.contains(*w))
-            .collect();
-        if words.is_empty() {
-            continue; // TG002 / TG003 cover empty and trivial descriptions.
-        }
         let name: Vec<String> = text::name_words(tool.name())
             .iter()
             .map(|w| text::stem(w))
             .collect();
-        if !words.iter().all(|w| name.iter().any(|n| same(w, n))) {
+        // The description's content words, read only until one says more than the name.
+        let mut words = text::words_iter(desc)
+            .filter(|w| !text::is_stop(w))
+            .map(|w| text::stem(&w))
+            .filter(|w| !filler.contains(w) && !domain.contains(w))
+            .peekable();
+        if words.peek().is_none() {
+            continue; // TG002 / TG003 cover empty and trivial descriptions.
+        }
+        if !words.all(|w| name.iter().any(|n| same(&w, n))) {
             continue;
         }
         out.push(cx.finding(
