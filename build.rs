@@ -1,10 +1,17 @@
 //! Extracts each lint rule's `//!` doc comment into OUT_DIR so the binary can print it
-//! (`toolgate rule TG003`) and `docs/rules/` can be generated from the same text.
+//! (`toolgate rule TG003`) and `docs/rules/` can be generated from the same text; writes the
+//! o200k token tables the binary embeds (build/o200k.rs).
 
 use std::fs;
 use std::path::Path;
 
+#[path = "build/o200k.rs"]
+mod o200k;
+
 fn main() {
+    println!("cargo:rerun-if-changed=build/o200k.rs");
+    println!("cargo:rerun-if-changed=src/tokens/hash.rs");
+    o200k::write(Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")));
     let src = Path::new("src/lint/rules");
     println!("cargo:rerun-if-changed=src/lint/rules");
     let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("rule_docs");

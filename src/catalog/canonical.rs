@@ -10,7 +10,7 @@
 //! change. Version 1 (older locks) kept the server's order; a lock is verified with the
 //! version it was written with, and compared with the current one.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Catalog, Tool};
@@ -100,39 +100,112 @@ pub fn model_view(tool: &Tool) -> Value {
 }
 
 pub fn tool_hash(tool: &Tool) -> String {
-    sha256_hex(&to_canonical_string(&model_view(tool)))
+    definition_hash(&tool.raw, CANONICAL_VERSION)
 }
 
 /// The sha256 of a definition under canonical form `version`.
 pub fn definition_hash(def: &Map<String, Value>, version: u32) -> String {
-    sha256_hex(&to_canonical_string(&canonical_definition(def, version)))
+    sha256_hex(&definition_text(def, version))
 }
 
-/// The catalog hash of `instructions` plus definitions under canonical form `version`.
+/// The catalog hash of `instructions` plus definitions under canonical form `version`: the
+/// canonical text of `{"instructions": …, "tools": [definitions sorted by name, then text]}`,
+/// written piece by piece (no copy of the definitions is built).
 pub fn catalog_hash_of(
     instructions: Option<&str>,
     defs: &[&Map<String, Value>],
     version: u32,
 ) -> String {
-    let mut views: Vec<(String, Value)> = defs
+    let mut views: Vec<(&str, String)> = defs
         .iter()
         .map(|d| {
-            let v = canonical_definition(d, version);
-            (to_canonical_string(&v), v)
+            let name = d.get("name").and_then(Value::as_str).unwrap_or("");
+            (name, definition_text(d, version))
         })
         .collect();
-    let name = |v: &Value| {
-        v.get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    views.sort_by(|a, b| (name(&a.1), &a.0).cmp(&(name(&b.1), &b.0)));
-    let whole = json!({
-        "instructions": instructions,
-        "tools": views.into_iter().map(|(_, v)| v).collect::<Vec<_>>(),
-    });
-    sha256_hex(&to_canonical_string(&whole))
+    views.sort_unstable();
+    let mut h = Sha256::new();
+    h.update(b"{\"instructions\":");
+    h.update(
+        serde_json::to_string(&instructions)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    h.update(b",\"tools\":[");
+    for (i, (_, text)) in views.iter().enumerate() {
+        if i > 0 {
+            h.update(b",");
+        }
+        h.update(text.as_bytes());
+    }
+    h.update(b"]}");
+    hex::encode(h.finalize())
+}
+
+/// `to_canonical_string(&canonical_definition(def, version))`, written straight from `def`.
+pub fn definition_text(def: &Map<String, Value>, version: u32) -> String {
+    let mut fields: Vec<&str> = MODEL_FIELDS.to_vec();
+    fields.sort_unstable();
+    let mut out = Vec::new();
+    out.push(b'{');
+    let mut first = true;
+    for f in fields {
+        let Some(v) = def.get(f) else { continue };
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_json(&mut out, f);
+        out.push(b':');
+        let schema = version >= 2 && (f == "inputSchema" || f == "outputSchema");
+        write_canonical(&mut out, v, schema);
+    }
+    out.push(b'}');
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    let _ = serde_json::to_writer(&mut *out, v);
+}
+
+/// Canonical JSON of `v` into `out`; in a schema, `required` lists of names come sorted.
+fn write_canonical(out: &mut Vec<u8>, v: &Value, schema: bool) {
+    match v {
+        Value::Object(m) => {
+            let mut members: Vec<(&String, &Value)> = m.iter().collect();
+            members.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            out.push(b'{');
+            for (i, (k, x)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_json(out, k.as_str());
+                out.push(b':');
+                match x {
+                    Value::Array(a)
+                        if schema && k == "required" && a.iter().all(Value::is_string) =>
+                    {
+                        let mut names: Vec<&str> = a.iter().filter_map(Value::as_str).collect();
+                        names.sort();
+                        write_json(out, &names);
+                    }
+                    _ => write_canonical(out, x, schema),
+                }
+            }
+            out.push(b'}');
+        }
+        Value::Array(a) => {
+            out.push(b'[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_canonical(out, x, schema);
+            }
+            out.push(b']');
+        }
+        scalar => write_json(out, scalar),
+    }
 }
 
 /// Model views sorted by name (then by content, so duplicates order deterministically).
@@ -158,6 +231,7 @@ pub fn catalog_hash(catalog: &Catalog) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn tool(v: Value) -> Tool {
         Tool::from_value(v, "t").unwrap()
@@ -202,6 +276,50 @@ mod tests {
             ..c2
         };
         assert_ne!(catalog_hash(&c1), catalog_hash(&c3));
+    }
+
+    /// The direct writer gives the same text (so the same hashes) as canonicalising a copy.
+    #[test]
+    fn direct_canonical_text_equals_the_copied_form() {
+        let defs = [
+            json!({"name": "x", "description": "é \u{1F600} \"q\" \n", "zzz": 1, "_meta": {"a": 1},
+                "inputSchema": {"type": "object", "required": ["b", "a", "c"], "properties": {
+                    "o": {"type": "object", "required": ["z", "y"], "properties": {"required": {"enum": ["b", "a"]}}},
+                    "n": {"type": "number", "minimum": 1.5, "maximum": 1e300, "default": -0.0},
+                    "m": {"anyOf": [{"required": ["q", "p"]}, {"required": [1, "a"]}]}}},
+                "outputSchema": {"required": ["k", "j"]},
+                "annotations": {"readOnlyHint": true, "title": null}, "title": "T"}),
+            json!({"name": "y"}),
+            json!({}),
+        ];
+        for d in &defs {
+            let m = d.as_object().unwrap();
+            for version in [1, 2] {
+                assert_eq!(
+                    definition_text(m, version),
+                    to_canonical_string(&canonical_definition(m, version))
+                );
+            }
+        }
+        // The catalog hash as it was computed before (a canonical copy of everything).
+        let refs: Vec<&Map<String, Value>> = defs.iter().map(|d| d.as_object().unwrap()).collect();
+        for instructions in [None, Some("be \"nice\"")] {
+            let mut views: Vec<Value> = refs.iter().map(|d| canonical_definition(d, 2)).collect();
+            let key = |v: &Value| {
+                let n = v
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                (n, to_canonical_string(v))
+            };
+            views.sort_by_key(key);
+            let whole = json!({"instructions": instructions, "tools": views});
+            assert_eq!(
+                catalog_hash_of(instructions, &refs, 2),
+                sha256_hex(&to_canonical_string(&whole))
+            );
+        }
     }
 
     #[test]

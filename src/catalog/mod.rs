@@ -122,11 +122,37 @@ pub struct Catalog {
     pub tools: Vec<Tool>,
     /// Things worth telling the user about the connection (skipped junk lines, pages read).
     pub notes: Vec<String>,
+    /// Name → position, built on the first [`Catalog::tool`] lookup.
+    #[serde(skip)]
+    pub index: ToolIndex,
 }
 
+/// A tool-name index over [`Catalog::tools`], built once on first use. It remembers how many
+/// tools it indexed and checks every hit, so a catalog whose tools were replaced after a
+/// lookup (tools added or removed: the count changed) falls back to a scan instead of answering
+/// wrongly. Renaming tools in place after a lookup, keeping their count, is not seen: build a
+/// new catalog for that (`improve` only edits descriptions).
+#[derive(Clone, Debug, Default)]
+pub struct ToolIndex(std::sync::OnceLock<(usize, std::collections::HashMap<String, usize>)>);
+
 impl Catalog {
+    /// The first tool called `name`: a map lookup, not a scan (called per task and per answer).
     pub fn tool(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|t| t.name() == name)
+        let (len, map) = self.index.0.get_or_init(|| {
+            let mut map = std::collections::HashMap::with_capacity(self.tools.len());
+            for (i, t) in self.tools.iter().enumerate() {
+                map.entry(t.name().to_string()).or_insert(i);
+            }
+            (self.tools.len(), map)
+        });
+        if *len != self.tools.len() {
+            return self.tools.iter().find(|t| t.name() == name);
+        }
+        match map.get(name).and_then(|i| self.tools.get(*i)) {
+            Some(t) if t.name() == name => Some(t),
+            Some(_) => self.tools.iter().find(|t| t.name() == name),
+            None => None,
+        }
     }
 }
 
@@ -152,5 +178,30 @@ pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Ca
             )
             .await
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, d: &str) -> Tool {
+        Tool::from_value(json!({"name": name, "description": d}), "t").unwrap()
+    }
+
+    #[test]
+    fn lookup_finds_the_first_of_a_name_and_survives_added_tools() {
+        let mut c = Catalog {
+            tools: vec![tool("a", "1"), tool("b", "2"), tool("a", "3")],
+            ..Default::default()
+        };
+        assert_eq!(c.tool("a").and_then(Tool::description), Some("1"));
+        assert_eq!(c.tool("b").and_then(Tool::description), Some("2"));
+        assert!(c.tool("c").is_none());
+        c.tools.push(tool("c", "4"));
+        assert_eq!(c.tool("c").and_then(Tool::description), Some("4"));
+        c.tools.remove(0);
+        assert_eq!(c.tool("a").and_then(Tool::description), Some("3"));
     }
 }

@@ -78,6 +78,7 @@ pub struct Context<'a> {
     pub tool_tokens: Vec<(usize, bool)>,
     pairs: OnceLock<Vec<SimilarPair>>,
     lookalikes: OnceLock<Vec<SimilarPair>>,
+    content: OnceLock<Vec<Vec<String>>>,
 }
 
 /// The JSON a function-calling API sends the model for a tool (name, description, schema).
@@ -103,6 +104,7 @@ impl<'a> Context<'a> {
             tool_tokens,
             pairs: OnceLock::new(),
             lookalikes: OnceLock::new(),
+            content: OnceLock::new(),
         }
     }
 
@@ -119,14 +121,31 @@ impl<'a> Context<'a> {
                 .map_or(0, |i| crate::tokens::count(i).0)
     }
 
+    /// The content words (stop words dropped, stemmed) of tool `i`'s description, worked out
+    /// once for every rule that reads them.
+    pub fn content_words(&self, i: usize) -> &[String] {
+        let all = self.content.get_or_init(|| {
+            self.catalog
+                .tools
+                .iter()
+                .map(|t| text::content_words(t.description().unwrap_or("")))
+                .collect()
+        });
+        all.get(i).map_or(&[], Vec::as_slice)
+    }
+
     /// Look-alike tool pairs at or above the configured threshold, most alike first.
     pub fn similar(&self) -> &[SimilarPair] {
         self.pairs.get_or_init(|| {
+            if self.catalog.tools.len() < 2 {
+                return Vec::new();
+            }
             let docs: Vec<_> = self
                 .catalog
                 .tools
                 .iter()
-                .map(|t| text::similarity_doc(t.name(), t.description().unwrap_or("")))
+                .enumerate()
+                .map(|(i, t)| text::similarity_doc_of(t.name(), self.content_words(i)))
                 .collect();
             text::similar_pairs(&docs, self.settings.lookalike_threshold)
         })
@@ -139,9 +158,13 @@ impl<'a> Context<'a> {
     pub fn lookalikes(&self) -> &[SimilarPair] {
         self.lookalikes.get_or_init(|| {
             let tools = &self.catalog.tools;
+            if tools.len() < 2 {
+                return Vec::new();
+            }
             let docs: Vec<_> = tools
                 .iter()
-                .map(|t| text::lookalike_doc(t.name(), t.description().unwrap_or("")))
+                .enumerate()
+                .map(|(i, t)| text::lookalike_doc_of(t.name(), self.content_words(i)))
                 .collect();
             let threshold = self.settings.lookalike_threshold;
             let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);

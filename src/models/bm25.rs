@@ -39,6 +39,8 @@ pub struct Bm25 {
     postings: HashMap<String, (f64, Vec<(usize, f64)>)>,
     /// Per tool: the length normaliser `k1 · (1 − b + b · len / avg_len)`.
     norms: Vec<f64>,
+    /// The tool listed first by name (ties' winner when no tool scores), if any.
+    first_by_name: Option<usize>,
 }
 
 /// Stemmed content terms of a text.
@@ -119,11 +121,13 @@ impl Bm25 {
             .iter()
             .map(|l| K1 * (1.0 - B + B * l / avg_len))
             .collect();
+        let first_by_name = (0..names.len()).min_by(|a, b| names[*a].cmp(&names[*b]));
         Bm25 {
             min_score,
             names,
             postings,
             norms,
+            first_by_name,
         }
     }
 
@@ -149,14 +153,42 @@ impl Bm25 {
         ranked
     }
 
-    /// The best tool and its score (ties by name), without sorting every tool.
+    /// The best tool and its score (ties by name), at a cost proportional to the postings the
+    /// request touches: scores accumulate in a per-thread scratch vector, and only the tools
+    /// touched are compared and reset. Untouched tools score 0 and touched ones more (IDF and
+    /// term frequencies are positive), so when nothing is touched the best is the first tool
+    /// by name at 0, as a full scan would say.
     fn best(&self, request: &str) -> Option<(&str, f64)> {
-        let scores = self.scores(request);
-        self.names
-            .iter()
-            .map(String::as_str)
-            .zip(scores)
-            .min_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)))
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<(Vec<f64>, Vec<usize>)> = const {
+                std::cell::RefCell::new((Vec::new(), Vec::new()))
+            };
+        }
+        let first = *self.first_by_name.as_ref()?;
+        let best = SCRATCH.with_borrow_mut(|(scores, touched)| {
+            if scores.len() < self.names.len() {
+                scores.resize(self.names.len(), 0.0);
+            }
+            for t in terms(request) {
+                if let Some((idf, list)) = self.postings.get(&t) {
+                    for (i, f) in list {
+                        if scores[*i] == 0.0 {
+                            touched.push(*i);
+                        }
+                        scores[*i] += idf * f * (K1 + 1.0) / (f + self.norms[*i]);
+                    }
+                }
+            }
+            let best = touched
+                .iter()
+                .map(|&i| (self.names[i].as_str(), scores[i]))
+                .min_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+            for i in touched.drain(..) {
+                scores[i] = 0.0;
+            }
+            best
+        });
+        Some(best.unwrap_or((self.names[first].as_str(), 0.0)))
     }
 
     pub fn choose(&self, request: &str) -> Decision {
@@ -258,6 +290,29 @@ mod tests {
             Some("fetch")
         );
         assert_eq!(m.choose("Tell me a joke about penguins").tool, None);
+    }
+
+    /// The sparse best agrees with a full scan over every tool, scores and ties included.
+    #[test]
+    fn sparse_best_equals_the_dense_scan() {
+        let m = Bm25::new(&catalog(), 0.0);
+        for request in [
+            "",
+            "zzz",
+            "weather",
+            "email the recipient a message about the weather in a meeting room",
+            "room room city name city",
+        ] {
+            let dense = m
+                .names
+                .iter()
+                .map(String::as_str)
+                .zip(m.scores(request))
+                .min_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+            assert_eq!(m.best(request), dense, "{request}");
+        }
+        let empty = Bm25::new(&Catalog::default(), 0.0);
+        assert_eq!(empty.best("weather"), None);
     }
 
     #[test]

@@ -287,23 +287,39 @@ impl Metrics {
             *m.confusion.entry(row).or_default().entry(col).or_default() += 1;
         }
 
-        // Per tool.
+        // Per tool: observations grouped by expected and by called tool in one pass, so the
+        // cost is tools + observations, not their product.
+        let mut expecting_of: std::collections::HashMap<&str, Vec<&Observation>> =
+            std::collections::HashMap::new();
+        let mut calls_of: std::collections::HashMap<&str, (u64, u64)> =
+            std::collections::HashMap::new();
+        for o in obs {
+            if let Some(t) = o.task.expected_tool() {
+                expecting_of.entry(t).or_default().push(o);
+            }
+            if let Some(c) = o.called.as_deref() {
+                let e = calls_of.entry(c).or_default();
+                e.0 += 1;
+                if correct(o) && o.task.expected.is_some() {
+                    e.1 += 1;
+                }
+            }
+        }
         for t in tools {
-            let expecting: Vec<&Observation> = obs
-                .iter()
-                .filter(|o| o.task.expected_tool() == Some(t))
-                .collect();
-            let calls = obs
-                .iter()
-                .filter(|o| o.called.as_deref() == Some(t))
-                .count() as u64;
-            let right_calls = obs
-                .iter()
-                .filter(|o| {
-                    o.called.as_deref() == Some(t) && correct(o) && o.task.expected.is_some()
-                })
-                .count() as u64;
-            let recall = rate(&|o| o.task.expected_tool() == Some(t));
+            let expecting: &[&Observation] =
+                expecting_of.get(t.as_str()).map_or(&[], Vec::as_slice);
+            let (calls, right_calls) = calls_of.get(t.as_str()).copied().unwrap_or_default();
+            let recall = {
+                let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+                for o in expecting {
+                    let e = per.entry(o.task.id.as_str()).or_default();
+                    e.1 += 1;
+                    if correct(o) {
+                        e.0 += 1;
+                    }
+                }
+                Rate::clustered(&per.into_values().collect::<Vec<_>>())
+            };
             let precision = Rate::new(right_calls, calls);
             let f1 = if precision.value + recall.value > 0.0 {
                 2.0 * precision.value * recall.value / (precision.value + recall.value)

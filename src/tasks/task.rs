@@ -193,12 +193,34 @@ pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
     crate::out::write_file(path, &out)
 }
 
-/// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance.
+/// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance: the
+/// canonical JSON array of the tasks, streamed into the hasher one task at a time (the same
+/// bytes, and so the same hash, as canonicalising the whole array at once, without holding it).
 pub fn suite_hash(tasks: &[Task]) -> String {
+    use sha2::{Digest, Sha256};
+    struct Hashing<'a>(&'a mut Sha256);
+    impl std::io::Write for Hashing<'_> {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.update(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
     let mut sorted: Vec<&Task> = tasks.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
-    let v = serde_json::to_value(&sorted).unwrap_or_default();
-    crate::catalog::canonical::sha256_hex(&crate::catalog::canonical::to_canonical_string(&v))
+    let mut h = Sha256::new();
+    h.update(b"[");
+    for (i, t) in sorted.iter().enumerate() {
+        if i > 0 {
+            h.update(b",");
+        }
+        let v = serde_json::to_value(t).unwrap_or_default();
+        let _ = serde_json::to_writer(Hashing(&mut h), &crate::catalog::canonical::sorted(&v));
+    }
+    h.update(b"]");
+    hex::encode(h.finalize())
 }
 
 #[cfg(test)]
@@ -246,6 +268,30 @@ mod tests {
         let line = r#"{"id":"a","request":"x","kind":"no_tool"}"#;
         let e = read_tasks(file(&format!("{line}\n{line}\n")).path()).unwrap_err();
         assert!(e.to_string().contains("already used on line 1"));
+    }
+
+    /// The streamed hash is the one run directories and baselines already store: the hash of
+    /// the whole suite canonicalised at once.
+    #[test]
+    fn suite_hash_is_unchanged_by_streaming() {
+        let f = file(concat!(
+            r#"{"id":"b","request":"book a room","kind":"direct","expected":{"tool":"book_room","arguments":{"room":"Vega","at":{"z":1,"a":[2,{"y":1,"b":0}]}}},"split":"heldout"}"#,
+            "\n",
+            r#"{"id":"a","request":"weather? \u00e9\u6771","kind":"no_tool","source":"hand","seed":7}"#,
+            "\n",
+            r#"{"id":"c","request":"x","kind":"near_miss","expected":{"tool":"t"},"lure":"u"}"#,
+            "\n"
+        ));
+        let tasks = read_tasks(f.path()).unwrap();
+        let mut sorted: Vec<&Task> = tasks.iter().collect();
+        sorted.sort_by(|a, b| a.id.cmp(&b.id));
+        let whole =
+            crate::catalog::canonical::to_canonical_string(&serde_json::to_value(&sorted).unwrap());
+        assert_eq!(
+            suite_hash(&tasks),
+            crate::catalog::canonical::sha256_hex(&whole)
+        );
+        assert_eq!(suite_hash(&[]), crate::catalog::canonical::sha256_hex("[]"));
     }
 
     #[test]

@@ -76,6 +76,16 @@ fn kill_group(pgid: Option<u32>) {
     let _ = pgid;
 }
 
+/// Ends the server's process group when dropped: after a bounded wait, or when the runtime
+/// shuts down with the wait still pending.
+struct GroupGuard(Option<u32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        kill_group(self.0);
+    }
+}
+
 /// The server's exit, once it happened: `Some(status)` (`None` inside when waiting failed).
 type ExitWatch = tokio::sync::watch::Receiver<Option<Option<std::process::ExitStatus>>>;
 
@@ -147,9 +157,14 @@ pub(super) async fn connect_stdio(
     match result {
         Ok(mut catalog) => {
             catalog.source = shown;
-            // Give the server a moment to exit after stdin closed, then end its whole group.
-            let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
-            kill_group(pgid);
+            // The listing is done: the result does not wait for the server to go. In the
+            // background it gets a moment to exit after stdin closed, then its whole group is
+            // ended; if toolgate finishes first, the runtime drops the task and the guard
+            // ends the group then (the watcher's `kill_on_drop` ends the server itself).
+            tokio::spawn(async move {
+                let _group = GroupGuard(pgid);
+                let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
+            });
             Ok(catalog)
         }
         Err(e) if e.is::<InitializeRejected>() => {

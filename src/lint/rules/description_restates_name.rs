@@ -45,13 +45,14 @@ fn domain_words(cx: &Context) -> std::collections::HashSet<String> {
     if n < 5 {
         return Default::default();
     }
-    for t in &cx.catalog.tools {
-        let uniq: std::collections::HashSet<String> =
-            text::content_words(t.description().unwrap_or(""))
-                .into_iter()
-                .collect();
+    for i in 0..n {
+        let uniq: std::collections::HashSet<&String> = cx.content_words(i).iter().collect();
         for w in uniq {
-            *df.entry(w).or_default() += 1;
+            if let Some(c) = df.get_mut(w.as_str()) {
+                *c += 1;
+            } else {
+                df.insert(w.clone(), 1);
+            }
         }
     }
     df.into_iter()
@@ -77,18 +78,20 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(desc) = tool.description() else {
             continue;
         };
-        let words: Vec<String> = text::content_words(desc)
-            .into_iter()
-            .filter(|w| !filler.contains(w) && !domain.contains(w))
-            .collect();
-        if words.is_empty() {
-            continue; // TG002 / TG003 cover empty and trivial descriptions.
-        }
         let name: Vec<String> = text::name_words(tool.name())
             .iter()
             .map(|w| text::stem(w))
             .collect();
-        if !words.iter().all(|w| name.iter().any(|n| same(w, n))) {
+        // The description's content words, read only until one says more than the name.
+        let mut words = text::words_iter(desc)
+            .filter(|w| !text::is_stop(w))
+            .map(|w| text::stem(&w))
+            .filter(|w| !filler.contains(w) && !domain.contains(w))
+            .peekable();
+        if words.peek().is_none() {
+            continue; // TG002 / TG003 cover empty and trivial descriptions.
+        }
+        if !words.all(|w| name.iter().any(|n| same(&w, n))) {
             continue;
         }
         out.push(cx.finding(

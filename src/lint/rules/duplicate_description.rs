@@ -42,6 +42,9 @@ fn normalize(desc: &str) -> String {
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
+    if cx.catalog.tools.len() < 2 {
+        return;
+    }
     let mut first: HashMap<String, usize> = HashMap::new();
     for (i, tool) in cx.tools() {
         let Some(desc) = tool.description() else {

@@ -67,40 +67,67 @@ fn terms(tool: &Tool) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// What TG005 reads of one tool, worked out once however many pairs it is in.
+struct Facts {
+    terms: Vec<(String, String, String)>,
+    stems: HashSet<String>,
+    lower_description: String,
+}
+
+impl Facts {
+    fn of(tool: &Tool) -> Self {
+        let terms = terms(tool);
+        let stems = terms.iter().map(|t| t.1.clone()).collect();
+        Facts {
+            terms,
+            stems,
+            lower_description: tool.description().unwrap_or("").to_lowercase(),
+        }
+    }
+}
+
 /// Words both tools use (the same stem), in `a`'s order, at most `max`; and up to `max` pairs
 /// of different words that mean the same (`remove` ≈ `delete`).
-fn shared(a: &Tool, b: &Tool, max: usize) -> (Vec<String>, Vec<(String, String)>) {
-    let tb = terms(b);
-    let stems_b: HashSet<&str> = tb.iter().map(|t| t.1.as_str()).collect();
-    let mut seen = HashSet::new();
+fn shared(a: &Facts, b: &Facts, max: usize) -> (Vec<String>, Vec<(String, String)>) {
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut both = Vec::new();
     let mut alike = Vec::new();
-    for (word, stem, concept) in terms(a) {
-        if stems_b.contains(stem.as_str()) {
+    for (word, stem, concept) in &a.terms {
+        if b.stems.contains(stem) {
             if seen.insert(stem) && both.len() < max {
-                both.push(word);
+                both.push(word.clone());
             }
         } else if alike.len() < max
-            && !seen.contains(&concept)
-            && let Some((other, _, _)) = tb.iter().find(|t| t.2 == concept)
+            && !seen.contains(concept.as_str())
+            && let Some((other, _, _)) = b.terms.iter().find(|t| &t.2 == concept)
         {
             // b has no word with this stem but one of the same class: a synonym.
-            seen.insert(concept.clone());
-            alike.push((word, other.clone()));
+            seen.insert(concept);
+            alike.push((word.clone(), other.clone()));
         }
     }
     (both, alike)
 }
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let mut facts: Vec<Option<Facts>> = Vec::new();
+    facts.resize_with(cx.catalog.tools.len(), || None);
     for pair in cx.lookalikes() {
         let (Some(a), Some(b)) = (cx.catalog.tools.get(pair.a), cx.catalog.tools.get(pair.b))
         else {
             continue;
         };
-        let (da, db) = (a.description().unwrap_or(""), b.description().unwrap_or(""));
-        let named = text::mentions(da, b.name()) || text::mentions(db, a.name());
-        let (both, alike) = shared(a, b, 8);
+        for (i, t) in [(pair.a, a), (pair.b, b)] {
+            if facts[i].is_none() {
+                facts[i] = Some(Facts::of(t));
+            }
+        }
+        let (Some(fa), Some(fb)) = (&facts[pair.a], &facts[pair.b]) else {
+            continue;
+        };
+        let named = text::mentions_lower(&fa.lower_description, b.name())
+            || text::mentions_lower(&fb.lower_description, a.name());
+        let (both, alike) = shared(fa, fb, 8);
         let mut words = if both.is_empty() {
             "none".to_string()
         } else {

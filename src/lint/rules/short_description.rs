@@ -41,7 +41,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(desc) = tool.description().map(str::trim).filter(|d| !d.is_empty()) else {
             continue;
         };
-        let n = text::words(desc).len();
+        let n = text::word_count(desc);
         let chars = desc.chars().count();
         let why = if n < min_words {
             format!("{n} word{} (fewer than {min_words})", plural(n))

@@ -7,7 +7,9 @@ mod similarity;
 mod synonyms;
 
 pub use role::{Role, distinct_jobs, role};
-pub use similarity::{SimilarPair, lookalike_doc, similar_pairs, similarity_doc};
+pub use similarity::{
+    SimilarPair, lookalike_doc, lookalike_doc_of, similar_pairs, similarity_doc, similarity_doc_of,
+};
 pub use synonyms::{concept, noun, verb_class};
 
 const STOP: &[&str] = &[
@@ -67,18 +69,48 @@ pub fn is_stop(w: &str) -> bool {
 
 /// Lower-case alphanumeric words of a text.
 pub fn words(text: &str) -> Vec<String> {
+    words_iter(text).collect()
+}
+
+/// [`words`], one at a time (for callers that stop early).
+pub fn words_iter(text: &str) -> impl Iterator<Item = String> + '_ {
+    raw_words(text).map(|w| w.to_lowercase())
+}
+
+/// How many words [`words`] finds, without building them.
+pub fn word_count(text: &str) -> usize {
+    raw_words(text).count()
+}
+
+fn raw_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase())
-        .collect()
 }
 
 /// The English Snowball (Porter2) stem: "files"/"file", "reading"/"read", "attendees"/"attende".
+/// Stems are remembered per thread (catalogs repeat their words; the memo is bounded).
 pub fn stem(w: &str) -> String {
     static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
         rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
     });
-    STEMMER.stem(w).into_owned()
+    thread_local! {
+        static MEMO: std::cell::RefCell<std::collections::HashMap<String, String>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    const MEMO_MAX: usize = 200_000;
+    MEMO.with_borrow_mut(|memo| {
+        if let Some(s) = memo.get(w) {
+            return s.clone();
+        }
+        let s = STEMMER.stem(w).into_owned();
+        if memo.len() >= MEMO_MAX {
+            memo.clear();
+        }
+        if w.len() <= 64 {
+            memo.insert(w.to_string(), s.clone());
+        }
+        s
+    })
 }
 
 /// Content words (stop words dropped, stemmed).
@@ -121,7 +153,11 @@ pub fn name_words(name: &str) -> Vec<String> {
 
 /// True when `text` mentions `name` as a whole word (or its space-separated form).
 pub fn mentions(text: &str, name: &str) -> bool {
-    let lower = text.to_lowercase();
+    mentions_lower(&text.to_lowercase(), name)
+}
+
+/// [`mentions`] over a text already lower-cased (callers that ask many times keep it).
+pub fn mentions_lower(lower: &str, name: &str) -> bool {
     let n = name.to_lowercase();
     let hit = |needle: &str| {
         lower.match_indices(needle).any(|(i, _)| {

@@ -9,15 +9,17 @@ use super::{content_words, is_stop, name_words, stem};
 /// The terms the look-alike rules compare for one tool: like [`similarity_doc`], folded with
 /// [`concept`] (listing verbs and object-noun synonyms too).
 pub fn lookalike_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
+    lookalike_doc_of(name, &content_words(description))
+}
+
+/// [`lookalike_doc`] from the description's [`content_words`], already worked out.
+pub fn lookalike_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
     let names: Vec<String> = name_words(name)
         .into_iter()
         .filter(|w| !is_stop(w))
         .map(|w| concept(&stem(&w)))
         .collect();
-    let mut terms: Vec<String> = content_words(description)
-        .iter()
-        .map(|w| concept(w))
-        .collect();
+    let mut terms: Vec<String> = content.iter().map(|w| concept(w)).collect();
     terms.extend(names.iter().cloned());
     (terms, names)
 }
@@ -25,13 +27,18 @@ pub fn lookalike_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>
 /// The terms the look-alike index compares for one tool: stemmed content words of the
 /// description and of the name, verbs folded into their class; and the name's own terms.
 pub fn similarity_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
-    let class = |w: String| verb_class(&w).to_string();
+    similarity_doc_of(name, &content_words(description))
+}
+
+/// [`similarity_doc`] from the description's [`content_words`], already worked out.
+pub fn similarity_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
+    let class = |w: &str| verb_class(w).to_string();
     let names: Vec<String> = name_words(name)
         .into_iter()
         .filter(|w| !is_stop(w))
-        .map(|w| class(stem(&w)))
+        .map(|w| class(&stem(&w)))
         .collect();
-    let mut terms: Vec<String> = content_words(description).into_iter().map(class).collect();
+    let mut terms: Vec<String> = content.iter().map(|w| class(w)).collect();
     terms.extend(names.iter().cloned());
     (terms, names)
 }

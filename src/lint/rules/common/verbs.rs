@@ -59,11 +59,9 @@ pub(crate) fn destructive_verb(tool: &Tool) -> Option<&'static str> {
             return Some(v);
         }
     }
-    let words = text::words(tool.description().unwrap_or(""));
-    let first = words
-        .iter()
+    let first = text::words_iter(tool.description().unwrap_or(""))
         .find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
-    verb_form(first)
+    verb_form(&first)
 }
 
 fn verb_form(word: &str) -> Option<&'static str> {

@@ -1,0 +1,46 @@
+//! Writes the o200k_base vocabulary as three flat little-endian tables into OUT_DIR, so the
+//! binary embeds ~3.2 MB it can use in place (no deserialising at start) instead of bpe-openai's
+//! 32 MB serialised encoder:
+//! - `o200k_tokens.bin`: every token's bytes, concatenated in rank order;
+//! - `o200k_starts.bin`: u32 offsets, one per token plus the end;
+//! - `o200k_table.bin`: u32 slots of an open-addressing table (FNV-1a, linear probing),
+//!   holding rank + 1 in the low 18 bits and the hash's top 14 bits above; 0 for empty.
+//!
+//! The vocabulary comes from bpe-openai (a build dependency), whose token ids are tiktoken's
+//! ranks (the order of the tiktoken file).
+
+use std::path::Path;
+
+#[path = "../src/tokens/hash.rs"]
+mod hash;
+
+pub fn write(out: &Path) {
+    let bpe = &bpe_openai::o200k_base().bpe;
+    let n = bpe.num_tokens();
+    let mut tokens = Vec::new();
+    let mut starts = Vec::with_capacity((n + 1) * 4);
+    let slots = hash::table_slots(n);
+    assert!(n < (1 << hash::RANK_BITS), "ranks fit the slot's rank bits");
+    let mut table = vec![0u32; slots];
+    for rank in 0..n {
+        let id = u32::try_from(rank).expect("vocabulary fits u32");
+        let bytes = bpe.token_bytes(id);
+        starts.extend_from_slice(&u32::try_from(tokens.len()).expect("fits").to_le_bytes());
+        tokens.extend_from_slice(bytes);
+        let h = hash::fnv1a(bytes);
+        let mut slot = hash::home(h, slots);
+        while table[slot] != 0 {
+            slot = (slot + 1) & (slots - 1);
+        }
+        table[slot] = (hash::fingerprint(h) << hash::RANK_BITS) | (id + 1);
+    }
+    starts.extend_from_slice(&u32::try_from(tokens.len()).expect("fits").to_le_bytes());
+    let table: Vec<u8> = table.iter().flat_map(|s| s.to_le_bytes()).collect();
+    for (name, data) in [
+        ("o200k_tokens.bin", &tokens),
+        ("o200k_starts.bin", &starts),
+        ("o200k_table.bin", &table),
+    ] {
+        std::fs::write(out.join(name), data).expect("write the o200k table");
+    }
+}
