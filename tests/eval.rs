@@ -532,3 +532,88 @@ fn a_run_writes_a_badge_with_provenance() {
     assert_eq!(h, 20);
     assert!(w > 100 && w < 200, "{w}");
 }
+
+/// The retrieval metrics in run.json, recomputed here from predictions.jsonl's rankings and
+/// the task file (not through toolgate's scoring code).
+#[test]
+fn retrieval_metrics_recompute_from_the_rankings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = common::toolgate()
+        .args(["run", &common::fixture("example/after.json"), "-t"])
+        .arg(common::fixture("example/tasks.jsonl"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected: std::collections::HashMap<String, String> =
+        std::fs::read_to_string(common::fixture("example/tasks.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter_map(|t| {
+                Some((
+                    t["id"].as_str()?.to_string(),
+                    t["expected"]["tool"].as_str()?.to_string(),
+                ))
+            })
+            .collect();
+    let mut ranks = Vec::new();
+    for line in std::fs::read_to_string(out.join("predictions.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let p: serde_json::Value = serde_json::from_str(line).unwrap();
+        let Some(e) = expected.get(p["task_id"].as_str().unwrap()) else {
+            continue;
+        };
+        let ranking = p["ranking"]
+            .as_array()
+            .expect("BM25 decisions carry a ranking");
+        assert!(ranking.len() <= 10);
+        ranks.push(ranking.iter().position(|t| t == e.as_str()).map(|i| i + 1));
+    }
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+    let r = &run["results"][0]["metrics"]["retrieval"]["overall"];
+    for k in [1usize, 3, 5, 10] {
+        let hits = ranks.iter().filter(|r| r.is_some_and(|r| r <= k)).count();
+        assert_eq!(r["recall"][k.to_string()]["k"], hits as u64, "recall@{k}");
+        assert_eq!(r["recall"][k.to_string()]["n"], ranks.len() as u64);
+    }
+    let mrr = ranks
+        .iter()
+        .map(|r| r.map_or(0.0, |r| 1.0 / r as f64))
+        .sum::<f64>()
+        / ranks.len() as f64;
+    assert!((r["mrr"]["value"].as_f64().unwrap() - mrr).abs() < 1e-12);
+    let ndcg = ranks
+        .iter()
+        .map(|r| r.map_or(0.0, |r| 1.0 / ((r + 1) as f64).log2()))
+        .sum::<f64>()
+        / ranks.len() as f64;
+    assert!((r["ndcg"]["value"].as_f64().unwrap() - ndcg).abs() < 1e-12);
+    // A ranking model's floor: met at recall@10, missed at recall@1.
+    for (floor, code) in [("10:0.9", 0), ("1:0.9", 1)] {
+        let o = common::toolgate()
+            .args(["report"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let o = common::toolgate()
+            .args(["run", &common::fixture("example/after.json"), "-t"])
+            .arg(common::fixture("example/tasks.jsonl"))
+            .args(["--fail-under-recall", floor, "--out"])
+            .arg(dir.path().join(floor.replace(':', "-")))
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{floor}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

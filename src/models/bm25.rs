@@ -153,19 +153,17 @@ impl Bm25 {
         ranked
     }
 
-    /// The best tool and its score (ties by name), at a cost proportional to the postings the
-    /// request touches: scores accumulate in a per-thread scratch vector, and only the tools
-    /// touched are compared and reset. Untouched tools score 0 and touched ones more (IDF and
-    /// term frequencies are positive), so when nothing is touched the best is the first tool
-    /// by name at 0, as a full scan would say.
-    fn best(&self, request: &str) -> Option<(&str, f64)> {
+    /// The `k` best tools the request touches and their scores, best first (ties by name), at
+    /// a cost proportional to the postings the request touches: scores accumulate in a
+    /// per-thread scratch vector, and only the tools touched are compared and reset. Untouched
+    /// tools score 0 and are left out.
+    fn top(&self, request: &str, k: usize) -> Vec<(&str, f64)> {
         thread_local! {
             static SCRATCH: std::cell::RefCell<(Vec<f64>, Vec<usize>)> = const {
                 std::cell::RefCell::new((Vec::new(), Vec::new()))
             };
         }
-        let first = *self.first_by_name.as_ref()?;
-        let best = SCRATCH.with_borrow_mut(|(scores, touched)| {
+        SCRATCH.with_borrow_mut(|(scores, touched)| {
             if scores.len() < self.names.len() {
                 scores.resize(self.names.len(), 0.0);
             }
@@ -179,27 +177,55 @@ impl Bm25 {
                     }
                 }
             }
-            let best = touched
+            let mut hits: Vec<(&str, f64)> = touched
                 .iter()
                 .map(|&i| (self.names[i].as_str(), scores[i]))
-                .min_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+                .collect();
             for i in touched.drain(..) {
                 scores[i] = 0.0;
             }
-            best
-        });
-        Some(best.unwrap_or((self.names[first].as_str(), 0.0)))
+            let order = |a: &(&str, f64), b: &(&str, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(b.0));
+            if k > 0 && hits.len() > k {
+                hits.select_nth_unstable_by(k - 1, order);
+                hits.truncate(k);
+            }
+            hits.sort_by(order);
+            hits
+        })
+    }
+
+    /// The best tool and its score (ties by name). Untouched tools score 0 and touched ones
+    /// more (IDF and term frequencies are positive), so when nothing is touched the best is the
+    /// first tool by name at 0, as a full scan would say (what `choose` does; tested against
+    /// the dense scan).
+    #[cfg(test)]
+    fn best(&self, request: &str) -> Option<(&str, f64)> {
+        let first = *self.first_by_name.as_ref()?;
+        Some(
+            self.top(request, 1)
+                .into_iter()
+                .next()
+                .unwrap_or((self.names[first].as_str(), 0.0)),
+        )
     }
 
     pub fn choose(&self, request: &str) -> Decision {
-        match self.best(request) {
+        let ranked = self.top(request, crate::score::retrieval::DEPTH);
+        let ranking = Some(ranked.iter().map(|(n, _)| n.to_string()).collect());
+        let best = ranked.first().copied().or_else(|| {
+            let first = *self.first_by_name.as_ref()?;
+            Some((self.names[first].as_str(), 0.0))
+        });
+        match best {
             Some((name, score)) if score >= self.min_score && score > 0.0 => Decision {
                 tool: Some(name.to_string()),
                 score: Some(score),
+                ranking,
                 ..Default::default()
             },
             best => Decision {
                 tool: None,
+                ranking,
                 score: best.map(|b| b.1),
                 text: Some(format!(
                     "no tool scored {} or more (best: {})",
