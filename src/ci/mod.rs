@@ -63,7 +63,7 @@ pub fn lock_status(
 /// Where `toolgate ci`'s run comes from.
 pub enum Source {
     /// The server's catalog (already listed): evaluate here.
-    Live(Catalog),
+    Live(Box<Catalog>),
     /// Fan-in: the shard folders of a CI matrix (`ci --shard K/N` jobs), joined.
     Shards(Vec<PathBuf>),
 }
@@ -175,7 +175,7 @@ pub async fn run(
     };
     let out = OutDir(s.out.clone());
     let (catalog, shards) = match source {
-        Source::Live(c) => (c, None),
+        Source::Live(c) => (*c, None),
         Source::Shards(dirs) => {
             let (catalog, gathered) = shards::gather(&dirs, &mut notices)?;
             (catalog, Some(gathered))
