@@ -32,14 +32,14 @@ DATE="$(date -u +%F)"
 # the interpreter itself, not a version-manager shim that would need its own environment
 PY="$(python3 -c 'import sys; print(sys.executable)')"
 
-# name | registry | package | version | extra pins | launch (@WORK@ = scratch dir) | note
+# name | registry | package | version | extra pin (a dependency the package leaves floating) | launch (@WORK@ = scratch dir) | note
 SERVERS=$(cat <<'EOF'
 filesystem|npm|@modelcontextprotocol/server-filesystem|2026.8.31||mcp-server-filesystem @WORK@/files|one allowed directory (empty)
 memory|npm|@modelcontextprotocol/server-memory|2026.8.31||MEMORY_FILE_PATH=@WORK@/memory.jsonl mcp-server-memory|
 everything|npm|@modelcontextprotocol/server-everything|2026.8.31||mcp-server-everything|the MCP reference test server (stdio by default)
 sequential-thinking|npm|@modelcontextprotocol/server-sequential-thinking|2026.8.31||mcp-server-sequential-thinking|
 github|npm|@modelcontextprotocol/server-github|2025.4.8||GITHUB_PERSONAL_ACCESS_TOKEN=dummy mcp-server-github|dummy token, used only when a tool is called
-gitlab|npm|@modelcontextprotocol/server-gitlab|2025.4.25||GITLAB_PERSONAL_ACCESS_TOKEN=dummy mcp-server-gitlab|dummy token, used only when a tool is called
+gitlab|npm|@modelcontextprotocol/server-gitlab|2025.4.25|zod@3.25.76|GITLAB_PERSONAL_ACCESS_TOKEN=dummy mcp-server-gitlab|dummy token, used only when a tool is called; zod pinned to 3.x: the package does not declare zod, npm picks 4.x and zod-to-json-schema then emits empty input schemas
 slack|npm|@modelcontextprotocol/server-slack|2025.4.25||SLACK_BOT_TOKEN=xoxb-dummy SLACK_TEAM_ID=T00000000 mcp-server-slack|dummy token and team, used only when a tool is called
 google-maps|npm|@modelcontextprotocol/server-google-maps|0.6.2||GOOGLE_MAPS_API_KEY=dummy mcp-server-google-maps|dummy key, used only when a tool is called
 brave-search|npm|@modelcontextprotocol/server-brave-search|0.6.2||BRAVE_API_KEY=dummy mcp-server-brave-search|dummy key, used only when a tool is called
@@ -87,9 +87,11 @@ while IFS='|' read -r name registry package version extra launch note; do
   # install, and find the directory the licence is read from
   if [[ $registry == npm ]]; then
     prefix="$WORK/npm/$name"
-    install="npm install --ignore-scripts $package@$version"
+    pins=("$package@$version")
+    [[ -n $extra ]] && pins+=("$extra")
+    install="npm install --ignore-scripts ${pins[*]}"
     if ! npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts --loglevel=error \
-        "$package@$version" >"$log.install" 2>&1; then
+        "${pins[@]}" >"$log.install" 2>&1; then
       echo "   install failed (see below)" >&2; tail -5 "$log.install" >&2; failed+=("$name: install"); continue
     fi
     bindir="$prefix/node_modules/.bin"
