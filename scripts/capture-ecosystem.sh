@@ -12,8 +12,8 @@
 # Needs node/npm, python3 (with venv) and git; reaches only the npm registry and PyPI. npm
 # packages install with --ignore-scripts, so no install step downloads a browser or a binary.
 # A server whose installed licence is not an accepted OSI licence is refused. Servers run with
-# an empty environment except PATH, HOME (a scratch directory), LANG and the variables in their
-# launch line: dummy credentials where a server insists on one at start-up but only uses it when
+# an empty environment except PATH, HOME (a scratch directory), LANG, PYTHONHASHSEED=0 (a Python
+# server may build a description from a set) and the variables in their launch line: dummy credentials where a server insists on one at start-up but only uses it when
 # a tool is called. Exit status 1 when any server failed (the others are still written).
 set -euo pipefail
 
@@ -58,6 +58,7 @@ kubernetes|npm|mcp-server-kubernetes|4.1.7||mcp-server-kubernetes|no cluster: ku
 mongodb|npm|mongodb-mcp-server|3.0.4||MDB_MCP_TELEMETRY=disabled mongodb-mcp-server|no connection string (same tool list as with one); telemetry off
 chart|npm|@antv/mcp-server-chart|0.9.10||mcp-server-chart|charts are rendered by a remote service only when a tool is called
 figma|npm|figma-developer-mcp|0.13.2||figma-developer-mcp --stdio --figma-api-key=dummy|dummy key; one description names the server's working directory, redacted to <cwd>
+circleci|npm|@circleci/mcp-server-circleci|0.20.0||CIRCLECI_TOKEN=dummy mcp-server-circleci|dummy token, used only when a tool is called
 time|pypi|mcp-server-time|2026.10.19||mcp-server-time --local-timezone UTC|local time zone fixed to UTC (it appears in the descriptions)
 fetch|pypi|mcp-server-fetch|2026.10.24||mcp-server-fetch|
 git|pypi|mcp-server-git|2026.10.19||mcp-server-git --repository @WORK@/repo|an empty repository
@@ -119,7 +120,7 @@ while IFS='|' read -r name registry package version extra launch note; do
   envs=()
   while [[ ${words[0]} == *=* ]]; do envs+=("${words[0]}"); words=("${words[@]:1}"); done
   cmd=("$bindir/${words[0]}" "${words[@]:1}")
-  if ! env -i PATH="$PATH" HOME="$WORK/home" LANG=C.UTF-8 "${envs[@]}" \
+  if ! env -i PATH="$PATH" HOME="$WORK/home" LANG=C.UTF-8 PYTHONHASHSEED=0 "${envs[@]}" \
       "$PY" "$HERE/mcp-list-tools.py" --timeout "$TIMEOUT" --stderr "$log.stderr" \
         --cwd "$WORK/cwd" --redact "$WORK/cwd=<cwd>" --redact "$WORK=<work>" -- "${cmd[@]}" \
       >"$WORK/$name.json" 2>"$log.status"; then
