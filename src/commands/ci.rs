@@ -100,7 +100,16 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         let catalog = load_catalog(&server, cfg).await?;
         match s.eval.shard {
             Some(shard) => ci::shards::run_shard(&s, &catalog, shard, a.format).await,
-            None => ci::run(&s, &cfg.lint, ci::Source::Live(Box::new(catalog)), &gh, a.format).await,
+            None => {
+                ci::run(
+                    &s,
+                    &cfg.lint,
+                    ci::Source::Live(Box::new(catalog)),
+                    &gh,
+                    a.format,
+                )
+                .await
+            }
         }
     }
     .await;

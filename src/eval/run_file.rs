@@ -245,29 +245,43 @@ pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("could not read {}", path.display()))?;
+    // Streamed line by line: a 100,000-task run's file is never held whole next to its parse.
+    use std::io::BufRead as _;
+    let file =
+        std::fs::File::open(&path).with_context(|| format!("could not read {}", path.display()))?;
+    let mut reader = std::io::BufReader::new(file);
     let mut out = Vec::new();
     let mut good_bytes = 0usize;
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    for (i, line) in lines.iter().enumerate() {
+    let mut line = String::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .with_context(|| format!("could not read {}", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
         let body = line.trim();
         if body.is_empty() {
             good_bytes += line.len();
             continue;
         }
+        let last = !line.ends_with('\n') || reader.fill_buf().map_or(true, |b| b.is_empty());
         match serde_json::from_str::<PredictionLine>(body) {
             Ok(p) if line.ends_with('\n') => {
                 out.push(p);
                 good_bytes += line.len();
             }
-            _ if i == lines.len() - 1 => {
+            // A torn last line (an interrupted write): cut back to the last complete one.
+            _ if last => {
                 let f = std::fs::OpenOptions::new().write(true).open(&path)?;
                 f.set_len(good_bytes as u64)?;
                 break;
             }
             Ok(_) => unreachable!("only the last line can lack a newline"),
-            Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
+            Err(e) => bail!("{}:{number}: {e}", path.display()),
         }
     }
     Ok(out)

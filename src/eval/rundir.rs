@@ -19,7 +19,7 @@ use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
 use crate::models::{self, ModelOptions};
 use crate::out::write_file;
-use crate::tasks::{SplitArg, Task, parse_tasks, read_tasks, suite_hash};
+use crate::tasks::{SplitArg, Task, parse_tasks, suite_hash};
 
 /// How to run an evaluation. `Default` is `toolgate run`'s defaults.
 #[derive(Clone, Debug)]
@@ -87,8 +87,17 @@ fn now() -> String {
 /// Checks that every tool a task names exists in the catalog (errors name the line).
 pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()> {
     let (numbered, _) = parse_tasks(path)?;
+    check_numbered(catalog, path, &numbered)
+}
+
+/// The check of [`check_tasks_against`] on tasks already read.
+fn check_numbered(
+    catalog: &Catalog,
+    path: &Path,
+    numbered: &[crate::tasks::task::Numbered],
+) -> anyhow::Result<()> {
     let mut errors = Vec::new();
-    for (line, t) in &numbered {
+    for (line, t) in numbered {
         let named = t
             .expected
             .iter()
@@ -118,8 +127,10 @@ pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()>
 
 /// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
 pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
-    let mut tasks = read_tasks(path)?;
-    check_tasks_against(catalog, path)?;
+    // One parse: the tasks are checked against the catalog with their line numbers.
+    let numbered = crate::tasks::task::read_numbered(path)?;
+    check_numbered(catalog, path, &numbered)?;
+    let mut tasks: Vec<Task> = numbered.into_iter().map(|(_, t)| t).collect();
     tasks.retain(|t| split.keeps(t.split));
     if tasks.is_empty() {
         bail!("{} has no {} tasks", path.display(), split.as_str());

@@ -56,9 +56,10 @@ impl Shard {
 }
 
 /// The tasks a run with `shard` works on.
-pub fn select(tasks: &[Task], shard: Option<Shard>) -> Vec<Task> {
+/// A whole run borrows the suite; a shard copies only its slice.
+pub fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Task]> {
     match shard {
-        None => tasks.to_vec(),
+        None => std::borrow::Cow::Borrowed(tasks),
         Some(s) => tasks.iter().filter(|t| s.keeps(&t.id)).cloned().collect(),
     }
 }

@@ -142,6 +142,11 @@ pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>
 /// Reads a JSONL task file strictly: any malformed line, an empty file or a repeated id is an
 /// error naming the file and line.
 pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
+    Ok(read_numbered(path)?.into_iter().map(|(_, t)| t).collect())
+}
+
+/// [`read_tasks`] with each task's line number.
+pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
     let shown = path.display();
     let (tasks, errors) = parse_tasks(path)?;
     if !errors.is_empty() {
@@ -181,7 +186,7 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
             .into());
         }
     }
-    Ok(tasks.into_iter().map(|(_, t)| t).collect())
+    Ok(tasks)
 }
 
 pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
