@@ -6,6 +6,7 @@ pub mod connect;
 pub mod env;
 pub mod jsonpos;
 pub mod lock;
+pub mod mcp_config;
 pub mod net;
 pub mod snapshot;
 pub mod source;
