@@ -128,6 +128,20 @@ fn claude_desktop_and_vscode_configs_load_the_same_belt() {
             .any(|f| f["tool"].as_str() == Some("time/convert_time")),
         "{findings:?}"
     );
+    // A name offered by two servers is reported once, naming both.
+    let clash: Vec<&Value> = findings
+        .iter()
+        .filter(|f| f["code"] == "TG001" && f["tool"] == "memory/create_entities")
+        .collect();
+    assert_eq!(clash.len(), 1, "{findings:?}");
+    let m = clash[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("`memory/create_entities`, `fake/create_entities`"),
+        "{m}"
+    );
+    // The real servers share no tool name: only fake's nine copies clash.
+    let tg001 = findings.iter().filter(|f| f["code"] == "TG001").count();
+    assert_eq!(tg001, 9, "{findings:?}");
     // The terminal form shows each server with its tools.
     let o = b.run(&["inspect", "--mcp-config", ".vscode/mcp.json"]);
     let out = String::from_utf8_lossy(&o.stdout);

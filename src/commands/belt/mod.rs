@@ -83,8 +83,9 @@ pub fn belt_hash(belt: &Belt) -> String {
     canonical::sha256_hex(&lines.concat())
 }
 
-/// One lint report over the belt: each server linted on its own, findings keyed
-/// `server/tool` (catalog-wide findings name their server in the message).
+/// One lint report over the belt: findings across servers (a name on two servers) first,
+/// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
+/// name their server in the message).
 pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
     let mut reports = Vec::new();
     let mut total_tokens = 0;
@@ -116,5 +117,18 @@ pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
             out.findings.push(f);
         }
     }
+    let catalogs: Vec<(&str, &crate::catalog::Catalog)> = belt
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), &s.catalog))
+        .collect();
+    let across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    let none = crate::catalog::Catalog::default();
+    let extra = LintReport::new(&none, &across, 0, None);
+    out.summary.errors += extra.summary.errors;
+    out.summary.warnings += extra.summary.warnings;
+    out.summary.infos += extra.summary.infos;
+    // Belt-wide findings first: they concern every server named.
+    out.findings.splice(0..0, extra.findings);
     out
 }
