@@ -18,7 +18,8 @@ pub use ci::CiArgs;
     version,
     about = "Can agents actually use your MCP server's tools? Pin, lint and gate them in CI.",
     after_help = "SERVER is a command line run over stdio (\"python3 server.py\", \"npx -y @scope/server .\"), \
-an http(s):// URL spoken to over Streamable HTTP, or a snapshot .json file.\n\
+an http(s):// URL spoken to over Streamable HTTP, or a snapshot .json file; with --mcp-config FILE, \
+the name of a server in that MCP client config (none: every server, as one belt).\n\
 Exit codes: 0 pass, 1 the gate failed, 2 toolgate could not do its job."
 )]
 pub struct Cli {

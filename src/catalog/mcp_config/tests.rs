@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::json;
 
 fn lookup(name: &str) -> Result<Option<String>, String> {
     match name {
@@ -192,4 +193,29 @@ fn workspace_is_the_folder_above_the_editor_folder() {
     );
     assert_eq!(workspace_of(Path::new("/r/.mcp.json")), Path::new("/r"));
     assert_eq!(workspace_of(Path::new("mcp.json")), Path::new("."));
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn on_any_text(text in ".{0,200}") {
+            let _ = parse_at("any.json", &text);
+        }
+
+        #[test]
+        fn on_any_string_in_any_field(s in ".{0,60}", k in "[a-zA-Z_ /.$\\{\\}:-]{0,12}") {
+            for shape in [
+                json!({"mcpServers": {k.clone(): {"command": s.clone(), "args": [s.clone()], "env": {k.clone(): s.clone()}}}}),
+                json!({"servers": {k.clone(): {"type": s.clone(), "url": s.clone(), "headers": {k.clone(): s.clone()}}}}),
+                json!({"servers": {k.clone(): {"type": "stdio", "command": "x", "cwd": s.clone()}}}),
+            ] {
+                let _ = parse_at("/w/.vscode/mcp.json", &shape.to_string());
+            }
+            let vars = Vars { lookup: &lookup, workspace: "/w".into() };
+            let _ = expand::expand(&s, "f", &vars);
+        }
+    }
 }
