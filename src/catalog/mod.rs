@@ -1,11 +1,13 @@
 //! The catalog stage: what a server offers a model (tools, instructions), loaded from a live
 //! server (stdio or Streamable HTTP) or a snapshot file, kept exactly as the server sent it.
 
+pub mod belt;
 pub mod canonical;
 pub mod connect;
 pub mod env;
 pub mod jsonpos;
 pub mod lock;
+pub mod mcp_config;
 pub mod net;
 pub mod snapshot;
 pub mod source;

@@ -183,6 +183,11 @@ pub struct ConnectOptions {
     pub bearer_token: Option<String>,
     /// Environment variables the server process may keep although toolgate would strip them.
     pub pass_env: Vec<String>,
+    /// Variables an MCP config's `env` sets for this server (the user asked for them; they
+    /// are set after toolgate's credentials were stripped).
+    pub env: Vec<(String, String)>,
+    /// Working directory for a stdio server (an MCP config's `cwd`).
+    pub cwd: Option<PathBuf>,
 }
 
 impl Default for ConnectOptions {
@@ -195,6 +200,8 @@ impl Default for ConnectOptions {
             headers: Vec::new(),
             bearer_token: None,
             pass_env: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
         }
     }
 }

@@ -13,6 +13,11 @@ pub struct CiArgs {
     /// The server: a command line, an http(s) URL, or a snapshot .json file.
     #[arg(long, env = "TOOLGATE_SERVER", value_name = "SERVER")]
     pub server: Option<String>,
+    /// Read the server from an MCP client config (Claude Desktop, Claude Code `.mcp.json`,
+    /// Cursor, VS Code `.vscode/mcp.json`); --server names one of its servers (needed when the
+    /// file has several).
+    #[arg(long, env = "TOOLGATE_MCP_CONFIG", value_name = "FILE")]
+    pub mcp_config: Option<PathBuf>,
     /// Extra HTTP header for URL servers, `'Name: value'` (repeatable; one per line in the variable).
     #[arg(
         long = "header",

@@ -18,7 +18,8 @@ pub use ci::CiArgs;
     version,
     about = "Can agents actually use your MCP server's tools? Pin, lint and gate them in CI.",
     after_help = "SERVER is a command line run over stdio (\"python3 server.py\", \"npx -y @scope/server .\"), \
-an http(s):// URL spoken to over Streamable HTTP, or a snapshot .json file.\n\
+an http(s):// URL spoken to over Streamable HTTP, or a snapshot .json file; with --mcp-config FILE, \
+the name of a server in that MCP client config (none: every server, as one belt).\n\
 Exit codes: 0 pass, 1 the gate failed, 2 toolgate could not do its job."
 )]
 pub struct Cli {
@@ -77,12 +78,17 @@ pub enum Command {
 
 #[derive(Args, Debug, Clone)]
 pub struct ServerArgs {
-    /// The server: a command line, an http(s) URL, or a snapshot .json file.
+    /// The server: a command line, an http(s) URL, or a snapshot .json file. With
+    /// --mcp-config, the name of one server in that file.
     #[arg(value_name = "SERVER")]
     pub server: Option<String>,
     /// More words of the server's command line (after `--`).
     #[arg(last = true, value_name = "ARGS")]
     pub server_args: Vec<String>,
+    /// Servers from an MCP client config (Claude Desktop, .mcp.json, Cursor, VS Code): SERVER names
+    /// one; without it, inspect/lint/pin read them all as one belt (tools keyed server/tool).
+    #[arg(long, value_name = "FILE")]
+    pub mcp_config: Option<PathBuf>,
     /// Extra HTTP header for URL servers, `'Name: value'` (repeatable).
     #[arg(long = "header", short = 'H', value_name = "K: V")]
     pub headers: Vec<String>,

@@ -84,6 +84,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         request_timeout: a.request_timeout,
         max_pages: None,
         pass_env: trimmed(&a.pass_env),
+        mcp_config: a.mcp_config.clone(),
     };
     let result = async {
         if !s.merge.is_empty() {

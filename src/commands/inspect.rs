@@ -10,6 +10,9 @@ use crate::lint::Context;
 use crate::report::terminal;
 
 pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
+    if super::belt::wanted(&args.server) {
+        return super::belt::inspect::run(args, cfg).await;
+    }
     let catalog = load_catalog(&args.server, cfg).await?;
     if let Some(path) = &args.save {
         snapshot::write(path, &catalog)?;

@@ -30,8 +30,15 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
 }
 
 pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
-    let catalog = load_catalog(&args.server, cfg).await?;
-    let report = report_for(&catalog, cfg, Some(&args.output));
+    let report = if super::belt::wanted(&args.server) {
+        super::belt::lint_report(&super::belt::load(&args.server, cfg).await?, cfg)
+    } else {
+        report_for(
+            &load_catalog(&args.server, cfg).await?,
+            cfg,
+            Some(&args.output),
+        )
+    };
     print(&render_lint(&report, args.output.format));
     write_outputs(&report, &args.output)?;
     let policy = GatePolicy {

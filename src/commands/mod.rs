@@ -2,6 +2,7 @@
 //! calls the pipeline stages, prints, and returns an [`Exit`]. Errors are mapped to exit
 //! code 2 by main. No command calls another.
 
+pub mod belt;
 pub mod ci;
 pub mod compare;
 pub mod generate;
@@ -51,6 +52,10 @@ pub fn resolve_server(
     args: &ServerArgs,
     cfg: &Config,
 ) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
+    let opts = connect_options(args, cfg)?;
+    if let Some(path) = &args.mcp_config {
+        return belt::pick_one(path, args, opts);
+    }
     // `toolgate inspect -- npx -y @scope/server .`: every word after `--` is the command.
     let (text, rest): (String, &[String]) = match (&args.server, &cfg.server) {
         (Some(s), _) => (s.clone(), &args.server_args),
@@ -61,7 +66,11 @@ pub fn resolve_server(
         (None, Some(s)) => (s.clone(), &[]),
         (None, None) => return Err(crate::error::ConnectError::NoServer.into()),
     };
-    let spec = ServerSpec::parse(&text, rest)?;
+    Ok((ServerSpec::parse(&text, rest)?, opts))
+}
+
+/// Timeouts, limits, headers, bearer token and `--pass-env`, from flags then toolgate.toml.
+pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
     let mut opts = ConnectOptions::default();
     let c = &cfg.connect;
     if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
@@ -83,7 +92,7 @@ pub fn resolve_server(
         }
     }
     opts.pass_env = c.pass_env.iter().chain(&args.pass_env).cloned().collect();
-    Ok((spec, opts))
+    Ok(opts)
 }
 
 /// Connects (or reads the snapshot) and returns the catalog, printing connection notes on stderr.

@@ -10,6 +10,9 @@ use crate::cli::PinArgs;
 use crate::config::Config;
 
 pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
+    if super::belt::wanted(&args.server) {
+        return super::belt::pin::run(args, cfg, check).await;
+    }
     let path = lock_path(args.lock.as_ref(), cfg);
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);

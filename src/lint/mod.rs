@@ -1,6 +1,7 @@
 //! The lint stage: rules over a catalog produce findings; one stage applies the user's
 //! configuration (rules off, severities remapped, tools ignored); renderers live in `report`.
 
+pub mod belt;
 pub mod finding;
 pub mod lookalike_bench;
 mod rules;

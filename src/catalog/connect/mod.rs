@@ -100,6 +100,13 @@ pub fn secret_extras(opts: &ConnectOptions) -> Vec<String> {
     }
     extra.extend(opts.bearer_token.clone());
     extra.extend(env::pass_env_values(&opts.pass_env));
+    // Values an MCP config sets under a credential-looking name.
+    extra.extend(
+        opts.env
+            .iter()
+            .filter(|(k, _)| env::looks_secret(k))
+            .map(|(_, v)| v.clone()),
+    );
     extra
 }
 

@@ -118,6 +118,11 @@ pub(super) async fn connect_stdio(
     for (name, value) in env::passed_from_store(&opts.pass_env) {
         cmd.env(name, value);
     }
+    // An MCP config's `env`: what the user wrote for this server.
+    cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));
+    if let Some(dir) = &opts.cwd {
+        cmd.current_dir(dir);
+    }
     #[cfg(unix)]
     cmd.process_group(0);
     let mut child = cmd.spawn().map_err(|e| {

@@ -1,0 +1,383 @@
+//! MCP client configs users already have: Claude Desktop (`claude_desktop_config.json`),
+//! Claude Code (`.mcp.json`) and Cursor (`.cursor/mcp.json`), all `{"mcpServers": {…}}`, and
+//! VS Code (`.vscode/mcp.json`, `{"servers": {…}, "inputs": […]}`). Pure: text in, servers out,
+//! with `${…}` expanded (see [`expand`]); every error names the file and the field's JSON path.
+
+pub mod expand;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub use expand::{Lookup, Vars};
+
+/// Largest config file read, in bytes (real ones are a few kilobytes).
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// Most servers one config may name.
+pub const MAX_SERVERS: usize = 64;
+/// Most arguments, environment variables or headers one server may have.
+pub const MAX_ITEMS: usize = 1000;
+
+/// One server entry of a config, with every `${…}` expanded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigServer {
+    /// The entry's key in the file.
+    pub name: String,
+    pub transport: Transport,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Transport {
+    /// A local process spoken to over stdio, with the variables the config sets for it.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+        cwd: Option<PathBuf>,
+    },
+    /// A remote server over Streamable HTTP (`type: http`, or a `url` with no type).
+    Http {
+        url: String,
+        headers: Vec<(String, String)>,
+    },
+    /// The deprecated HTTP+SSE transport (`type: sse`), which toolgate does not speak.
+    Sse { url: String },
+}
+
+/// A parsed config: its servers in file order (disabled ones left out).
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpConfig {
+    pub path: PathBuf,
+    /// `mcpServers` or `servers`: where the entries were read.
+    pub key: &'static str,
+    pub servers: Vec<ConfigServer>,
+    /// Entries marked `"disabled": true`, skipped.
+    pub disabled: Vec<String>,
+}
+
+impl McpConfig {
+    pub fn names(&self) -> Vec<&str> {
+        self.servers.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The entry called `name`, or an error listing the names the file has.
+    pub fn get(&self, name: &str) -> Result<&ConfigServer, String> {
+        self.servers.iter().find(|s| s.name == name).ok_or_else(|| {
+            let also = if self.disabled.iter().any(|d| d == name) {
+                " (it is marked \"disabled\": true)"
+            } else {
+                ""
+            };
+            format!(
+                "{}: no server `{name}`{also}; the file names {}",
+                self.path.display(),
+                list(&self.names())
+            )
+        })
+    }
+}
+
+/// `a`, `b`, `c` — or "no servers".
+pub fn list(names: &[&str]) -> String {
+    if names.is_empty() {
+        return "no servers".into();
+    }
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The `${workspaceFolder}` of a config: the folder that holds `.vscode/` (or `.cursor/`),
+/// else the config file's own folder.
+pub fn workspace_of(path: &Path) -> PathBuf {
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let in_dot_dir = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n == ".vscode" || n == ".cursor");
+    let base = if in_dot_dir {
+        dir.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        dir
+    };
+    if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base
+    }
+}
+
+/// Reads and parses the config at `path` (bounded in size).
+pub fn read(path: &Path, lookup: Lookup) -> Result<McpConfig, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("could not read {shown}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{shown} is not a file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown} is {} bytes; an MCP config is at most {MAX_FILE_BYTES} bytes",
+            meta.len()
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("could not read {shown}: {e}"))?;
+    let vars = Vars {
+        lookup,
+        workspace: workspace_of(path).display().to_string(),
+    };
+    parse(path, &text, &vars)
+}
+
+/// Parses a config's text; `path` is only named in errors and kept in the result.
+pub fn parse(path: &Path, text: &str, vars: &Vars) -> Result<McpConfig, String> {
+    let file = path.display().to_string();
+    let fail = |msg: String| format!("{file}: {msg}");
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        fail(format!(
+            "not valid JSON (line {}, column {}): {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let Value::Object(root) = root else {
+        return Err(fail(format!(
+            "expected a JSON object, found {}",
+            super::kind(&root)
+        )));
+    };
+    let key = match (root.get("mcpServers"), root.get("servers")) {
+        (Some(_), _) => "mcpServers",
+        (None, Some(_)) => "servers",
+        (None, None) => {
+            return Err(fail(
+                "no `mcpServers` (Claude Desktop, Claude Code, Cursor) or `servers` (VS Code) object"
+                    .into(),
+            ));
+        }
+    };
+    let Some(entries) = root.get(key).and_then(Value::as_object) else {
+        return Err(fail(format!(
+            "{key}: expected an object of servers, found {}",
+            super::kind(&root[key])
+        )));
+    };
+    if entries.len() > MAX_SERVERS {
+        return Err(fail(format!(
+            "{key}: {} servers; toolgate reads at most {MAX_SERVERS}",
+            entries.len()
+        )));
+    }
+    let mut servers = Vec::new();
+    let mut disabled = Vec::new();
+    for (name, entry) in entries {
+        let at = format!("{key}{}", segment(name));
+        check_name(name).map_err(|e| fail(format!("{at}: {e}")))?;
+        let Value::Object(entry) = entry else {
+            return Err(fail(format!(
+                "{at}: expected a server object, found {}",
+                super::kind(entry)
+            )));
+        };
+        if entry.get("disabled").and_then(Value::as_bool) == Some(true) {
+            disabled.push(name.clone());
+            continue;
+        }
+        let transport = server(entry, &at, vars).map_err(fail)?;
+        servers.push(ConfigServer {
+            name: name.clone(),
+            transport,
+        });
+    }
+    Ok(McpConfig {
+        path: path.to_path_buf(),
+        key,
+        servers,
+        disabled,
+    })
+}
+
+/// `.name`, or `["odd name"]` when the name is not a plain identifier.
+fn segment(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        format!(".{name}")
+    } else {
+        format!("[{}]", serde_json::to_string(name).unwrap_or_default())
+    }
+}
+
+/// Server names key tools as `server/tool` and are shown in every report.
+fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err("a server needs a non-empty name".into());
+    }
+    if name.chars().count() > 128 {
+        return Err("a server name is at most 128 characters".into());
+    }
+    if name.contains('/') || name.chars().any(char::is_control) {
+        return Err(
+            "a server name may not contain `/` or control characters (tools are keyed `server/tool`)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+fn server(entry: &Map<String, Value>, at: &str, vars: &Vars) -> Result<Transport, String> {
+    let kind = opt_str(entry, "type", at)?;
+    let has_url = entry.contains_key("url") || entry.contains_key("serverUrl");
+    let url_key = if entry.contains_key("url") {
+        "url"
+    } else {
+        "serverUrl"
+    };
+    match kind.as_deref() {
+        Some("stdio") => stdio(entry, at, vars),
+        None if entry.contains_key("command") => stdio(entry, at, vars),
+        Some("http" | "streamable-http" | "streamableHttp") | None if has_url => {
+            let url = expand::expand(&req_str(entry, url_key, at)?, &field(at, url_key), vars)?;
+            let headers = string_map(entry, "headers", at, vars)?;
+            Ok(Transport::Http { url, headers })
+        }
+        Some("sse") => {
+            let url = expand::expand(&req_str(entry, url_key, at)?, &field(at, url_key), vars)?;
+            Ok(Transport::Sse { url })
+        }
+        Some("http" | "streamable-http" | "streamableHttp") => Err(format!(
+            "{at}: a `{}` server needs a `url`",
+            kind.unwrap_or_default()
+        )),
+        Some(other) => Err(format!(
+            "{}: `{other}` is not a server type toolgate knows (stdio, http, sse)",
+            field(at, "type")
+        )),
+        None => Err(format!(
+            "{at}: neither a `command` (a local server) nor a `url` (a remote one)"
+        )),
+    }
+}
+
+fn stdio(entry: &Map<String, Value>, at: &str, vars: &Vars) -> Result<Transport, String> {
+    if entry.contains_key("envFile") {
+        return Err(format!(
+            "{}: toolgate does not read env files; put the variables in `env`",
+            field(at, "envFile")
+        ));
+    }
+    let command = expand::expand(&req_str(entry, "command", at)?, &field(at, "command"), vars)?;
+    if command.trim().is_empty() {
+        return Err(format!("{}: the command is empty", field(at, "command")));
+    }
+    let mut args = Vec::new();
+    match entry.get("args") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(items)) => {
+            if items.len() > MAX_ITEMS {
+                return Err(format!("{at}.args: more than {MAX_ITEMS} arguments"));
+            }
+            for (i, v) in items.iter().enumerate() {
+                let here = format!("{at}.args[{i}]");
+                let Value::String(s) = v else {
+                    return Err(format!(
+                        "{here}: expected a string, found {}",
+                        super::kind(v)
+                    ));
+                };
+                args.push(expand::expand(s, &here, vars)?);
+            }
+        }
+        Some(other) => {
+            return Err(format!(
+                "{at}.args: expected an array of strings, found {}",
+                super::kind(other)
+            ));
+        }
+    }
+    let env = string_map(entry, "env", at, vars)?;
+    let cwd = match opt_str(entry, "cwd", at)? {
+        Some(c) => Some(PathBuf::from(expand::expand(&c, &field(at, "cwd"), vars)?)),
+        None => None,
+    };
+    Ok(Transport::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    })
+}
+
+fn field(at: &str, key: &str) -> String {
+    format!("{at}.{key}")
+}
+
+fn opt_str(entry: &Map<String, Value>, key: &str, at: &str) -> Result<Option<String>, String> {
+    match entry.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(format!(
+            "{}: expected a string, found {}",
+            field(at, key),
+            super::kind(other)
+        )),
+    }
+}
+
+fn req_str(entry: &Map<String, Value>, key: &str, at: &str) -> Result<String, String> {
+    opt_str(entry, key, at)?.ok_or_else(|| format!("{}: missing", field(at, key)))
+}
+
+/// `env` or `headers`: an object of strings (numbers and booleans are written as text, as
+/// the hosts do), each value expanded.
+fn string_map(
+    entry: &Map<String, Value>,
+    key: &str,
+    at: &str,
+    vars: &Vars,
+) -> Result<Vec<(String, String)>, String> {
+    let here = field(at, key);
+    let map = match entry.get(key) {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            return Err(format!(
+                "{here}: expected an object of strings, found {}",
+                super::kind(other)
+            ));
+        }
+    };
+    if map.len() > MAX_ITEMS {
+        return Err(format!("{here}: more than {MAX_ITEMS} entries"));
+    }
+    let mut out = Vec::with_capacity(map.len());
+    for (k, v) in map {
+        let there = format!("{here}{}", segment(k));
+        if k.is_empty() || k.contains('=') || k.contains('\0') {
+            return Err(format!("{there}: not a valid variable or header name"));
+        }
+        let text = match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            other => {
+                return Err(format!(
+                    "{there}: expected a string, found {}",
+                    super::kind(other)
+                ));
+            }
+        };
+        let value = expand::expand(&text, &there, vars)?;
+        if value.contains('\0') {
+            return Err(format!("{there}: the value holds a NUL byte"));
+        }
+        out.push((k.clone(), value));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

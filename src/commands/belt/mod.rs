@@ -1,0 +1,134 @@
+//! `--mcp-config FILE`: a server picked by name from an MCP client config, or (without a
+//! name, for inspect, lint and pin) every server of the file read together as a belt.
+
+pub mod inspect;
+pub mod pin;
+
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::catalog::belt::{self, Belt};
+use crate::catalog::mcp_config;
+use crate::catalog::{ConnectOptions, ServerSpec, canonical};
+use crate::cli::ServerArgs;
+use crate::config::Config;
+use crate::lint::Context;
+use crate::report::LintReport;
+
+/// True when the command should read every server of `--mcp-config` (no SERVER named).
+pub fn wanted(args: &ServerArgs) -> bool {
+    args.mcp_config.is_some() && args.server.is_none()
+}
+
+fn no_extra_words(args: &ServerArgs) -> anyhow::Result<()> {
+    if !args.server_args.is_empty() {
+        bail!(
+            "--mcp-config: the servers' command lines come from the file; drop the words after `--` ({})",
+            args.server_args.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// The one server a command reads from `--mcp-config FILE`: SERVER names it, or the file has
+/// only one.
+pub fn pick_one(
+    path: &Path,
+    args: &ServerArgs,
+    base: ConnectOptions,
+) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
+    no_extra_words(args)?;
+    let config = belt::read_config(path, &base.pass_env)?;
+    let entry = match args.server.as_deref() {
+        Some(name) => config.get(name).map_err(anyhow::Error::msg)?,
+        None => match config.servers.as_slice() {
+            [only] => only,
+            _ => bail!(
+                "{}: this command reads one server and the file names {}: give its name as SERVER \
+                 (or --server for `toolgate ci`)",
+                path.display(),
+                mcp_config::list(&config.names())
+            ),
+        },
+    };
+    belt::spec_of(entry, &base)
+}
+
+/// Connects every server of `--mcp-config` in parallel; one failure fails the whole belt.
+pub async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
+    no_extra_words(args)?;
+    let opts = super::connect_options(args, cfg)?;
+    let Some(path) = &args.mcp_config else {
+        bail!("--mcp-config FILE is needed to read a belt");
+    };
+    let config = belt::read_config(path, &opts.pass_env)?;
+    let belt = belt::connect_all(&config, &opts).await?;
+    for s in &belt.servers {
+        for note in &s.catalog.notes {
+            eprintln!("note: server `{}`: {note}", s.name);
+        }
+    }
+    Ok(belt)
+}
+
+/// The belt's hash: each server's name and catalog hash, in name order.
+pub fn belt_hash(belt: &Belt) -> String {
+    let mut lines: Vec<String> = belt
+        .servers
+        .iter()
+        .map(|s| format!("{}\t{}\n", s.name, canonical::catalog_hash(&s.catalog)))
+        .collect();
+    lines.sort();
+    canonical::sha256_hex(&lines.concat())
+}
+
+/// One lint report over the belt: findings across servers (a name on two servers) first,
+/// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
+/// name their server in the message).
+pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
+    let mut reports = Vec::new();
+    let mut total_tokens = 0;
+    for s in &belt.servers {
+        let cx = Context::new(&s.catalog, &cfg.lint);
+        total_tokens += cx.total_tokens();
+        reports.push((s.name.as_str(), LintReport::for_context(&cx, None)));
+    }
+    let mut out = LintReport::new(
+        &crate::catalog::Catalog {
+            source: format!("{} ({} servers)", belt.config, belt.servers.len()),
+            ..Default::default()
+        },
+        &[],
+        total_tokens,
+        None,
+    );
+    out.catalog_sha256 = belt_hash(belt);
+    out.tool_count = belt.tool_count();
+    for (name, r) in reports {
+        out.summary.errors += r.summary.errors;
+        out.summary.warnings += r.summary.warnings;
+        out.summary.infos += r.summary.infos;
+        for mut f in r.findings {
+            match &f.tool {
+                Some(t) => f.tool = Some(belt::key(name, t)),
+                None => f.message = format!("server `{name}`: {}", f.message),
+            }
+            out.findings.push(f);
+        }
+    }
+    let catalogs: Vec<(&str, &crate::catalog::Catalog)> = belt
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), &s.catalog))
+        .collect();
+    let across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    let none = crate::catalog::Catalog::default();
+    let extra = LintReport::new(&none, &across, 0, None);
+    out.summary.errors += extra.summary.errors;
+    out.summary.warnings += extra.summary.warnings;
+    out.summary.infos += extra.summary.infos;
+    // Belt-wide findings first: they concern every server named.
+    out.findings.splice(0..0, extra.findings);
+    out
+}
