@@ -165,6 +165,32 @@ fn pin_check_names_the_server_that_changed_and_only_it() {
         "the VS Code file is the same belt: {}",
         text(&o)
     );
+    // Findings point at their tool in that server's section of the belt lock.
+    let o = b.run(&[
+        "lint",
+        "--format",
+        "json",
+        "--mcp-config",
+        "claude_desktop_config.json",
+    ]);
+    let report: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    let f = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["tool"] == "time/convert_time" && f["pointer"] == "/description")
+        .expect("TG003 on time/convert_time");
+    assert_eq!(f["file"], "toolgate.lock");
+    let lock_text = std::fs::read_to_string(b.path("toolgate.lock")).unwrap();
+    let line = lock_text
+        .lines()
+        .nth(f["line"].as_u64().unwrap() as usize - 1)
+        .unwrap();
+    assert!(
+        line.contains("\"description\": \"Convert time between timezones"),
+        "{line}"
+    );
 
     let snap = b.path("fake.json");
     let mut catalog: Value =

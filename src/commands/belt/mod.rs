@@ -4,13 +4,13 @@
 pub mod inspect;
 pub mod pin;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use crate::catalog::belt::{self, Belt};
 use crate::catalog::mcp_config;
-use crate::catalog::{ConnectOptions, ServerSpec, canonical};
+use crate::catalog::{ConnectOptions, ServerSpec, canonical, jsonpos};
 use crate::cli::ServerArgs;
 use crate::config::Config;
 use crate::lint::Context;
@@ -86,7 +86,7 @@ pub fn belt_hash(belt: &Belt) -> String {
 /// One lint report over the belt: findings across servers (a name on two servers) first,
 /// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
 /// name their server in the message).
-pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
+pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintReport {
     let mut reports = Vec::new();
     let mut total_tokens = 0;
     for s in &belt.servers {
@@ -130,5 +130,51 @@ pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
     out.summary.infos += extra.summary.infos;
     // Belt-wide findings first: they concern every server named.
     out.findings.splice(0..0, extra.findings);
+    if let Some(path) = locate_in {
+        locate(&mut out, path);
+    }
     out
+}
+
+/// The belt lock findings point into, when it is one: `--locate-in`, else the lock file.
+pub fn lock_to_locate(cfg: &Config, output: Option<&crate::cli::OutputArgs>) -> Option<PathBuf> {
+    output
+        .and_then(|o| o.locate_in.clone())
+        .or_else(|| Some(super::lock_path(None, cfg)))
+        .filter(|p| p.is_file())
+}
+
+/// Points each `server/tool` finding at its tool's lines in that server's section of a belt
+/// lock (for SARIF regions and annotations). Anything else leaves the findings as they are.
+fn locate(report: &mut LintReport, path: &Path) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let Ok(crate::catalog::belt::lock::AnyLock::Belt(lock)) =
+        crate::catalog::belt::lock::read_any(path)
+    else {
+        return;
+    };
+    let lines = jsonpos::pointer_lines(&text);
+    for f in &mut report.findings {
+        let Some((server, tool)) = f.tool.as_deref().and_then(|k| k.split_once('/')) else {
+            continue;
+        };
+        let Some(i) = lock
+            .servers
+            .get(server)
+            .and_then(|l| l.tools.iter().position(|t| t.name == tool))
+        else {
+            continue;
+        };
+        let ptr = format!(
+            "/servers/{}/tools/{i}/definition{}",
+            jsonpos::escape(server),
+            f.pointer
+        );
+        if let Some(line) = jsonpos::line_of(&lines, &ptr) {
+            f.file = Some(path.display().to_string());
+            f.line = Some(line);
+        }
+    }
 }
