@@ -404,3 +404,41 @@ fn config_env_reaches_its_server_but_toolgate_credentials_do_not() {
         "{s}"
     );
 }
+
+#[test]
+fn the_belt_is_measured_against_the_hosts_limits_as_a_whole() {
+    let b = Belt::new();
+    // Every server is under these limits alone (13 tools at most); the belt is not.
+    std::fs::write(
+        b.path("toolgate.toml"),
+        "[lint]\nwarn_tools = 30\nmax_catalog_tokens = 2000\n",
+    )
+    .unwrap();
+    let o = b.run(&[
+        "lint",
+        "--format",
+        "json",
+        "--mcp-config",
+        ".vscode/mcp.json",
+    ]);
+    let report: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    let findings = report["findings"].as_array().unwrap();
+    let of = |code: &str| {
+        findings
+            .iter()
+            .find(|f| f["code"] == code && f["message"].as_str().unwrap().starts_with("The belt's"))
+            .unwrap_or_else(|| panic!("no belt {code}: {findings:?}"))["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        of("TG021").contains("33 tools together (everything 13, "),
+        "{}",
+        of("TG021")
+    );
+    let tokens = of("TG022");
+    assert!(tokens.contains("% of a 128k context"), "{tokens}");
+    assert!(tokens.contains("by server: everything "), "{tokens}");
+}

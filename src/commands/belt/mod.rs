@@ -88,12 +88,17 @@ pub fn belt_hash(belt: &Belt) -> String {
 /// name their server in the message).
 pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintReport {
     let mut reports = Vec::new();
-    let mut total_tokens = 0;
+    let mut shares = Vec::new();
     for s in &belt.servers {
         let cx = Context::new(&s.catalog, &cfg.lint);
-        total_tokens += cx.total_tokens();
+        shares.push(crate::lint::belt::Share {
+            server: &s.name,
+            tools: s.catalog.tools.len(),
+            tokens: cx.total_tokens(),
+        });
         reports.push((s.name.as_str(), LintReport::for_context(&cx, None)));
     }
+    let total_tokens = shares.iter().map(|s| s.tokens).sum();
     let mut out = LintReport::new(
         &crate::catalog::Catalog {
             source: format!("{} ({} servers)", belt.config, belt.servers.len()),
@@ -122,7 +127,8 @@ pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintR
         .iter()
         .map(|s| (s.name.as_str(), &s.catalog))
         .collect();
-    let across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    let mut across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    across.extend(crate::lint::belt::budget(&shares, &cfg.lint));
     let none = crate::catalog::Catalog::default();
     let extra = LintReport::new(&none, &across, 0, None);
     out.summary.errors += extra.summary.errors;
