@@ -231,6 +231,23 @@ fn pin_check_names_the_server_that_changed_and_only_it() {
         v["diff"]["changed"][0]["changed"][0]["name"],
         "create_entities"
     );
+
+    // A named server is checked against (or pinned into) its own section of the belt lock.
+    let cfg = "claude_desktop_config.json";
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg, "memory"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("server `memory` matches its section"));
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg, "fake"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let before = lock["servers"]["memory"].clone();
+    let o = b.run(&["pin", "--mcp-config", cfg, "fake"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(b.path("toolgate.lock")).unwrap()).unwrap();
+    assert_eq!(lock["servers"].as_object().unwrap().len(), 4, "{lock}");
+    assert_eq!(lock["servers"]["memory"], before);
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 pub mod inspect;
 pub mod pin;
+pub mod section;
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,18 @@ fn no_extra_words(args: &ServerArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The server whose section of a belt lock `pin` should write or check: a server named in
+/// `--mcp-config` when the lock file is a belt lock (never replace a whole belt's lock with
+/// one server's).
+pub fn section_of(args: &ServerArgs, lock: Option<&PathBuf>, cfg: &Config) -> Option<String> {
+    args.mcp_config.as_ref()?;
+    let name = args.server.clone()?;
+    let path = super::lock_path(lock, cfg);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("belt_lock_version").map(|_| name)
 }
 
 /// The one server a command reads from `--mcp-config FILE`: SERVER names it, or the file has
