@@ -459,3 +459,27 @@ fn the_belt_is_measured_against_the_hosts_limits_as_a_whole() {
     assert!(tokens.contains("% of a 128k context"), "{tokens}");
     assert!(tokens.contains("by server: everything "), "{tokens}");
 }
+
+#[test]
+fn a_secret_the_config_gives_a_server_is_masked_when_the_server_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let leak = "import os, sys; sys.stderr.write('token is ' + os.environ['MY_API_TOKEN'] + '\\n'); sys.exit(1)";
+    let cfg = json!({"mcpServers": {"leaky": {
+        "command": "python3", "args": ["-c", leak],
+        "env": {"MY_API_TOKEN": "literal-secret-value-42"},
+    }}});
+    let path = dir.path().join("c.json");
+    std::fs::write(&path, cfg.to_string()).unwrap();
+    let o = toolgate()
+        .args(["inspect", "--mcp-config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("token is ***"),
+        "the server's stderr is shown, masked: {err}"
+    );
+    assert!(!err.contains("literal-secret-value-42"), "{err}");
+}
