@@ -165,6 +165,32 @@ fn pin_check_names_the_server_that_changed_and_only_it() {
         "the VS Code file is the same belt: {}",
         text(&o)
     );
+    // Findings point at their tool in that server's section of the belt lock.
+    let o = b.run(&[
+        "lint",
+        "--format",
+        "json",
+        "--mcp-config",
+        "claude_desktop_config.json",
+    ]);
+    let report: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    let f = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["tool"] == "time/convert_time" && f["pointer"] == "/description")
+        .expect("TG003 on time/convert_time");
+    assert_eq!(f["file"], "toolgate.lock");
+    let lock_text = std::fs::read_to_string(b.path("toolgate.lock")).unwrap();
+    let line = lock_text
+        .lines()
+        .nth(f["line"].as_u64().unwrap() as usize - 1)
+        .unwrap();
+    assert!(
+        line.contains("\"description\": \"Convert time between timezones"),
+        "{line}"
+    );
 
     let snap = b.path("fake.json");
     let mut catalog: Value =
@@ -205,6 +231,23 @@ fn pin_check_names_the_server_that_changed_and_only_it() {
         v["diff"]["changed"][0]["changed"][0]["name"],
         "create_entities"
     );
+
+    // A named server is checked against (or pinned into) its own section of the belt lock.
+    let cfg = "claude_desktop_config.json";
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg, "memory"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("server `memory` matches its section"));
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg, "fake"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let before = lock["servers"]["memory"].clone();
+    let o = b.run(&["pin", "--mcp-config", cfg, "fake"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(b.path("toolgate.lock")).unwrap()).unwrap();
+    assert_eq!(lock["servers"].as_object().unwrap().len(), 4, "{lock}");
+    assert_eq!(lock["servers"]["memory"], before);
+    let o = b.run(&["pin", "--check", "--mcp-config", cfg]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
 }
 
 #[test]
@@ -377,4 +420,66 @@ fn config_env_reaches_its_server_but_toolgate_credentials_do_not() {
         )),
         "{s}"
     );
+}
+
+#[test]
+fn the_belt_is_measured_against_the_hosts_limits_as_a_whole() {
+    let b = Belt::new();
+    // Every server is under these limits alone (13 tools at most); the belt is not.
+    std::fs::write(
+        b.path("toolgate.toml"),
+        "[lint]\nwarn_tools = 30\nmax_catalog_tokens = 2000\n",
+    )
+    .unwrap();
+    let o = b.run(&[
+        "lint",
+        "--format",
+        "json",
+        "--mcp-config",
+        ".vscode/mcp.json",
+    ]);
+    let report: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", text(&o)));
+    let findings = report["findings"].as_array().unwrap();
+    let of = |code: &str| {
+        findings
+            .iter()
+            .find(|f| f["code"] == code && f["message"].as_str().unwrap().starts_with("The belt's"))
+            .unwrap_or_else(|| panic!("no belt {code}: {findings:?}"))["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        of("TG021").contains("33 tools together (everything 13, "),
+        "{}",
+        of("TG021")
+    );
+    let tokens = of("TG022");
+    assert!(tokens.contains("% of a 128k context"), "{tokens}");
+    assert!(tokens.contains("by server: everything "), "{tokens}");
+}
+
+#[test]
+fn a_secret_the_config_gives_a_server_is_masked_when_the_server_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let leak = "import os, sys; sys.stderr.write('token is ' + os.environ['MY_API_TOKEN'] + '\\n'); sys.exit(1)";
+    let cfg = json!({"mcpServers": {"leaky": {
+        "command": "python3", "args": ["-c", leak],
+        "env": {"MY_API_TOKEN": "literal-secret-value-42"},
+    }}});
+    let path = dir.path().join("c.json");
+    std::fs::write(&path, cfg.to_string()).unwrap();
+    let o = toolgate()
+        .args(["inspect", "--mcp-config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("token is ***"),
+        "the server's stderr is shown, masked: {err}"
+    );
+    assert!(!err.contains("literal-secret-value-42"), "{err}");
 }

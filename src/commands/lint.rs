@@ -31,7 +31,9 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
 
 pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let report = if super::belt::wanted(&args.server) {
-        super::belt::lint_report(&super::belt::load(&args.server, cfg).await?, cfg)
+        let belt = super::belt::load(&args.server, cfg).await?;
+        let lock = super::belt::lock_to_locate(cfg, Some(&args.output));
+        super::belt::lint_report(&belt, cfg, lock.as_deref())
     } else {
         report_for(
             &load_catalog(&args.server, cfg).await?,

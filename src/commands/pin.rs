@@ -13,6 +13,9 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
     if super::belt::wanted(&args.server) {
         return super::belt::pin::run(args, cfg, check).await;
     }
+    if let Some(name) = super::belt::section_of(&args.server, args.lock.as_ref(), cfg) {
+        return super::belt::section::run(args, cfg, check, &name).await;
+    }
     let path = lock_path(args.lock.as_ref(), cfg);
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);

@@ -54,6 +54,25 @@ impl BeltDiff {
         v
     }
 
+    /// The changes as one diff with tools keyed `server/tool` (for the gate's wording).
+    pub fn keyed(&self) -> LockDiff {
+        let mut out = LockDiff::default();
+        for c in &self.changed {
+            let k = |t: &String| super::key(&c.server, t);
+            out.added.extend(c.diff.added.iter().map(k));
+            out.removed.extend(c.diff.removed.iter().map(k));
+            out.changed.extend(c.diff.changed.iter().map(|t| {
+                let mut t = t.clone();
+                t.name = super::key(&c.server, &t.name);
+                t
+            }));
+            if out.instructions_changed.is_none() {
+                out.instructions_changed = c.diff.instructions_changed.clone();
+            }
+        }
+        out
+    }
+
     /// One line: which servers changed and how.
     pub fn summary(&self) -> String {
         let mut parts: Vec<String> = self

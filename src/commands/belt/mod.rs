@@ -3,14 +3,15 @@
 
 pub mod inspect;
 pub mod pin;
+pub mod section;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use crate::catalog::belt::{self, Belt};
 use crate::catalog::mcp_config;
-use crate::catalog::{ConnectOptions, ServerSpec, canonical};
+use crate::catalog::{ConnectOptions, ServerSpec, canonical, jsonpos};
 use crate::cli::ServerArgs;
 use crate::config::Config;
 use crate::lint::Context;
@@ -29,6 +30,18 @@ fn no_extra_words(args: &ServerArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The server whose section of a belt lock `pin` should write or check: a server named in
+/// `--mcp-config` when the lock file is a belt lock (never replace a whole belt's lock with
+/// one server's).
+pub fn section_of(args: &ServerArgs, lock: Option<&PathBuf>, cfg: &Config) -> Option<String> {
+    args.mcp_config.as_ref()?;
+    let name = args.server.clone()?;
+    let path = super::lock_path(lock, cfg);
+    let text = std::fs::read_to_string(&path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v.get("belt_lock_version").map(|_| name)
 }
 
 /// The one server a command reads from `--mcp-config FILE`: SERVER names it, or the file has
@@ -86,14 +99,19 @@ pub fn belt_hash(belt: &Belt) -> String {
 /// One lint report over the belt: findings across servers (a name on two servers) first,
 /// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
 /// name their server in the message).
-pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
+pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintReport {
     let mut reports = Vec::new();
-    let mut total_tokens = 0;
+    let mut shares = Vec::new();
     for s in &belt.servers {
         let cx = Context::new(&s.catalog, &cfg.lint);
-        total_tokens += cx.total_tokens();
+        shares.push(crate::lint::belt::Share {
+            server: &s.name,
+            tools: s.catalog.tools.len(),
+            tokens: cx.total_tokens(),
+        });
         reports.push((s.name.as_str(), LintReport::for_context(&cx, None)));
     }
+    let total_tokens = shares.iter().map(|s| s.tokens).sum();
     let mut out = LintReport::new(
         &crate::catalog::Catalog {
             source: format!("{} ({} servers)", belt.config, belt.servers.len()),
@@ -122,7 +140,8 @@ pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
         .iter()
         .map(|s| (s.name.as_str(), &s.catalog))
         .collect();
-    let across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    let mut across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    across.extend(crate::lint::belt::budget(&shares, &cfg.lint));
     let none = crate::catalog::Catalog::default();
     let extra = LintReport::new(&none, &across, 0, None);
     out.summary.errors += extra.summary.errors;
@@ -130,5 +149,51 @@ pub fn lint_report(belt: &Belt, cfg: &Config) -> LintReport {
     out.summary.infos += extra.summary.infos;
     // Belt-wide findings first: they concern every server named.
     out.findings.splice(0..0, extra.findings);
+    if let Some(path) = locate_in {
+        locate(&mut out, path);
+    }
     out
+}
+
+/// The belt lock findings point into, when it is one: `--locate-in`, else the lock file.
+pub fn lock_to_locate(cfg: &Config, output: Option<&crate::cli::OutputArgs>) -> Option<PathBuf> {
+    output
+        .and_then(|o| o.locate_in.clone())
+        .or_else(|| Some(super::lock_path(None, cfg)))
+        .filter(|p| p.is_file())
+}
+
+/// Points each `server/tool` finding at its tool's lines in that server's section of a belt
+/// lock (for SARIF regions and annotations). Anything else leaves the findings as they are.
+fn locate(report: &mut LintReport, path: &Path) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let Ok(crate::catalog::belt::lock::AnyLock::Belt(lock)) =
+        crate::catalog::belt::lock::read_any(path)
+    else {
+        return;
+    };
+    let lines = jsonpos::pointer_lines(&text);
+    for f in &mut report.findings {
+        let Some((server, tool)) = f.tool.as_deref().and_then(|k| k.split_once('/')) else {
+            continue;
+        };
+        let Some(i) = lock
+            .servers
+            .get(server)
+            .and_then(|l| l.tools.iter().position(|t| t.name == tool))
+        else {
+            continue;
+        };
+        let ptr = format!(
+            "/servers/{}/tools/{i}/definition{}",
+            jsonpos::escape(server),
+            f.pointer
+        );
+        if let Some(line) = jsonpos::line_of(&lines, &ptr) {
+            f.file = Some(path.display().to_string());
+            f.line = Some(line);
+        }
+    }
 }

@@ -4,9 +4,9 @@
 use anyhow::{Context as _, bail};
 use serde_json::json;
 
+use crate::catalog::belt::Belt;
 use crate::catalog::belt::lock::{AnyLock, BeltDiff, BeltLock, read_any};
-use crate::catalog::belt::{Belt, key};
-use crate::catalog::lock::{self, LockDiff};
+use crate::catalog::lock;
 use crate::cli::PinArgs;
 use crate::commands::{Exit, lock_path};
 use crate::config::Config;
@@ -92,20 +92,8 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
         print_diff(&belt, &old, &new, &d, &path);
     }
     eprintln!("toolgate: {}", d.summary());
-    let status = crate::gate::LockStatus {
-        path: path.display().to_string(),
-        status: crate::gate::LockState::Changed,
-        policy: crate::gate::LockCheck::Fail,
-        diff: Some(keyed(&d)),
-    };
-    let decision = crate::gate::decide(
-        &crate::gate::GateInput {
-            lock: Some(&status),
-            ..Default::default()
-        },
-        &crate::gate::GatePolicy::default(),
-    );
-    Ok(decision.exit())
+    // The verdict comes from the gate stage, like every other gate.
+    Ok(gate_exit(&path, &d))
 }
 
 fn print_diff(belt: &Belt, old: &BeltLock, new: &BeltLock, d: &BeltDiff, path: &std::path::Path) {
@@ -146,22 +134,20 @@ fn print_diff(belt: &Belt, old: &BeltLock, new: &BeltLock, d: &BeltDiff, path: &
     println("\nReview the change; if it is intended, run `toolgate pin` to update the lock.");
 }
 
-/// The belt's changes as one diff with tools keyed `server/tool` (for the gate's wording).
-fn keyed(d: &BeltDiff) -> LockDiff {
-    let mut out = LockDiff::default();
-    for c in &d.changed {
-        let (server, diff) = (&c.server, &c.diff);
-        out.added.extend(diff.added.iter().map(|t| key(server, t)));
-        out.removed
-            .extend(diff.removed.iter().map(|t| key(server, t)));
-        out.changed.extend(diff.changed.iter().map(|c| {
-            let mut c = c.clone();
-            c.name = key(server, &c.name);
-            c
-        }));
-        if out.instructions_changed.is_none() {
-            out.instructions_changed = diff.instructions_changed.clone();
-        }
-    }
-    out
+/// The gate's verdict on a changed belt (exit 1 under the default policy).
+pub(super) fn gate_exit(path: &std::path::Path, d: &BeltDiff) -> Exit {
+    let status = crate::gate::LockStatus {
+        path: path.display().to_string(),
+        status: crate::gate::LockState::Changed,
+        policy: crate::gate::LockCheck::Fail,
+        diff: Some(d.keyed()),
+    };
+    crate::gate::decide(
+        &crate::gate::GateInput {
+            lock: Some(&status),
+            ..Default::default()
+        },
+        &crate::gate::GatePolicy::default(),
+    )
+    .exit()
 }
