@@ -174,7 +174,7 @@ fn locate(report: &mut LintReport, path: &Path) {
     else {
         return;
     };
-    let lines = jsonpos::pointer_lines(&text);
+    let root = jsonpos::root(&text);
     for f in &mut report.findings {
         let Some((server, tool)) = f.tool.as_deref().and_then(|k| k.split_once('/')) else {
             continue;
@@ -191,9 +191,7 @@ fn locate(report: &mut LintReport, path: &Path) {
             jsonpos::escape(server),
             f.pointer
         );
-        if let Some(line) = jsonpos::line_of(&lines, &ptr) {
-            f.file = Some(path.display().to_string());
-            f.line = Some(line);
-        }
+        f.file = Some(path.display().to_string());
+        f.line = Some(jsonpos::line_of(&text, root, &ptr));
     }
 }
