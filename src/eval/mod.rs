@@ -10,6 +10,7 @@ pub mod run_file;
 pub mod rundir;
 pub mod runner;
 pub mod shard;
+pub mod suite;
 pub mod v1;
 
 pub use run_file::{PredictionLine, RunFile, RunStatus};

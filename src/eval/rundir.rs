@@ -19,7 +19,9 @@ use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
 use crate::models::{self, ModelOptions};
 use crate::out::write_file;
-use crate::tasks::{SplitArg, Task, parse_tasks, suite_hash};
+use crate::tasks::{SplitArg, Task, suite_hash};
+
+pub use super::suite::{check_tasks_against, load_tasks};
 
 /// How to run an evaluation. `Default` is `toolgate run`'s defaults.
 #[derive(Clone, Debug)]
@@ -82,60 +84,6 @@ pub struct RunDir {
 
 fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
-}
-
-/// Checks that every tool a task names exists in the catalog (errors name the line).
-pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()> {
-    let (numbered, _) = parse_tasks(path)?;
-    check_numbered(catalog, path, &numbered)
-}
-
-/// The check of [`check_tasks_against`] on tasks already read.
-fn check_numbered(
-    catalog: &Catalog,
-    path: &Path,
-    numbered: &[crate::tasks::task::Numbered],
-) -> anyhow::Result<()> {
-    let mut errors = Vec::new();
-    for (line, t) in numbered {
-        let named = t
-            .expected
-            .iter()
-            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
-            .chain(&t.lure);
-        for name in named {
-            if catalog.tool(name).is_none() {
-                errors.push(format!(
-                    "{}:{line}: task `{}` names `{name}`, which is not a tool of {}",
-                    path.display(),
-                    t.id,
-                    catalog.source
-                ));
-            }
-        }
-    }
-    if !errors.is_empty() {
-        let n = errors.len();
-        errors.truncate(10);
-        bail!(
-            "{n} task(s) name tools the server does not have:\n  {}",
-            errors.join("\n  ")
-        );
-    }
-    Ok(())
-}
-
-/// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
-pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
-    // One parse: the tasks are checked against the catalog with their line numbers.
-    let numbered = crate::tasks::task::read_numbered(path)?;
-    check_numbered(catalog, path, &numbered)?;
-    let mut tasks: Vec<Task> = numbered.into_iter().map(|(_, t)| t).collect();
-    tasks.retain(|t| split.keeps(t.split));
-    if tasks.is_empty() {
-        bail!("{} has no {} tasks", path.display(), split.as_str());
-    }
-    Ok(tasks)
 }
 
 /// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives.

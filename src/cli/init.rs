@@ -1,0 +1,31 @@
+//! `toolgate init`'s flags.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+// `toolgate init`: a starter toolgate.toml and a GitHub workflow.
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Directory to write into.
+    #[arg(default_value = ".", value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The server to put in toolgate.toml.
+    #[arg(long, value_name = "SERVER")]
+    pub server: Option<String>,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+    /// The action reference the workflow uses; pin it to a release commit
+    /// (`OWNER/toolgate@<40-hex SHA>`) [default: toolgate-dev/toolgate@v1, marked to pin].
+    #[arg(long, value_name = "OWNER/REPO@REF")]
+    pub action_ref: Option<String>,
+    /// Split the evaluation over a matrix of N jobs (`ci --shard K/N`) and gate in one fan-in
+    /// job (`ci --merge`), for suites too slow for one job.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=256))]
+    pub shards: Option<u32>,
+    /// Add a job that publishes the badge (SVG and shields.io endpoint JSON) from the default
+    /// branch to a `toolgate-badge` branch; it is the only job with write access.
+    #[arg(long)]
+    pub publish_badge: bool,
+}

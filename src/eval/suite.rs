@@ -1,0 +1,63 @@
+//! The task suite a run reads: the task file parsed once, every tool it names checked against
+//! the catalog (errors name the line), and the split kept.
+
+use std::path::Path;
+
+use anyhow::bail;
+
+use crate::catalog::Catalog;
+use crate::tasks::{SplitArg, Task, parse_tasks};
+
+/// Checks that every tool a task names exists in the catalog (errors name the line).
+pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()> {
+    let (numbered, _) = parse_tasks(path)?;
+    check_numbered(catalog, path, &numbered)
+}
+
+/// The check of [`check_tasks_against`] on tasks already read.
+fn check_numbered(
+    catalog: &Catalog,
+    path: &Path,
+    numbered: &[crate::tasks::task::Numbered],
+) -> anyhow::Result<()> {
+    let mut errors = Vec::new();
+    for (line, t) in numbered {
+        let named = t
+            .expected
+            .iter()
+            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
+            .chain(&t.lure);
+        for name in named {
+            if catalog.tool(name).is_none() {
+                errors.push(format!(
+                    "{}:{line}: task `{}` names `{name}`, which is not a tool of {}",
+                    path.display(),
+                    t.id,
+                    catalog.source
+                ));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        let n = errors.len();
+        errors.truncate(10);
+        bail!(
+            "{n} task(s) name tools the server does not have:\n  {}",
+            errors.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
+/// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
+pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
+    // One parse: the tasks are checked against the catalog with their line numbers.
+    let numbered = crate::tasks::task::read_numbered(path)?;
+    check_numbered(catalog, path, &numbered)?;
+    let mut tasks: Vec<Task> = numbered.into_iter().map(|(_, t)| t).collect();
+    tasks.retain(|t| split.keeps(t.split));
+    if tasks.is_empty() {
+        bail!("{} has no {} tasks", path.display(), split.as_str());
+    }
+    Ok(tasks)
+}
