@@ -200,13 +200,20 @@ fn humanize(text: &str) -> String {
     let clean = NOISE
         .replace_all(text, "")
         .replace("Send message error ", "");
-    let hint = if clean.contains("Auth required") || clean.contains("401") {
-        " (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
-    } else if clean.contains("error following redirect") {
+    // Hints look at the words, never at the URLs: a port such as 40185 is not a 401.
+    static URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s)]*").expect("valid regex")
+    });
+    static UNAUTHORIZED: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\b401\b").expect("valid regex"));
+    let words = URL.replace_all(&clean, "<url>");
+    let hint = if words.contains("error following redirect") {
         " (the server redirected to another origin; toolgate refuses redirects that leave the origin you named, since headers and tokens would follow: use the final URL if you trust it)"
-    } else if clean.contains("error sending request") {
+    } else if words.contains("Auth required") || UNAUTHORIZED.is_match(&words) {
+        " (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
+    } else if words.contains("error sending request") {
         " (is a server listening at that URL?)"
-    } else if clean.contains("connection closed") {
+    } else if words.contains("connection closed") {
         " (the server closed its end: it may have crashed, or it is not an MCP stdio server)"
     } else {
         ""
@@ -223,5 +230,17 @@ mod tests {
             super::humanize(e),
             "Auth required, when send initialize request (the server wants credentials: pass --bearer-env VAR or --header 'Authorization: ...')"
         );
+    }
+
+    /// A port that happens to contain 401 is not an HTTP 401 (this flaked in CI on port 40185).
+    #[test]
+    fn a_port_with_401_in_it_is_not_unauthorized() {
+        let e = "Client error: error following redirect for url (http://127.0.0.1:40185/mcp), when send initialize request";
+        let h = super::humanize(e);
+        assert!(h.contains("another origin"), "{h}");
+        assert!(!h.contains("credentials"), "{h}");
+        let e = "Client error: error sending request for url (http://127.0.0.1:14010/mcp)";
+        assert!(!super::humanize(e).contains("credentials"));
+        assert!(super::humanize("HTTP status 401 Unauthorized").contains("credentials"));
     }
 }
