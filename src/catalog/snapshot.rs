@@ -13,7 +13,16 @@ use super::{Catalog, ServerMeta, Tool, kind};
 pub fn read(path: &Path) -> anyhow::Result<Catalog> {
     let shown = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("could not read {shown}"))?;
-    let value: Value = serde_json::from_str(&text)
+    let mut catalog = parse(&text, &shown)?;
+    catalog.snapshot_path = Some(path.to_path_buf());
+    Ok(catalog)
+}
+
+/// Parses a snapshot (or lock) held in memory; `shown` names it in errors and becomes the
+/// catalog's source.
+pub fn parse(text: &str, shown: &str) -> anyhow::Result<Catalog> {
+    let shown = shown.to_string();
+    let value: Value = serde_json::from_str(text)
         .with_context(|| format!("{shown} is not valid JSON (line and column above)"))?;
     let Value::Object(top) = value else {
         bail!(
@@ -27,7 +36,6 @@ pub fn read(path: &Path) -> anyhow::Result<Catalog> {
         from_snapshot(&shown, top)?
     };
     catalog.source = shown;
-    catalog.snapshot_path = Some(path.to_path_buf());
     Ok(catalog)
 }
 

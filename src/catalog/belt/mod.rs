@@ -3,7 +3,10 @@
 //! loads them together. A tool is keyed `server/tool`; each catalog keeps its tools' own
 //! names, which is what the model reads.
 
+pub mod combine;
+pub mod ecosystem;
 pub mod lock;
+pub mod source;
 
 use std::path::Path;
 
