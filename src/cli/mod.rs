@@ -293,6 +293,12 @@ pub struct RunArgs {
     /// matrix; join the shards with `toolgate merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<crate::eval::shard::Shard>,
+    /// Evaluate inside a belt: the model chooses among your tools and every tool of the belt
+    /// (named `<server>__<tool>`, as hosts prefix them). `ecosystem` (35 popular public
+    /// servers, built in, offline), an MCP client config (its servers are started), a belt
+    /// lock, a snapshot file, or a folder of snapshots.
+    #[arg(long, value_name = "SPEC")]
+    pub belt: Option<String>,
     #[command(flatten)]
     pub gate: GateArgs,
     /// Format printed on stdout.

@@ -68,6 +68,36 @@ pub fn policy(g: &GateArgs) -> anyhow::Result<GatePolicy> {
     })
 }
 
+/// Reads the belt `--belt` names and puts its tools beside `own`'s: the combined catalog, its
+/// record for run.json, and the belt itself (for measurements that draw from it).
+pub async fn load_belt(
+    spec: &str,
+    own: &crate::catalog::Catalog,
+    server: &crate::cli::ServerArgs,
+    cfg: &Config,
+) -> anyhow::Result<(
+    crate::catalog::Catalog,
+    eval::belt::BeltInfo,
+    crate::catalog::belt::Belt,
+)> {
+    use crate::catalog::belt::source::{BeltSpec, load};
+    let parsed = BeltSpec::parse(spec)?;
+    let base = super::connect_options(server, cfg)?;
+    let belt = load(&parsed, &base, &server.pass_env).await?;
+    let (combined, info) = eval::belt::with_belt(own, &belt, &parsed.display());
+    for s in &info.skipped {
+        eprintln!("note: the belt's server {s} is left out of the belt");
+    }
+    eprintln!(
+        "note: evaluating in the belt {}: {} tools of {} servers beside your {}",
+        parsed.display(),
+        info.tool_count(),
+        info.servers.len(),
+        own.tools.len()
+    );
+    Ok((combined.catalog, info, belt))
+}
+
 pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let policy = policy(&args.gate)?;
     let mut opts = EvalOptions::try_from(args)?;
@@ -104,8 +134,18 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
             providers.into_iter().collect::<Vec<_>>().join(", ")
         );
     }
-    let catalog = load_catalog(&server, cfg).await?;
-    let tasks = eval::load_tasks(&catalog, &tasks_path, args.split)?;
+    let own = load_catalog(&server, cfg).await?;
+    let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
+    let (catalog, belt) = match &args.belt {
+        Some(spec) => {
+            let (c, info, _belt) = load_belt(spec, &own, &server, cfg).await?;
+            (c, Some(info))
+        }
+        None => (own, None),
+    };
+    if belt.is_some() && (args.fix || !args.mutate.is_empty()) {
+        bail!("--belt measures the catalog as it is: it does not combine with --fix or --mutate");
+    }
     if args.fix || !args.mutate.is_empty() {
         let iopts = ImproveOptions {
             out: args.out.clone().or_else(|| args.resume.clone()),
@@ -127,6 +167,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
         return Ok(Exit::Pass);
     }
     let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
+    rd.run.belt = belt;
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     if decision.passed() {
         write_badge(&rd.run, &args.gate)?;

@@ -3,6 +3,7 @@
 //! the run and writes its files and reports.
 
 pub mod baseline;
+pub mod belt;
 mod dirs;
 pub mod incremental;
 mod probe;

@@ -171,6 +171,9 @@ pub struct RunFile {
     /// Decisions reused from a base (`--incremental`); absent for a run that made them all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused: Option<super::incremental::Reuse>,
+    /// The belt the tasks ran in (`--belt`): your tools and the belt's were offered together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub belt: Option<super::belt::BeltInfo>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

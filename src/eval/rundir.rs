@@ -200,6 +200,7 @@ pub async fn evaluate(
                 seed: opts.model.llm.seed,
                 shard: opts.shard,
                 reused: None,
+                belt: None,
                 results: vec![],
                 gate: None,
             };

@@ -38,6 +38,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         seed: None,
         shard: None,
         reused: None,
+        belt: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

@@ -229,6 +229,8 @@ pub struct RunFileV1 {
     pub shard: Option<crate::eval::shard::Shard>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused: Option<crate::eval::incremental::Reuse>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub belt: Option<crate::eval::belt::BeltInfo>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -252,6 +254,7 @@ impl From<internal::RunFile> for RunFileV1 {
             seed: v.seed,
             shard: v.shard,
             reused: v.reused,
+            belt: v.belt,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -275,6 +278,7 @@ impl From<RunFileV1> for internal::RunFile {
             seed: v.seed,
             shard: v.shard,
             reused: v.reused,
+            belt: v.belt,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
