@@ -139,7 +139,15 @@ pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintR
             }
             match &f.tool {
                 Some(t) => f.tool = Some(belt::key(name, t)),
-                None => f.message = format!("server `{name}`: {}", f.message),
+                None => {
+                    f.message = format!("server `{name}`: {}", f.message);
+                    // Located at the server's section of a belt lock.
+                    f.related.push(crate::report::lint_report::RelatedLocation {
+                        key: name.to_string(),
+                        file: None,
+                        line: None,
+                    });
+                }
             }
             out.findings.push(f);
         }
