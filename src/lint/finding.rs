@@ -46,6 +46,10 @@ pub struct Finding {
     pub message: String,
     /// How to fix it.
     pub help: String,
+    /// The other places a belt-wide finding concerns, beside `tool`: `server/tool` keys, or a
+    /// server's name for its whole section (each is located in the belt lock, for SARIF).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<String>,
 }
 
 impl Finding {

@@ -158,39 +158,9 @@ impl<'a> Context<'a> {
     /// [`Context::similar`] keeps every alike pair, for the task sampler's near-miss lures.
     pub fn lookalikes(&self) -> &[SimilarPair] {
         self.lookalikes.get_or_init(|| {
-            let tools = &self.catalog.tools;
-            if tools.len() < 2 {
-                return Vec::new();
-            }
-            let docs: Vec<_> = tools
-                .iter()
-                .enumerate()
-                .map(|(i, t)| text::lookalike_doc_of(t.name(), self.content_words(i)))
-                .collect();
-            let threshold = self.settings.lookalike_threshold;
-            let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
-            let pairs = text::similar_pairs(&docs, floor);
-            // Roles only for tools in some candidate pair.
-            let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
-            for p in &pairs {
-                for i in [p.a, p.b] {
-                    if roles[i].is_none() {
-                        let t = &tools[i];
-                        roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
-                    }
-                }
-            }
-            pairs
-                .into_iter()
-                .filter(|p| tools[p.a].name() != tools[p.b].name())
-                .filter(|p| {
-                    let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
-                        return false;
-                    };
-                    (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)))
-                        && !text::distinct_jobs(ra, rb)
-                })
-                .collect()
+            let tools: Vec<&Tool> = self.catalog.tools.iter().collect();
+            let content: Vec<&[String]> = (0..tools.len()).map(|i| self.content_words(i)).collect();
+            lookalike_pairs(&tools, &content, self.settings.lookalike_threshold)
         })
     }
 
@@ -212,8 +182,50 @@ impl<'a> Context<'a> {
             pointer: pointer.into(),
             message,
             help: help.into(),
+            related: Vec::new(),
         }
     }
+}
+
+/// The look-alike pairs among `tools` (each with its description's [`text::content_words`]):
+/// what [`Context::lookalikes`] keeps for one catalog, and what the belt lint keeps across
+/// servers (TG028) over every tool of a belt at once.
+pub(crate) fn lookalike_pairs(
+    tools: &[&Tool],
+    content: &[&[String]],
+    threshold: f64,
+) -> Vec<SimilarPair> {
+    if tools.len() < 2 || content.len() != tools.len() {
+        return Vec::new();
+    }
+    let docs: Vec<_> = tools
+        .iter()
+        .zip(content)
+        .map(|(t, c)| text::lookalike_doc_of(t.name(), c))
+        .collect();
+    let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
+    let pairs = text::similar_pairs(&docs, floor);
+    // Roles only for tools in some candidate pair.
+    let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
+    for p in &pairs {
+        for i in [p.a, p.b] {
+            if roles[i].is_none() {
+                let t = tools[i];
+                roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .filter(|p| tools[p.a].name() != tools[p.b].name())
+        .filter(|p| {
+            let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
+                return false;
+            };
+            (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)))
+                && !text::distinct_jobs(ra, rb)
+        })
+        .collect()
 }
 
 /// Runs every rule, then applies the configuration. Findings come sorted by tool order,

@@ -25,6 +25,20 @@ pub struct ReportFinding {
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// The other tools or servers a belt-wide finding concerns, each located in the belt lock
+    /// when one is known.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<RelatedLocation>,
+}
+
+/// Another place a finding concerns: a `server/tool` key or a server's name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RelatedLocation {
+    pub key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -97,6 +111,15 @@ impl LintReport {
                     docs_url: f.docs_url(),
                     file: line.and(locator.map(|l| l.file.clone())),
                     line,
+                    related: f
+                        .related
+                        .iter()
+                        .map(|key| RelatedLocation {
+                            key: key.clone(),
+                            file: None,
+                            line: None,
+                        })
+                        .collect(),
                 }
             })
             .collect();

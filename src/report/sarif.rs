@@ -14,6 +14,29 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
+/// One SARIF location: the file and line when known, and the tool (or server) by name.
+fn location(
+    file: Option<&str>,
+    line: Option<usize>,
+    name: &str,
+    qualified: &str,
+    related_server: bool,
+) -> serde_json::Map<String, Value> {
+    let mut location = serde_json::Map::new();
+    if let (Some(file), Some(line)) = (file, line) {
+        location.insert(
+            "physicalLocation".into(),
+            json!({"artifactLocation": {"uri": file.replace('\\', "/")}, "region": {"startLine": line}}),
+        );
+    }
+    location.insert(
+        "logicalLocations".into(),
+        // A server (a name without `/`, only ever a related location) is a module.
+        json!([{"name": name, "fullyQualifiedName": qualified, "kind": if related_server { "module" } else { "function" }}]),
+    );
+    location
+}
+
 pub fn lint(report: &LintReport) -> Value {
     let rules: Vec<Value> = RULES
         .iter()
@@ -33,32 +56,48 @@ pub fn lint(report: &LintReport) -> Value {
         .findings
         .iter()
         .map(|f| {
-            let mut location = serde_json::Map::new();
-            if let (Some(file), Some(line)) = (&f.file, f.line) {
-                location.insert(
-                    "physicalLocation".into(),
-                    json!({"artifactLocation": {"uri": file.replace('\\', "/")}, "region": {"startLine": line}}),
+            let mut locations = vec![location(
+                f.file.as_deref(),
+                f.line,
+                &f.tool.clone().unwrap_or_else(|| "catalog".into()),
+                &format!("{}{}", f.tool.clone().unwrap_or_default(), f.pointer),
+                false,
+            )];
+            // A belt finding concerns several servers: one location in each server's section
+            // of the belt lock, also listed as related locations.
+            let mut related = Vec::new();
+            for (i, r) in f.related.iter().enumerate() {
+                let fq = if r.key.contains('/') {
+                    format!("{}{}", r.key, f.pointer)
+                } else {
+                    r.key.clone()
+                };
+                let loc = location(r.file.as_deref(), r.line, &r.key, &fq, !r.key.contains('/'));
+                locations.push(loc.clone());
+                let mut rel = loc;
+                rel.insert("id".into(), json!(i + 1));
+                rel.insert(
+                    "message".into(),
+                    json!({"text": format!("also concerns {}", r.key)}),
                 );
+                related.push(Value::Object(rel));
             }
-            location.insert(
-                "logicalLocations".into(),
-                json!([{
-                    "name": f.tool.clone().unwrap_or_else(|| "catalog".into()),
-                    "fullyQualifiedName": format!("{}{}", f.tool.clone().unwrap_or_default(), f.pointer),
-                    "kind": "function"
-                }]),
-            );
+            let locations: Vec<Value> = locations.into_iter().map(Value::Object).collect();
             let rule_index = RULES.iter().position(|r| r.code == f.code).unwrap_or(0);
-            json!({
+            let mut result = json!({
                 "ruleId": f.code,
                 "ruleIndex": rule_index,
                 "level": level(f.severity),
                 "message": {"text": format!("{} Fix: {}", f.message, f.help)},
-                "locations": [Value::Object(location)],
+                "locations": locations,
                 "partialFingerprints": {
                     "toolgate/v1": crate::catalog::canonical::sha256_hex(&format!("{}|{}|{}", f.code, f.tool.clone().unwrap_or_default(), f.pointer))
                 }
-            })
+            });
+            if !related.is_empty() {
+                result["relatedLocations"] = Value::Array(related);
+            }
+            result
         })
         .collect();
     json!({

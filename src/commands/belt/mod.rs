@@ -128,9 +128,26 @@ pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintR
         out.summary.warnings += r.summary.warnings;
         out.summary.infos += r.summary.infos;
         for mut f in r.findings {
+            if crate::lint::belt::RECHECKED.contains(&f.code.as_str()) {
+                // Checked again below with the whole belt in view.
+                match f.severity {
+                    crate::lint::Severity::Error => out.summary.errors -= 1,
+                    crate::lint::Severity::Warning => out.summary.warnings -= 1,
+                    crate::lint::Severity::Info => out.summary.infos -= 1,
+                }
+                continue;
+            }
             match &f.tool {
                 Some(t) => f.tool = Some(belt::key(name, t)),
-                None => f.message = format!("server `{name}`: {}", f.message),
+                None => {
+                    f.message = format!("server `{name}`: {}", f.message);
+                    // Located at the server's section of a belt lock.
+                    f.related.push(crate::report::lint_report::RelatedLocation {
+                        key: name.to_string(),
+                        file: None,
+                        line: None,
+                    });
+                }
             }
             out.findings.push(f);
         }
@@ -140,7 +157,7 @@ pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintR
         .iter()
         .map(|s| (s.name.as_str(), &s.catalog))
         .collect();
-    let mut across = crate::lint::belt::cross_server(&catalogs, &cfg.lint);
+    let mut across = crate::lint::belt::across(&catalogs, &cfg.lint);
     across.extend(crate::lint::belt::budget(&shares, &cfg.lint));
     let none = crate::catalog::Catalog::default();
     let extra = LintReport::new(&none, &across, 0, None);
@@ -175,23 +192,42 @@ fn locate(report: &mut LintReport, path: &Path) {
         return;
     };
     let root = jsonpos::root(&text);
-    for f in &mut report.findings {
-        let Some((server, tool)) = f.tool.as_deref().and_then(|k| k.split_once('/')) else {
-            continue;
+    // A `server/tool` key's line (at `pointer` inside its definition), or a server's section.
+    let line_of = |key: &str, pointer: &str| -> Option<usize> {
+        let Some((server, tool)) = key.split_once('/') else {
+            lock.servers.get(key)?;
+            let ptr = format!("/servers/{}", jsonpos::escape(key));
+            return Some(jsonpos::line_of(&text, root, &ptr));
         };
-        let Some(i) = lock
+        let i = lock
             .servers
             .get(server)
-            .and_then(|l| l.tools.iter().position(|t| t.name == tool))
-        else {
+            .and_then(|l| l.tools.iter().position(|t| t.name == tool))?;
+        let ptr = format!(
+            "/servers/{}/tools/{i}/definition{pointer}",
+            jsonpos::escape(server)
+        );
+        Some(jsonpos::line_of(&text, root, &ptr))
+    };
+    let file = path.display().to_string();
+    for f in &mut report.findings {
+        for r in &mut f.related {
+            let pointer = if r.key.contains('/') {
+                f.pointer.as_str()
+            } else {
+                ""
+            };
+            if let Some(line) = line_of(&r.key, pointer) {
+                r.file = Some(file.clone());
+                r.line = Some(line);
+            }
+        }
+        let Some(key) = f.tool.as_deref().filter(|k| k.contains('/')) else {
             continue;
         };
-        let ptr = format!(
-            "/servers/{}/tools/{i}/definition{}",
-            jsonpos::escape(server),
-            f.pointer
-        );
-        f.file = Some(path.display().to_string());
-        f.line = Some(jsonpos::line_of(&text, root, &ptr));
+        if let Some(line) = line_of(key, &f.pointer) {
+            f.file = Some(file.clone());
+            f.line = Some(line);
+        }
     }
 }

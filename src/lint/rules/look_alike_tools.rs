@@ -67,15 +67,16 @@ fn terms(tool: &Tool) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// What TG005 reads of one tool, worked out once however many pairs it is in.
-struct Facts {
+/// What TG005 (and TG028 across a belt) reads of one tool, worked out once however many pairs
+/// it is in.
+pub(crate) struct Facts {
     terms: Vec<(String, String, String)>,
     stems: HashSet<String>,
-    lower_description: String,
+    pub(crate) lower_description: String,
 }
 
 impl Facts {
-    fn of(tool: &Tool) -> Self {
+    pub(crate) fn of(tool: &Tool) -> Self {
         let terms = terms(tool);
         let stems = terms.iter().map(|t| t.1.clone()).collect();
         Facts {
@@ -109,6 +110,24 @@ fn shared(a: &Facts, b: &Facts, max: usize) -> (Vec<String>, Vec<(String, String
     (both, alike)
 }
 
+/// What a finding says about a look-alike pair: the words both use (and alike words), and
+/// whether one description names the other tool.
+pub(crate) fn describe(fa: &Facts, fb: &Facts, a: &Tool, b: &Tool) -> (String, bool) {
+    let named = text::mentions_lower(&fa.lower_description, b.name())
+        || text::mentions_lower(&fb.lower_description, a.name());
+    let (both, alike) = shared(fa, fb, 8);
+    let mut words = if both.is_empty() {
+        "none".to_string()
+    } else {
+        both.join(", ")
+    };
+    if !alike.is_empty() {
+        let pairs: Vec<String> = alike.iter().map(|(x, y)| format!("{x} ≈ {y}")).collect();
+        words.push_str(&format!("; alike words: {}", pairs.join(", ")));
+    }
+    (words, named)
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let mut facts: Vec<Option<Facts>> = Vec::new();
     facts.resize_with(cx.catalog.tools.len(), || None);
@@ -125,18 +144,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let (Some(fa), Some(fb)) = (&facts[pair.a], &facts[pair.b]) else {
             continue;
         };
-        let named = text::mentions_lower(&fa.lower_description, b.name())
-            || text::mentions_lower(&fb.lower_description, a.name());
-        let (both, alike) = shared(fa, fb, 8);
-        let mut words = if both.is_empty() {
-            "none".to_string()
-        } else {
-            both.join(", ")
-        };
-        if !alike.is_empty() {
-            let pairs: Vec<String> = alike.iter().map(|(x, y)| format!("{x} ≈ {y}")).collect();
-            words.push_str(&format!("; alike words: {}", pairs.join(", ")));
-        }
+        let (words, named) = describe(fa, fb, a, b);
         let (name_a, name_b) = shown_pair(a.name(), b.name());
         let mut message = format!(
             "`{name_b}` looks like `{name_a}` (similarity {:.2}; shared words: {words})",

@@ -6,8 +6,9 @@ pub(crate) use common::resolve_ref;
 
 mod capability_override;
 mod catalog_token_budget;
-mod common;
+pub(super) mod common;
 mod credential_parameter;
+mod cross_server_look_alike;
 mod deprecated_tool;
 mod description_restates_name;
 mod destructive_without_hint;
@@ -21,7 +22,7 @@ mod image_exfiltration_url;
 mod input_schema_not_object;
 mod invalid_schema;
 mod invalid_tool_name;
-mod look_alike_tools;
+pub(super) mod look_alike_tools;
 mod missing_description;
 mod missing_disambiguation;
 mod model_directed_instructions;
@@ -30,6 +31,7 @@ mod read_only_destructive;
 mod required_undefined;
 mod short_description;
 mod too_many_tools;
+pub(super) mod tool_shadowing;
 mod undocumented_parameter;
 mod unresolvable_ref;
 
@@ -62,4 +64,6 @@ pub static RULES: &[Rule] = &[
     credential_parameter::RULE,
     image_exfiltration_url::RULE,
     capability_override::RULE,
+    cross_server_look_alike::RULE,
+    tool_shadowing::RULE,
 ];

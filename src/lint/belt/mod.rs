@@ -1,0 +1,168 @@
+//! Lint across the servers of a belt: what no single server's lint can see. One tool name
+//! offered by several servers, reported as TG001 (duplicate-tool-name: the model sees both,
+//! and hosts disagree on which one a call reaches) at warning severity (the clash is the
+//! belt's, not one server's fault), naming every server that offers it; tools of two servers
+//! described alike (TG028, [`lookalike`]); descriptions that claim another server's job or
+//! tell the model to prefer them (TG029, [`shadow`]); and the belt's size against the hosts'
+//! limits (TG021 tools, TG022 tokens), with each server's share ([`budget`]). A finding that
+//! concerns several servers names one tool in `tool` and the others in `related`.
+
+mod budget;
+mod lookalike;
+mod shadow;
+
+use std::collections::{BTreeMap, HashSet};
+
+pub use budget::{Share, budget};
+pub use lookalike::lookalikes;
+pub use shadow::shadowing;
+
+use super::{Finding, LintSettings, Severity};
+use crate::catalog::Catalog;
+
+/// Codes the belt lint checks again with the whole belt in view: a belt report keeps the
+/// belt's findings of these codes and drops each server's own.
+pub const RECHECKED: &[&str] = &["TG029"];
+
+/// Every finding across the belt's servers: TG001, TG028, TG029 (the budget is [`budget`]'s,
+/// from token counts the caller already has).
+pub fn across(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<Finding> {
+    let mut out = cross_server(servers, settings);
+    out.extend(lookalikes(servers, settings));
+    out.extend(shadowing(servers, settings));
+    out
+}
+
+/// The words of a server's name that say which service it is (config key and the name the
+/// server gives itself), without the words every server name has (`mcp`, `server`).
+pub(crate) fn server_words(key: &str, own: Option<&str>) -> HashSet<String> {
+    const GENERIC: &[&str] = &[
+        "mcp",
+        "server",
+        "servers",
+        "tool",
+        "tools",
+        "api",
+        "the",
+        "model",
+        "context",
+        "protocol",
+        "modelcontextprotocol",
+    ];
+    let mut out = HashSet::new();
+    for name in std::iter::once(key).chain(own) {
+        for w in super::text::name_words(name) {
+            if w.chars().count() >= 3
+                && !GENERIC.contains(&w.as_str())
+                && !w.chars().all(|c| c.is_ascii_digit())
+            {
+                out.insert(w);
+            }
+        }
+    }
+    out
+}
+
+/// Findings about the belt as a whole; `servers` are (name, catalog) in config order. A
+/// finding's `tool` is `server/tool` of the first server offering the name.
+pub fn cross_server(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<Finding> {
+    let Some(rule) = super::rule("TG001") else {
+        return Vec::new();
+    };
+    if settings.level_of(rule.code) == Some(super::Level::Off) {
+        return Vec::new();
+    }
+    // name → the servers offering it (once each, in config order).
+    let mut offered: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut order: Vec<&str> = Vec::new();
+    for (server, catalog) in servers {
+        for tool in &catalog.tools {
+            let list = offered.entry(tool.name()).or_default();
+            if list.is_empty() {
+                order.push(tool.name());
+            }
+            if !list.contains(server) {
+                list.push(server);
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|name| {
+            let by = &offered[name];
+            if by.len() < 2 {
+                return None;
+            }
+            let keys: Vec<String> = by.iter().map(|s| format!("`{s}/{name}`")).collect();
+            let f = Finding {
+                code: rule.code.into(),
+                slug: rule.slug.into(),
+                severity: Severity::Warning,
+                tool: Some(format!("{}/{name}", by[0])),
+                tool_index: None,
+                pointer: "/name".into(),
+                message: format!(
+                    "`{name}` is offered by {} servers ({}): the model sees the same name \
+                     twice, and hosts disagree on which one a call reaches (some prefix the \
+                     server's name, some keep the first or the last, some refuse the list)",
+                    by.len(),
+                    keys.join(", ")
+                ),
+                help: "Rename the tool so its name says which service it acts on \
+                       (`github_create_issue`), or do not load both servers together."
+                    .into(),
+                related: by[1..]
+                    .iter()
+                    .map(|s| crate::catalog::belt::key(s, name))
+                    .collect(),
+            };
+            settings.apply(f)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Tool;
+    use serde_json::json;
+
+    fn cat(names: &[&str]) -> Catalog {
+        Catalog {
+            tools: names
+                .iter()
+                .map(|n| Tool::from_value(json!({"name": n}), "t").unwrap())
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_name_on_two_servers_is_reported_naming_both() {
+        let (a, b, c) = (
+            cat(&["search", "open"]),
+            cat(&["search", "x"]),
+            cat(&["open"]),
+        );
+        let f = cross_server(
+            &[("git", &a), ("web", &b), ("files", &c)],
+            &LintSettings::default(),
+        );
+        assert_eq!(f.len(), 2, "{f:?}");
+        assert_eq!(f[0].tool.as_deref(), Some("git/search"));
+        assert!(
+            f[0].message.contains("`git/search`, `web/search`"),
+            "{}",
+            f[0].message
+        );
+        assert!(
+            f[1].message.contains("`git/open`, `files/open`"),
+            "{}",
+            f[1].message
+        );
+        assert_eq!(f[0].code, "TG001");
+        // One server repeating its own name is that server's TG001, not a belt finding.
+        let d = cat(&["dup", "dup"]);
+        assert!(cross_server(&[("one", &d)], &LintSettings::default()).is_empty());
+    }
+}
