@@ -262,15 +262,17 @@ pub fn score(
         share: Rate::new(own_calls, total),
         accuracy: Some(clustered(&|o| o.outcome == Outcome::Correct, true)),
     });
-    for t in &by_server {
-        let calls: u64 = t.tools.iter().map(|c| c.count).sum();
-        s.shares.push(ServerShare {
+    let mut others: Vec<ServerShare> = by_server
+        .iter()
+        .map(|t| ServerShare {
             server: t.server.clone(),
             own: false,
-            share: Rate::new(calls, total),
+            share: Rate::new(t.tools.iter().map(|c| c.count).sum(), total),
             accuracy: None,
-        });
-    }
+        })
+        .collect();
+    others.sort_by(|a, b| b.share.k.cmp(&a.share.k).then(a.server.cmp(&b.server)));
+    s.shares.extend(others);
     s.by_server = by_server;
     s
 }

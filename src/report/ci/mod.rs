@@ -251,7 +251,12 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
         head.push('\n');
     }
     let mut sections = vec![head];
-    for render in [scores, per_tool, definitions] {
+    for render in [
+        scores,
+        crate::report::belt::ci_section,
+        per_tool,
+        definitions,
+    ] {
         let mut s = String::new();
         render(r, &mut s);
         sections.push(s);
