@@ -71,6 +71,8 @@ pub struct CiConfig {
     pub fail_on_tool_regression: Option<bool>,
     /// Do not read or write the response cache.
     pub no_cache: Option<bool>,
+    /// Evaluate inside this belt (`ecosystem`, an MCP config, a belt lock, snapshots).
+    pub belt: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

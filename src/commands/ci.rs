@@ -45,6 +45,7 @@ fn flag_layer(a: &CiArgs) -> CiConfig {
         max_drop: a.max_drop,
         fail_on_tool_regression: a.fail_on_tool_regression,
         no_cache: a.no_cache,
+        belt: a.belt.clone(),
     }
 }
 
@@ -88,6 +89,9 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
     };
     let result = async {
         if !s.merge.is_empty() {
+            if s.belt.is_some() {
+                anyhow::bail!("--belt with --merge is not supported yet: run the belt unsharded");
+            }
             // Fan-in: the shards kept the catalog they ran against; no server is needed.
             return ci::run(
                 &s,
@@ -99,6 +103,18 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
             .await;
         }
         let catalog = load_catalog(&server, cfg).await?;
+        if let Some(spec) = &s.belt {
+            if s.eval.shard.is_some() {
+                anyhow::bail!("--belt with --shard is not supported yet: run the belt unsharded");
+            }
+            let (combined, info, _) = super::run::load_belt(spec, &catalog, &server, cfg).await?;
+            let belt = ci::belt::BeltRun {
+                catalog: combined,
+                info,
+            };
+            let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
+            return ci::run(&s, &cfg.lint, source, &gh, a.format).await;
+        }
         match s.eval.shard {
             Some(shard) => ci::shards::run_shard(&s, &catalog, shard, a.format).await,
             None => {

@@ -351,7 +351,7 @@ pub fn comment(run: &RunFile) -> String {
         let alone = s
             .alone
             .as_ref()
-            .map(|a| format!("{} ({})", a.overall.base.show(), a.overall.verdict))
+            .map(|a| format!("{} — belt: {}", a.overall.base.show(), a.overall.verdict))
             .unwrap_or_else(|| "— (a second run)".into());
         let top: Vec<String> = s
             .by_server
