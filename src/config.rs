@@ -73,6 +73,8 @@ pub struct CiConfig {
     pub no_cache: Option<bool>,
     /// Evaluate inside this belt (`ecosystem`, an MCP config, a belt lock, snapshots).
     pub belt: Option<String>,
+    /// The MCP client config to read the server from (`--mcp-config`); `--server` names it.
+    pub mcp_config: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

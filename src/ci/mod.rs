@@ -194,7 +194,7 @@ pub async fn run(
 
     // Pin check.
     let head_lock = LockFile::from_catalog(&catalog);
-    let lock = lock_status(s.policy.lock_check, &s.policy.lock_path, &head_lock)?;
+    let lock = belt::check_lock(s, &head_lock, belt.as_ref(), &mut notices)?;
     write_file(&out.file(files::LOCK), &head_lock.to_text())?;
     put("lock", &out.file(files::LOCK));
 
@@ -221,7 +221,12 @@ pub async fn run(
     let (tasks_path, generated) = tasks_file(s, &catalog, &out, &mut notices)?;
     let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
 
-    // Evaluate (resumable in <out>/run), or join the shards there.
+    // Evaluate (resumable in <out>/run), or join the shards there; in a belt, on your tools
+    // and the belt's (deterministic models also on yours alone).
+    if let Some(b) = belt.as_mut() {
+        belt::prepare(b, &catalog, &tasks, &s.eval.models, &s.model_options()?).await?;
+    }
+    let on = belt.as_ref().map_or(&catalog, |b| &b.catalog);
     let run_dir = out.run_dir();
     let mut rd = match shards {
         Some(g) => shards::join(g, &out, &tasks, &tasks_path)?,
@@ -237,10 +242,6 @@ pub async fn run(
                 out.clear_run()?;
                 opts.incremental = incremental_base(s, gh, base.as_ref(), &mut notices);
             }
-            if let Some(b) = belt.as_mut() {
-                belt::prepare(b, &catalog, &tasks, &opts).await?;
-            }
-            let on = belt.as_ref().map_or(&catalog, |b| &b.catalog);
             let mut rd = eval::evaluate(on, &tasks_path, &tasks, &opts).await?;
             rd.run.belt = belt.as_ref().map(|b| b.info.clone());
             if let Some(why) = &rd.incremental_note {
@@ -254,11 +255,7 @@ pub async fn run(
             rd
         }
     };
-    rd.finalize(
-        belt.as_ref().map_or(&catalog, |b| &b.catalog),
-        &tasks,
-        &s.policy,
-    )?;
+    rd.finalize(on, &tasks, &s.policy)?;
     let run: RunFile = rd.run.clone();
     put("run_json", &rd.dir.join(eval::files::RUN_FILE));
     put("report_html", &rd.dir.join(eval::files::REPORT_HTML));

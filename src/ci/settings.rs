@@ -44,6 +44,9 @@ pub struct CiSettings {
     pub concurrency: Option<usize>,
     /// Evaluate inside this belt (`--belt`).
     pub belt: Option<String>,
+    /// The lock is a belt lock and your server is this section of it (`--mcp-config` with a
+    /// server name): the lock check goes server by server.
+    pub lock_section: Option<String>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -130,6 +133,7 @@ pub fn resolve(
         full_every: None,
         concurrency: pick!(concurrency),
         belt: pick!(belt).filter(|b| !b.trim().is_empty()),
+        lock_section: None,
         out,
     })
 }

@@ -46,6 +46,7 @@ fn flag_layer(a: &CiArgs) -> CiConfig {
         fail_on_tool_regression: a.fail_on_tool_regression,
         no_cache: a.no_cache,
         belt: a.belt.clone(),
+        mcp_config: a.mcp_config.clone(),
     }
 }
 
@@ -63,6 +64,11 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     s.merge = a.merge.clone();
     s.incremental = a.incremental.unwrap_or(false);
     s.full_every = a.full_every;
+    if s.belt.is_some() && (s.eval.shard.is_some() || !s.merge.is_empty()) {
+        anyhow::bail!(
+            "--belt with --shard or --merge is not supported yet: run the belt unsharded"
+        );
+    }
     if s.full_every == Some(0) {
         anyhow::bail!("--full-every must be at least 1");
     }
@@ -75,7 +81,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
     } else {
         GithubEnv::from_env()
     };
-    let s = settings(a, cfg, gh.actions)?;
+    let mut s = settings(a, cfg, gh.actions)?;
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],
@@ -85,13 +91,11 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         request_timeout: a.request_timeout,
         max_pages: None,
         pass_env: trimmed(&a.pass_env),
-        mcp_config: a.mcp_config.clone(),
+        mcp_config: a.mcp_config.clone().or_else(|| cfg.ci.mcp_config.clone()),
     };
+    s.lock_section = super::belt::section_of(&server, a.lock.as_ref(), cfg);
     let result = async {
         if !s.merge.is_empty() {
-            if s.belt.is_some() {
-                anyhow::bail!("--belt with --merge is not supported yet: run the belt unsharded");
-            }
             // Fan-in: the shards kept the catalog they ran against; no server is needed.
             return ci::run(
                 &s,
@@ -104,14 +108,9 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         }
         let catalog = load_catalog(&server, cfg).await?;
         if let Some(spec) = &s.belt {
-            if s.eval.shard.is_some() {
-                anyhow::bail!("--belt with --shard is not supported yet: run the belt unsharded");
-            }
-            let (combined, info, _) = super::run::load_belt(spec, &catalog, &server, cfg).await?;
-            let belt = ci::belt::BeltRun {
-                catalog: combined,
-                info,
-            };
+            let (combined, info, belt) =
+                super::run::load_belt(spec, &catalog, &server, cfg).await?;
+            let belt = ci::belt::BeltRun::new(combined, info, &belt);
             let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
             return ci::run(&s, &cfg.lint, source, &gh, a.format).await;
         }
