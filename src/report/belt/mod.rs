@@ -21,17 +21,22 @@ use crate::score::retrieval::RetrievalScores;
 /// Belt servers listed in the "taken" table, at most (the rest are summed up in a line).
 pub const SERVERS_MAX: usize = 12;
 
+/// Server-sent text on one terminal line: controls shown escaped, line breaks as spaces.
+fn one_line(s: &str) -> String {
+    plain(&s.replace(['\n', '\r', '\t'], " "))
+}
+
 /// A name (tool, server, model, task id) for the sink.
 fn name(style: Style, s: &str) -> String {
     match style {
         Style::Markdown => code(s),
-        Style::Terminal => plain(s),
+        Style::Terminal => one_line(s),
     }
 }
 
 /// Free text (a request) for the sink, cut to `w` characters.
 fn text(style: Style, s: &str, w: usize) -> String {
-    let s = cell(&plain(s), w).trim_end().to_string();
+    let s = cell(&one_line(s), w).trim_end().to_string();
     match style {
         Style::Markdown => escape_cell(&s),
         Style::Terminal => s,

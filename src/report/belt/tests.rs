@@ -95,6 +95,15 @@ fn every_sink_escapes_what_servers_and_tasks_sent() {
         "raw escape reached the terminal: {term}"
     );
     assert!(term.contains("not measured for m"), "{term}");
+    // A request's line break does not break the example's line.
+    let t2 = term
+        .lines()
+        .find(|l| l.trim_start().starts_with("t2:"))
+        .unwrap();
+    assert!(
+        t2.contains("next line") && t2.contains("expected a"),
+        "{t2}"
+    );
 
     let md = section(&run, Style::Markdown);
     assert!(md.contains("### In the belt `ecosystem`"), "{md}");
@@ -117,7 +126,7 @@ fn every_sink_escapes_what_servers_and_tasks_sent() {
     assert!(
         examples
             .iter()
-            .all(|l| !l.contains('\n') && !l.contains("<script>"))
+            .all(|l| l.contains("next line") && !l.contains("<script>"))
     );
     assert!(
         md.contains("counted apart, not as plain false calls"),
