@@ -19,7 +19,7 @@ fn ci(r: &Rate) -> String {
     )
 }
 
-fn model_block(s: &BeltScore) -> String {
+fn model_block(run: &RunFile, s: &BeltScore) -> String {
     let mut out = format!(
         "<h3>Model <code>{}</code></h3><table><thead><tr><th>your tasks that expect a tool (n={})</th><th>rate</th></tr></thead><tbody>",
         esc(&s.model),
@@ -99,8 +99,9 @@ fn model_block(s: &BeltScore) -> String {
     out.push_str("<h4>Your catalog alone vs in the belt</h4>");
     match &s.alone {
         None => out.push_str(&format!(
-            "<p>Not measured for <code>{}</code> (its decisions cost calls). To compare, run the same tasks without <code>--belt</code> into another folder and <code>toolgate compare ALONE_DIR THIS_DIR</code>.</p>",
-            esc(&s.model)
+            "<p>Not measured for <code>{}</code> ({}). To compare, run the same tasks without <code>--belt</code> into another folder and <code>toolgate compare ALONE_DIR THIS_DIR</code>.</p>",
+            esc(&s.model),
+            super::why_not_alone(run, &s.model)
         )),
         Some(a) => {
             out.push_str("<table class=alone><thead><tr><th></th><th>alone</th><th>in the belt</th></tr></thead><tbody>");
@@ -151,7 +152,7 @@ pub fn html(run: &RunFile) -> String {
     }
     out.push_str("</ul></details>");
     for s in &b.scores {
-        out.push_str(&model_block(s));
+        out.push_str(&model_block(run, s));
     }
     out.push_str("</section>");
     out

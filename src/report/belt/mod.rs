@@ -5,8 +5,10 @@
 //! comment), one for HTML. Every name and request came from a server or a task file: each is
 //! escaped for its sink.
 
+mod comment;
 mod html;
 
+pub use comment::{ci_section, ci_terminal, comment, is_server_row};
 pub use html::html;
 
 use crate::eval::RunFile;
@@ -209,11 +211,27 @@ pub fn verdict_line(a: &AloneVsBelt) -> String {
     )
 }
 
-fn alone_block(style: Style, s: &BeltScore) -> String {
+/// Why a model has no alone-vs-belt comparison.
+pub fn why_not_alone(run: &RunFile, model: &str) -> &'static str {
+    let deterministic = run
+        .models
+        .iter()
+        .any(|m| m.spec == model && m.deterministic);
+    if model.starts_with("replay:") {
+        "a replay's decisions were made in the belt"
+    } else if deterministic {
+        "a run merged from shards does not carry it"
+    } else {
+        "its decisions cost calls"
+    }
+}
+
+fn alone_block(style: Style, run: &RunFile, s: &BeltScore) -> String {
     let Some(a) = &s.alone else {
         return format!(
-            "Alone vs in the belt: not measured for {} (its decisions cost calls). To compare, run the same tasks without `--belt` into another folder and `toolgate compare ALONE_DIR THIS_DIR`.\n",
-            name(style, &s.model)
+            "Alone vs in the belt: not measured for {} ({}). To compare, run the same tasks without `--belt` into another folder and `toolgate compare ALONE_DIR THIS_DIR`.\n",
+            name(style, &s.model),
+            why_not_alone(run, &s.model)
         );
     };
     let mut t = Table::new(
@@ -330,61 +348,9 @@ pub fn section(run: &RunFile, style: Style) -> String {
         } else {
             "\nalone vs in the belt:\n"
         });
-        out.push_str(&alone_block(style, s));
+        out.push_str(&alone_block(style, run, s));
     }
     out
-}
-
-/// A short form for the PR comment: per model, accuracy in the belt, alone, and who took
-/// your tasks.
-pub fn comment(run: &RunFile) -> String {
-    let Some(b) = &run.belt else {
-        return String::new();
-    };
-    let mut out = format!(
-        "### In the belt {}\n\n{}.\n\n| model | accuracy in the belt | alone | taken by belt servers | top takers |\n|---|---:|---:|---:|---|\n",
-        code(&b.spec),
-        escape_cell(&belt_line(run, b))
-    );
-    for s in &b.scores {
-        let acc = s
-            .shares
-            .first()
-            .and_then(|x| x.accuracy)
-            .map(|a| a.show())
-            .unwrap_or_default();
-        let alone = s
-            .alone
-            .as_ref()
-            .map(|a| format!("{} — belt: {}", a.overall.base.show(), a.overall.verdict))
-            .unwrap_or_else(|| "— (a second run)".into());
-        let top: Vec<String> = s
-            .by_server
-            .iter()
-            .filter(|t| t.rate.k > 0)
-            .take(3)
-            .map(|t| format!("{} {}", code(&t.server), t.rate.k))
-            .collect();
-        out.push_str(&format!(
-            "| {} | {acc} | {alone} | {} | {} |\n",
-            code(&s.model),
-            s.taken.show(),
-            top.join(", ")
-        ));
-    }
-    out.push('\n');
-    out
-}
-
-/// The PR comment's belt section (a `toolgate ci` report section).
-pub fn ci_section(r: &crate::report::ci::CiReport, out: &mut String) {
-    out.push_str(&comment(&r.run));
-}
-
-/// True for a per-tool row that folds a belt server's tools (`github/*`, no task of yours
-/// expects it): tables show its calls instead of an accuracy.
-pub fn is_server_row(t: &crate::score::metrics::ToolMetrics) -> bool {
-    t.support == 0 && t.tool.ends_with("/*")
 }
 
 #[cfg(test)]

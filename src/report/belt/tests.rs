@@ -94,7 +94,10 @@ fn every_sink_escapes_what_servers_and_tasks_sent() {
         !term.contains('\u{1b}'),
         "raw escape reached the terminal: {term}"
     );
-    assert!(term.contains("not measured for m"), "{term}");
+    assert!(
+        term.contains("not measured for m (its decisions cost calls)"),
+        "{term}"
+    );
     // A request's line break does not break the example's line.
     let t2 = term
         .lines()
@@ -140,6 +143,12 @@ fn every_sink_escapes_what_servers_and_tasks_sent() {
     );
     assert!(h.contains("&lt;script&gt;"));
 
+    let t = ci_terminal(&run);
+    assert!(
+        t.starts_with("in the belt     ecosystem m: taken 50.0%"),
+        "{t}"
+    );
+    assert!(!t.contains('\u{1b}'), "{t}");
     let c = comment(&run);
     assert!(c.contains("| `m` |"), "{c}");
 }

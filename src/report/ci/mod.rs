@@ -315,6 +315,7 @@ pub fn terminal(r: &CiReport) -> String {
             m.metrics.accuracy.show()
         ));
     }
+    out.push_str(&super::belt::ci_terminal(&r.run));
     if let Some(c) = &r.comparison {
         if c.comparable {
             for m in &c.models {
