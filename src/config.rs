@@ -71,6 +71,10 @@ pub struct CiConfig {
     pub fail_on_tool_regression: Option<bool>,
     /// Do not read or write the response cache.
     pub no_cache: Option<bool>,
+    /// Evaluate inside this belt (`ecosystem`, an MCP config, a belt lock, snapshots).
+    pub belt: Option<String>,
+    /// The MCP client config to read the server from (`--mcp-config`); `--server` names it.
+    pub mcp_config: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -3,6 +3,7 @@
 //! folder, and on GitHub write the job summary, step outputs, annotations and the sticky
 //! pull-request comment. The exit code is decided after every output is written.
 
+pub mod belt;
 pub mod files;
 pub mod settings;
 pub mod shards;
@@ -66,6 +67,8 @@ pub enum Source {
     Live(Box<Catalog>),
     /// Fan-in: the shard folders of a CI matrix (`ci --shard K/N` jobs), joined.
     Shards(Vec<PathBuf>),
+    /// The server's catalog, evaluated inside a belt (`--belt`).
+    Belt(Box<Catalog>, Box<belt::BeltRun>),
 }
 
 /// The task file: the user's, or one generated from `catalog` into the output folder (with a
@@ -174,18 +177,24 @@ pub async fn run(
         Some(p) => Some((p.clone(), baseline::read_base(p)?)),
     };
     let out = OutDir(s.out.clone());
-    let (catalog, shards) = match source {
-        Source::Live(c) => (*c, None),
+    let (catalog, shards, mut belt) = match source {
+        Source::Live(c) => (*c, None, None),
+        Source::Belt(c, b) => (*c, None, Some(*b)),
         Source::Shards(dirs) => {
             let (catalog, gathered) = shards::gather(&dirs, &mut notices)?;
-            (catalog, Some(gathered))
+            (catalog, Some(gathered), None)
         }
     };
+    let belt_info = belt.as_ref().map(|b| &b.info);
+    notices.extend(
+        base.as_ref()
+            .and_then(|(_, b)| belt::base_notice(&b.run, belt_info)),
+    );
     out.prepare()?;
 
     // Pin check.
     let head_lock = LockFile::from_catalog(&catalog);
-    let lock = lock_status(s.policy.lock_check, &s.policy.lock_path, &head_lock)?;
+    let lock = belt::check_lock(s, &head_lock, belt.as_ref(), &mut notices)?;
     write_file(&out.file(files::LOCK), &head_lock.to_text())?;
     put("lock", &out.file(files::LOCK));
 
@@ -212,7 +221,12 @@ pub async fn run(
     let (tasks_path, generated) = tasks_file(s, &catalog, &out, &mut notices)?;
     let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
 
-    // Evaluate (resumable in <out>/run), or join the shards there.
+    // Evaluate (resumable in <out>/run), or join the shards there; in a belt, on your tools
+    // and the belt's (deterministic models also on yours alone).
+    if let Some(b) = belt.as_mut() {
+        belt::prepare(b, &catalog, &tasks, &s.eval.models, &s.model_options()?).await?;
+    }
+    let on = belt.as_ref().map_or(&catalog, |b| &b.catalog);
     let run_dir = out.run_dir();
     let mut rd = match shards {
         Some(g) => shards::join(g, &out, &tasks, &tasks_path)?,
@@ -228,7 +242,8 @@ pub async fn run(
                 out.clear_run()?;
                 opts.incremental = incremental_base(s, gh, base.as_ref(), &mut notices);
             }
-            let rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
+            let mut rd = eval::evaluate(on, &tasks_path, &tasks, &opts).await?;
+            rd.run.belt = belt.as_ref().map(|b| b.info.clone());
             if let Some(why) = &rd.incremental_note {
                 notices.push(format!(
                     "Incremental evaluation was asked for but this run went in full: {why}."
@@ -240,7 +255,7 @@ pub async fn run(
             rd
         }
     };
-    rd.finalize(&catalog, &tasks, &s.policy)?;
+    rd.finalize(on, &tasks, &s.policy)?;
     let run: RunFile = rd.run.clone();
     put("run_json", &rd.dir.join(eval::files::RUN_FILE));
     put("report_html", &rd.dir.join(eval::files::REPORT_HTML));

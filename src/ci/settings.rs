@@ -42,6 +42,11 @@ pub struct CiSettings {
     pub full_every: Option<u64>,
     /// `--concurrency` as given: `None` leaves each LLM endpoint its default (1 on this machine).
     pub concurrency: Option<usize>,
+    /// Evaluate inside this belt (`--belt`).
+    pub belt: Option<String>,
+    /// The lock is a belt lock and your server is this section of it (`--mcp-config` with a
+    /// server name): the lock check goes server by server.
+    pub lock_section: Option<String>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -127,6 +132,8 @@ pub fn resolve(
         incremental: false,
         full_every: None,
         concurrency: pick!(concurrency),
+        belt: pick!(belt).filter(|b| !b.trim().is_empty()),
+        lock_section: None,
         out,
     })
 }

@@ -180,6 +180,12 @@ pub struct CiArgs {
     /// variable). Every shard 1..N must be there once; the server is not contacted.
     #[arg(long, env = "TOOLGATE_MERGE", value_delimiter = '\n', num_args = 1.., value_name = "DIR")]
     pub merge: Vec<PathBuf>,
+    /// Evaluate your tasks inside a belt: the model chooses among your tools and every tool of
+    /// the belt (named `<server>__<tool>`); the gate applies to your tasks' scores in the belt,
+    /// and the reports say which servers took your tasks. `ecosystem` (built in, offline), an
+    /// MCP client config, a belt lock, a snapshot file or a folder of snapshots.
+    #[arg(long, env = "TOOLGATE_BELT", value_name = "SPEC")]
+    pub belt: Option<String>,
     /// Format printed on stdout.
     #[arg(long, value_enum, default_value_t = Format::Terminal, env = "TOOLGATE_FORMAT")]
     pub format: Format,

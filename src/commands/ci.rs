@@ -45,6 +45,8 @@ fn flag_layer(a: &CiArgs) -> CiConfig {
         max_drop: a.max_drop,
         fail_on_tool_regression: a.fail_on_tool_regression,
         no_cache: a.no_cache,
+        belt: a.belt.clone(),
+        mcp_config: a.mcp_config.clone(),
     }
 }
 
@@ -62,6 +64,11 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     s.merge = a.merge.clone();
     s.incremental = a.incremental.unwrap_or(false);
     s.full_every = a.full_every;
+    if s.belt.is_some() && (s.eval.shard.is_some() || !s.merge.is_empty()) {
+        anyhow::bail!(
+            "--belt with --shard or --merge is not supported yet: run the belt unsharded"
+        );
+    }
     if s.full_every == Some(0) {
         anyhow::bail!("--full-every must be at least 1");
     }
@@ -74,7 +81,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
     } else {
         GithubEnv::from_env()
     };
-    let s = settings(a, cfg, gh.actions)?;
+    let mut s = settings(a, cfg, gh.actions)?;
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],
@@ -84,8 +91,9 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         request_timeout: a.request_timeout,
         max_pages: None,
         pass_env: trimmed(&a.pass_env),
-        mcp_config: a.mcp_config.clone(),
+        mcp_config: a.mcp_config.clone().or_else(|| cfg.ci.mcp_config.clone()),
     };
+    s.lock_section = super::belt::section_of(&server, a.lock.as_ref(), cfg);
     let result = async {
         if !s.merge.is_empty() {
             // Fan-in: the shards kept the catalog they ran against; no server is needed.
@@ -99,6 +107,13 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
             .await;
         }
         let catalog = load_catalog(&server, cfg).await?;
+        if let Some(spec) = &s.belt {
+            let (combined, info, belt) =
+                super::run::load_belt(spec, &catalog, &server, cfg).await?;
+            let belt = ci::belt::BeltRun::new(combined, info, &belt);
+            let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
+            return ci::run(&s, &cfg.lint, source, &gh, a.format).await;
+        }
         match s.eval.shard {
             Some(shard) => ci::shards::run_shard(&s, &catalog, shard, a.format).await,
             None => {

@@ -137,15 +137,20 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let own = load_catalog(&server, cfg).await?;
     let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
     let (catalog, belt) = match &args.belt {
+        Some(_) if args.fix || !args.mutate.is_empty() => {
+            bail!(
+                "--belt measures the catalog as it is: it does not combine with --fix or --mutate"
+            )
+        }
         Some(spec) => {
-            let (c, info, _belt) = load_belt(spec, &own, &server, cfg).await?;
+            let (c, mut info, _belt) = load_belt(spec, &own, &server, cfg).await?;
+            // Deterministic models also run on your catalog alone (in memory), to compare.
+            let mine = eval::shard::select(&tasks, opts.shard);
+            info.alone = eval::belt::alone(&own, &mine, &opts.models, &opts.model).await?;
             (c, Some(info))
         }
         None => (own, None),
     };
-    if belt.is_some() && (args.fix || !args.mutate.is_empty()) {
-        bail!("--belt measures the catalog as it is: it does not combine with --fix or --mutate");
-    }
     if args.fix || !args.mutate.is_empty() {
         let iopts = ImproveOptions {
             out: args.out.clone().or_else(|| args.resume.clone()),

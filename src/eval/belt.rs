@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::{Combined, Origin, combine};
+use crate::eval::run_file::ModelResult;
+use crate::score::OutcomeLine;
+use crate::score::belt::{BeltScore, alone_vs_belt, score};
+use crate::score::retrieval::RetrievalScores;
+use crate::tasks::Task;
 
 /// What `run.json` keeps about the belt of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -25,6 +30,21 @@ pub struct BeltInfo {
     pub skipped: Vec<String>,
     /// Name the model saw → server and tool, for every tool that is not yours.
     pub origin: BTreeMap<String, Origin>,
+    /// Per model: where your tasks went in the belt ([`crate::score::belt`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<BeltScore>,
+    /// Deterministic models' outcomes on your catalog alone, for [`score_run`] to pair with
+    /// the belt run (not written: the comparison is).
+    #[serde(skip)]
+    pub alone: Vec<AloneRun>,
+}
+
+/// One deterministic model run on your catalog alone, in memory.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AloneRun {
+    pub model: String,
+    pub outcomes: Vec<OutcomeLine>,
+    pub retrieval: Option<RetrievalScores>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,7 +119,86 @@ pub fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
         servers,
         skipped: combined.skipped.clone(),
         origin,
+        scores: Vec::new(),
+        alone: Vec::new(),
     }
+}
+
+/// Runs the deterministic models of `specs` over `tasks` against your catalog `own` alone, in
+/// memory (no run directory, no provider call: models that are not deterministic are skipped —
+/// their comparison is a second run without `--belt`).
+pub async fn alone(
+    own: &Catalog,
+    tasks: &[Task],
+    specs: &[String],
+    opts: &crate::models::ModelOptions,
+) -> anyhow::Result<Vec<AloneRun>> {
+    let mut out = Vec::new();
+    for spec in specs {
+        // LLMs cost calls; a replay's decisions were made in the belt.
+        if crate::models::provider_of(spec).is_some() || spec.starts_with("replay:") {
+            continue;
+        }
+        let model = crate::models::build(spec, own, opts)?;
+        if !model.deterministic() {
+            continue;
+        }
+        let name = model.spec();
+        let mut predictions = Vec::with_capacity(tasks.len());
+        for t in tasks {
+            predictions.push(super::PredictionLine {
+                model: name.clone(),
+                task_id: t.id.clone(),
+                trial: 0,
+                decision: model.decide(t, 0).await,
+            });
+        }
+        let (results, outcomes) =
+            super::runner::score(own, tasks, std::slice::from_ref(&name), &predictions);
+        out.push(AloneRun {
+            retrieval: results
+                .into_iter()
+                .next()
+                .and_then(|r| r.metrics.retrieval)
+                .map(|r| r.overall),
+            model: name,
+            outcomes,
+        });
+    }
+    Ok(out)
+}
+
+/// Scores a belt run (called once its metrics are computed): where each model's decisions
+/// went, the comparison with your catalog alone when [`alone`] ran, and the metrics' belt
+/// tools folded into one row and column per server.
+pub fn score_run(
+    belt: &mut BeltInfo,
+    results: &mut [ModelResult],
+    tasks: &[Task],
+    outcomes: &[OutcomeLine],
+) {
+    belt.scores = results
+        .iter_mut()
+        .map(|r| {
+            let mut s = score(&r.model, &belt.own, tasks, outcomes, &belt.origin);
+            if let Some(a) = belt.alone.iter().find(|a| a.model == r.model) {
+                let mine: Vec<OutcomeLine> = outcomes
+                    .iter()
+                    .filter(|o| o.model == r.model)
+                    .cloned()
+                    .collect();
+                s.alone = Some(alone_vs_belt(
+                    &r.model,
+                    &a.outcomes,
+                    &mine,
+                    a.retrieval.clone(),
+                    r.metrics.retrieval.as_ref().map(|x| x.overall.clone()),
+                ));
+            }
+            crate::score::belt_fold::fold(&mut r.metrics, &belt.origin);
+            s
+        })
+        .collect();
 }
 
 #[cfg(test)]

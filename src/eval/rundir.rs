@@ -347,6 +347,9 @@ impl RunDir {
             RunStatus::Partial
         };
         run.results = results;
+        if let Some(belt) = run.belt.as_mut() {
+            super::belt::score_run(belt, &mut run.results, tasks, &outcomes);
+        }
         let decision = decide(
             &GateInput {
                 run: Some(run),

@@ -178,7 +178,7 @@ fn model_section(model: &str, m: &Metrics) -> String {
         out.push_str(&format!(
             "<tr><td><code>{}</code></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.1}%</td><td class=num>{:.2}</td></tr>",
             esc(&t.tool), t.support,
-            if t.support == 0 { "—".into() } else { format!("{:.1}%", t.accuracy.value * 100.0) },
+            if crate::report::belt::is_server_row(t) { format!("— (belt server, {} call(s))", t.precision.n) } else if t.support == 0 { "—".into() } else { format!("{:.1}%", t.accuracy.value * 100.0) },
             if t.support == 0 { "".into() } else { format!("{:.1}–{:.1}%", t.accuracy.lo * 100.0, t.accuracy.hi * 100.0) },
             t.precision.value * 100.0, t.f1
         ));
@@ -231,6 +231,7 @@ pub fn render(run: &RunFile) -> String {
     for r in &run.results {
         body.push_str(&model_section(&r.model, &r.metrics));
     }
+    body.push_str(&crate::report::belt::html(run));
     format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>toolgate report</title><style>{STYLE}</style></head><body>{body}<div id=tip></div><script>{SCRIPT}</script></body></html>\n"
     )

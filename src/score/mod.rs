@@ -1,6 +1,8 @@
 //! The score stage: grading each decision, aggregating metrics with intervals, and the
 //! statistics behind them.
 
+pub mod belt;
+pub mod belt_fold;
 pub mod compare;
 pub mod errors;
 pub mod grade;

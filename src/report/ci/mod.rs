@@ -251,7 +251,12 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
         head.push('\n');
     }
     let mut sections = vec![head];
-    for render in [scores, per_tool, definitions] {
+    for render in [
+        scores,
+        crate::report::belt::ci_section,
+        per_tool,
+        definitions,
+    ] {
         let mut s = String::new();
         render(r, &mut s);
         sections.push(s);
@@ -310,6 +315,7 @@ pub fn terminal(r: &CiReport) -> String {
             m.metrics.accuracy.show()
         ));
     }
+    out.push_str(&super::belt::ci_terminal(&r.run));
     if let Some(c) = &r.comparison {
         if c.comparable {
             for m in &c.models {

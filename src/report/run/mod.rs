@@ -129,6 +129,7 @@ pub fn terminal(run: &RunFile) -> String {
             }
         }
     }
+    out.push_str(&crate::report::belt::section(run, Style::Terminal));
     out.push('\n');
     for l in legend(run) {
         out.push_str(&format!("{l}\n"));
@@ -279,6 +280,7 @@ pub fn markdown_body(run: &RunFile) -> String {
         out.push_str(&matrix_markdown(m));
         out.push_str("\n</details>\n");
     }
+    out.push_str(&crate::report::belt::section(run, Style::Markdown));
     out.push_str(&format!(
         "\n<sub>{}</sub>\n",
         escape_cell(&legend(run).join(" "))

@@ -28,7 +28,9 @@ pub fn per_tool_table(m: &Metrics, style: Style) -> String {
                 }
             },
             x.support.to_string(),
-            if x.support == 0 {
+            if crate::report::belt::is_server_row(x) {
+                format!("— (belt server, {} call(s))", x.precision.n)
+            } else if x.support == 0 {
                 "—".into()
             } else {
                 format!(
@@ -38,8 +40,16 @@ pub fn per_tool_table(m: &Metrics, style: Style) -> String {
                     x.accuracy.hi * 100.0
                 )
             },
-            format!("{:.1}%", x.precision.value * 100.0),
-            format!("{:.2}", x.f1),
+            if crate::report::belt::is_server_row(x) {
+                "—".into()
+            } else {
+                format!("{:.1}%", x.precision.value * 100.0)
+            },
+            if crate::report::belt::is_server_row(x) {
+                "—".into()
+            } else {
+                format!("{:.2}", x.f1)
+            },
         ]);
     }
     t.render(style)
