@@ -457,7 +457,10 @@ fn the_belt_is_measured_against_the_hosts_limits_as_a_whole() {
     );
     let tokens = of("TG022");
     assert!(tokens.contains("% of a 128k context"), "{tokens}");
-    assert!(tokens.contains("by server: everything "), "{tokens}");
+    assert!(
+        tokens.contains("by server (share of the belt): everything "),
+        "{tokens}"
+    );
 }
 
 #[test]
