@@ -261,7 +261,7 @@ pub async fn run(
     put("report_html", &rd.dir.join(eval::files::REPORT_HTML));
     put("report_markdown", &rd.dir.join(eval::files::REPORT_MD));
     let outcomes = read_outcomes(&rd.dir)?;
-    let predictions = std::mem::take(&mut rd.predictions);
+    let predictions = rd.predictions()?;
     drop(rd);
 
     // Compare with the base, then decide.

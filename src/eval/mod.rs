@@ -10,6 +10,7 @@ mod probe;
 pub mod run_file;
 pub mod rundir;
 pub mod runner;
+mod scorer;
 pub mod shard;
 pub mod suite;
 pub mod v1;

@@ -64,13 +64,32 @@ pub struct Usage {
     pub latency_p95_ms: u64,
 }
 
-impl Usage {
-    pub fn of(predictions: &[&PredictionLine]) -> Self {
-        let mut lat: Vec<u64> = predictions
-            .iter()
-            .filter(|p| !p.decision.cached)
-            .map(|p| p.decision.latency_ms)
-            .collect();
+/// What [`Usage`] is computed from, gathered one prediction at a time.
+#[derive(Clone, Debug, Default)]
+pub struct UsageTally {
+    decisions: usize,
+    cached: usize,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+    /// Latencies of the decisions that made requests.
+    latencies: Vec<u64>,
+}
+
+impl UsageTally {
+    pub fn add(&mut self, p: &PredictionLine) {
+        let d = &p.decision;
+        self.decisions += 1;
+        if d.cached {
+            self.cached += 1;
+        } else {
+            self.latencies.push(d.latency_ms);
+        }
+        self.prompt_tokens += d.prompt_tokens.unwrap_or(0);
+        self.completion_tokens += d.completion_tokens.unwrap_or(0);
+    }
+
+    pub fn usage(mut self) -> Usage {
+        let lat = &mut self.latencies;
         lat.sort_unstable();
         let q = |f: f64| {
             if lat.is_empty() {
@@ -80,19 +99,23 @@ impl Usage {
             }
         };
         Usage {
-            decisions: predictions.len(),
-            cached: predictions.iter().filter(|p| p.decision.cached).count(),
-            prompt_tokens: predictions
-                .iter()
-                .filter_map(|p| p.decision.prompt_tokens)
-                .sum(),
-            completion_tokens: predictions
-                .iter()
-                .filter_map(|p| p.decision.completion_tokens)
-                .sum(),
+            decisions: self.decisions,
+            cached: self.cached,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
             latency_p50_ms: q(0.5),
             latency_p95_ms: q(0.95),
         }
+    }
+}
+
+impl Usage {
+    pub fn of(predictions: &[&PredictionLine]) -> Self {
+        let mut tally = UsageTally::default();
+        for p in predictions {
+            tally.add(p);
+        }
+        tally.usage()
     }
 }
 
@@ -244,16 +267,24 @@ pub struct PredictionLine {
 /// Reads predictions; a torn last line (an interrupted write) is dropped and the file is cut
 /// back to the last complete line so appending can go on. Any other bad line is an error.
 pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
+    let mut out = Vec::new();
+    for_each_prediction(dir, |p| out.push(p))?;
+    Ok(out)
+}
+
+/// [`read_predictions`] one line at a time: `f` gets each prediction in file order, and none is
+/// kept. Returns how many were read.
+pub fn for_each_prediction(dir: &Path, mut f: impl FnMut(PredictionLine)) -> anyhow::Result<usize> {
     let path = dir.join(PREDICTIONS_FILE);
     if !path.exists() {
-        return Ok(Vec::new());
+        return Ok(0);
     }
     // Streamed line by line: a 100,000-task run's file is never held whole next to its parse.
     use std::io::BufRead as _;
     let file =
         std::fs::File::open(&path).with_context(|| format!("could not read {}", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
-    let mut out = Vec::new();
+    let mut count = 0usize;
     let mut good_bytes = 0usize;
     let mut line = String::new();
     let mut number = 0usize;
@@ -274,7 +305,8 @@ pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
         let last = !line.ends_with('\n') || reader.fill_buf().map_or(true, |b| b.is_empty());
         match serde_json::from_str::<PredictionLine>(body) {
             Ok(p) if line.ends_with('\n') => {
-                out.push(p);
+                f(p);
+                count += 1;
                 good_bytes += line.len();
             }
             // A torn last line (an interrupted write): cut back to the last complete one.
@@ -287,7 +319,7 @@ pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
             Err(e) => bail!("{}:{number}: {e}", path.display()),
         }
     }
-    Ok(out)
+    Ok(count)
 }
 
 /// Appends prediction lines, flushing each so nothing is lost if the run is killed.

@@ -3,7 +3,7 @@
 //! `report.md` and `report.html`. A run directory is locked while a process writes to it, so
 //! two `--resume` of one directory cannot interleave.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
@@ -11,8 +11,9 @@ use anyhow::bail;
 use super::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE};
 use super::run_file::{
     CatalogInfo, GateResult, ModelInfo, PredictionWriter, RUN_SCHEMA, RunFile, RunStatus,
-    SuiteInfo, read_predictions,
+    SuiteInfo, UsageTally, for_each_prediction, read_predictions,
 };
+use super::scorer::Scorer;
 use super::{PredictionLine, runner};
 use crate::catalog::Catalog;
 use crate::catalog::canonical::{catalog_hash, short_hash};
@@ -72,11 +73,11 @@ impl Default for EvalOptions {
     }
 }
 
-/// A run directory with its run file and every prediction made so far.
+/// A run directory with its run file; its predictions stay in `predictions.jsonl` (read with
+/// [`RunDir::predictions`]), so a large run never holds them all.
 pub struct RunDir {
     pub dir: PathBuf,
     pub run: RunFile,
-    pub predictions: Vec<PredictionLine>,
     /// Why an incremental run went in full, when it did.
     pub incremental_note: Option<String>,
     _lock: DirLock,
@@ -237,11 +238,10 @@ pub async fn evaluate(
         }
     };
     let mut run = run;
-    let existing = read_predictions(&dir)?;
-    let done: HashSet<(String, String, u32)> = existing
-        .iter()
-        .map(|p| (p.model.clone(), p.task_id.clone(), p.trial))
-        .collect();
+    let mut done: HashSet<(String, String, u32)> = HashSet::new();
+    for_each_prediction(&dir, |p| {
+        done.insert((p.model, p.task_id, p.trial));
+    })?;
     if !done.is_empty() {
         eprintln!(
             "resuming {}: {} decision(s) already made",
@@ -261,12 +261,17 @@ pub async fn evaluate(
         }
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
-    let predictions = read_predictions(&dir)?;
-    probe_descriptions(&mut run, &built, &mine, &predictions).await;
+    if run
+        .models
+        .iter()
+        .any(|m| !m.deterministic && m.descriptions.is_none())
+    {
+        let predictions = read_predictions(&dir)?;
+        probe_descriptions(&mut run, &built, &mine, &predictions).await;
+    }
     Ok(RunDir {
         dir,
         run,
-        predictions,
         incremental_note,
         _lock: lock,
     })
@@ -296,16 +301,21 @@ impl RunDir {
         first.gate = None;
         first.write(&dir)?;
         super::shard::write_predictions(&dir, &predictions)?;
+        drop(predictions);
         Ok(RunDir {
             dir,
             run: first,
-            predictions,
             incremental_note: None,
             _lock: lock,
         })
     }
 
-    /// Scores the predictions, decides the run's part of the gate, and writes run.json,
+    /// Every prediction of the run, read from its `predictions.jsonl`.
+    pub fn predictions(&self) -> anyhow::Result<Vec<PredictionLine>> {
+        read_predictions(&self.dir)
+    }
+
+    /// Scores the predictions (read one at a time, never all held), decides the run's part of the gate, and writes run.json,
     /// outcomes.jsonl, report.md and report.html.
     pub fn finalize(
         &mut self,
@@ -315,39 +325,49 @@ impl RunDir {
     ) -> anyhow::Result<GateDecision> {
         let run = &mut self.run;
         let specs: Vec<String> = run.models.iter().map(|m| m.spec.clone()).collect();
-        for info in run.models.iter_mut() {
-            let mut seen: Vec<String> = self
-                .predictions
-                .iter()
-                .filter(|p| p.model == info.spec)
-                .filter_map(|p| p.decision.served_by.clone())
-                .collect();
-            seen.sort();
-            seen.dedup();
-            info.served_by = seen;
-            if !info.deterministic {
-                let mine: Vec<&super::PredictionLine> = self
-                    .predictions
-                    .iter()
-                    .filter(|p| p.model == info.spec)
-                    .collect();
-                info.usage = Some(super::run_file::Usage::of(&mine));
+        // One pass over predictions.jsonl: what served each model, its usage, and the grades.
+        let mut served: Vec<BTreeSet<String>> = specs.iter().map(|_| BTreeSet::new()).collect();
+        let mut usage: Vec<Option<UsageTally>> = run
+            .models
+            .iter()
+            .map(|m| (!m.deterministic).then(UsageTally::default))
+            .collect();
+        let mut scorer = Scorer::new(catalog, tasks, &specs);
+        for_each_prediction(&self.dir, |p| {
+            for (i, spec) in specs.iter().enumerate() {
+                if p.model == *spec {
+                    if let Some(s) = &p.decision.served_by {
+                        served[i].insert(s.clone());
+                    }
+                    if let Some(u) = &mut usage[i] {
+                        u.add(&p);
+                    }
+                }
+            }
+            scorer.add(&p);
+        })?;
+        for ((info, served), usage) in run.models.iter_mut().zip(served).zip(usage) {
+            info.served_by = served.into_iter().collect();
+            if let Some(u) = usage {
+                info.usage = Some(u.usage());
             }
         }
-        let (results, outcomes) = runner::score(catalog, tasks, &specs, &self.predictions);
+        let mut scored = scorer.finish();
         let expected: usize = run
             .models
             .iter()
             .map(|m| tasks.len() * m.trials as usize)
             .sum();
-        let made: usize = outcomes.len();
+        let made: usize = scored.graded();
         run.status = if made >= expected {
             RunStatus::Complete
         } else {
             RunStatus::Partial
         };
-        run.results = results;
+        run.results = std::mem::take(&mut scored.results);
         if let Some(belt) = run.belt.as_mut() {
+            // A belt run's outcomes are few (its suite, not the scale benches): held once here.
+            let outcomes: Vec<_> = scored.outcomes().collect();
             super::belt::score_run(belt, &mut run.results, tasks, &outcomes);
         }
         let decision = decide(
@@ -369,8 +389,8 @@ impl RunDir {
         run.gate = Some(GateResult::from(&decision));
         run.write(&self.dir)?;
         let mut lines = String::new();
-        for o in &outcomes {
-            lines.push_str(&serde_json::to_string(o)?);
+        for o in scored.outcomes() {
+            lines.push_str(&serde_json::to_string(&o)?);
             lines.push('\n');
         }
         write_file(&self.dir.join(OUTCOMES_FILE), &lines)?;

@@ -1,7 +1,7 @@
 //! Runs every (model, task, trial) not yet in the run directory, with bounded concurrency,
 //! appending each decision to `predictions.jsonl` as it arrives; then scores the run.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::time::Instant;
 
@@ -10,9 +10,7 @@ use futures::StreamExt;
 use super::run_file::{ModelResult, PredictionLine, PredictionWriter};
 use crate::catalog::Catalog;
 use crate::models::Model;
-use crate::score::{Metrics, Observation, grade};
 use crate::tasks::Task;
-use crate::tasks::validate::ArgChecker;
 
 /// One unit of work.
 #[derive(Clone, Copy, Debug)]
@@ -117,107 +115,11 @@ pub fn score(
     models: &[String],
     predictions: &[PredictionLine],
 ) -> (Vec<ModelResult>, Vec<OutcomeLine>) {
-    let mut lines = Vec::new();
-    let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
-    let tools: Vec<String> = catalog.tools.iter().map(|t| t.name().to_string()).collect();
-    let mut checker = ArgChecker::new(catalog);
-    // One decision per (model, task, trial): a line repeated by an interrupted or concurrent
-    // writer is scored once (the first one made).
-    let mut seen: HashSet<(&str, &str, u32)> = HashSet::new();
-    let mut predictions: Vec<&PredictionLine> = predictions
-        .iter()
-        .filter(|p| seen.insert((p.model.as_str(), p.task_id.as_str(), p.trial)))
-        .collect();
-    // Suite order, not arrival order: concurrent, resumed and merged runs score identically.
-    let position: HashMap<&str, usize> = tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.id.as_str(), i))
-        .collect();
-    predictions.sort_by_key(|p| {
-        (
-            position
-                .get(p.task_id.as_str())
-                .copied()
-                .unwrap_or(usize::MAX),
-            p.trial,
-        )
-    });
-    let results = models
-        .iter()
-        .map(|model| {
-            let obs: Vec<Observation> = predictions
-                .iter()
-                .filter(|p| &p.model == model)
-                .filter_map(|p| {
-                    let task = by_id.get(p.task_id.as_str())?;
-                    let graded = grade(task, &p.decision, catalog, &mut checker);
-                    Some(Observation {
-                        task,
-                        trial: p.trial,
-                        // The call that served the task (multi-step), else the first call.
-                        called: if p.decision.error.is_some() {
-                            None
-                        } else if graded.outcome == crate::score::Outcome::Correct
-                            && let Some(at) = crate::score::grade::serving_step(task, &p.decision)
-                        {
-                            Some(p.decision.steps[at].tool.clone())
-                        } else {
-                            p.decision.tool.clone()
-                        },
-                        graded,
-                        text: p.decision.text.clone(),
-                    })
-                })
-                .collect();
-            lines.extend(obs.iter().map(|o| OutcomeLine {
-                model: model.clone(),
-                task_id: o.task.id.clone(),
-                trial: o.trial,
-                kind: o.task.kind,
-                expected: o.task.expected_tool().map(str::to_string),
-                called: o.called.clone(),
-                outcome: o.graded.outcome,
-                args_correct: o.graded.args_correct,
-            }));
-            let mut metrics = Metrics::compute(&tools, &obs);
-            let stepped: Vec<(&Task, Vec<String>)> = predictions
-                .iter()
-                .filter(|p| &p.model == model && p.decision.steps.len() > 1)
-                .copied()
-                .filter_map(|p| {
-                    Some((
-                        *by_id.get(p.task_id.as_str())?,
-                        p.decision.steps.iter().map(|s| s.tool.clone()).collect(),
-                    ))
-                })
-                .collect();
-            let describe = |t: &str| {
-                catalog
-                    .tool(t)
-                    .and_then(|t| t.description())
-                    .unwrap_or("")
-                    .to_string()
-            };
-            metrics.preconditions = crate::score::metrics::preconditions(&stepped, &describe);
-            // Ranking models: where the expected tool stood in each ranked list.
-            let ranked: Vec<(&str, &[String])> = predictions
-                .iter()
-                .filter(|p| &p.model == model)
-                .filter_map(|p| {
-                    let task = by_id.get(p.task_id.as_str())?;
-                    Some((task.expected_tool()?, p.decision.ranking.as_deref()?))
-                })
-                .collect();
-            if !ranked.is_empty() {
-                metrics.retrieval = Some(crate::score::retrieval::score(ranked));
-            }
-            ModelResult {
-                model: model.clone(),
-                metrics,
-            }
-        })
-        .collect();
-    lines.sort_by(|a, b| (&a.model, &a.task_id, a.trial).cmp(&(&b.model, &b.task_id, b.trial)));
-    (results, lines)
+    let mut scorer = super::scorer::Scorer::new(catalog, tasks, models);
+    for p in predictions {
+        scorer.add(p);
+    }
+    let scored = scorer.finish();
+    let lines = scored.outcomes().collect();
+    (scored.results, lines)
 }

@@ -115,18 +115,27 @@ fn scores(ranks: &[Option<usize>]) -> RetrievalScores {
 
 /// Scores `(expected tool, ranking)` pairs, one per task decision that expects a tool.
 pub fn score<'a>(items: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Retrieval {
+    score_ranks(
+        items
+            .into_iter()
+            .map(|(expected, ranking)| (expected, rank_of(expected, ranking))),
+    )
+}
+
+/// [`score`] from each decision's expected tool and its [`rank_of`] (so rankings need not be
+/// kept until scoring).
+pub fn score_ranks<'a>(items: impl IntoIterator<Item = (&'a str, Option<usize>)>) -> Retrieval {
     let mut all = Vec::new();
-    let mut by_tool: BTreeMap<String, Vec<Option<usize>>> = BTreeMap::new();
-    for (expected, ranking) in items {
-        let r = rank_of(expected, ranking);
+    let mut by_tool: BTreeMap<&str, Vec<Option<usize>>> = BTreeMap::new();
+    for (expected, r) in items {
         all.push(r);
-        by_tool.entry(expected.to_string()).or_default().push(r);
+        by_tool.entry(expected).or_default().push(r);
     }
     Retrieval {
         overall: scores(&all),
         per_tool: by_tool
             .iter()
-            .map(|(t, r)| (t.clone(), scores(r)))
+            .map(|(t, r)| (t.to_string(), scores(r)))
             .collect(),
     }
 }

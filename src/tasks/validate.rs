@@ -12,6 +12,9 @@ use crate::catalog::Catalog;
 use crate::lint::Severity;
 use crate::lint::text;
 
+use super::leak::LeakIndex;
+pub use super::leak::leaks;
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Problem {
     pub line: usize,
@@ -73,32 +76,6 @@ impl<'a> ArgChecker<'a> {
     }
 }
 
-/// Whether `request` names `tool`: its identifier form (`search_free_slots`, `searchFreeSlots`)
-/// anywhere is leakage; a single plain English word that happens to be a tool's name
-/// (`echo`, `search`) only when quoted as code.
-pub fn leaks(request: &str, tool: &str) -> bool {
-    let parts = text::name_words(tool);
-    if parts.len() <= 1 {
-        let lower = request.to_lowercase();
-        let t = tool.to_lowercase();
-        return ["`", "'", "\""]
-            .iter()
-            .any(|q| lower.contains(&format!("{q}{t}{q}")));
-    }
-    // The identifier in any of its spellings: snake_case, camelCase/PascalCase, kebab-case,
-    // dotted. The spaced form ("search free slots") is English, not leakage.
-    let lower = request.to_lowercase();
-    let parts: Vec<String> = parts.iter().map(|p| p.to_lowercase()).collect();
-    ["_", "", "-", "."].iter().any(|sep| {
-        let form = parts.join(sep);
-        lower.match_indices(&form).any(|(i, _)| {
-            let before = lower[..i].chars().next_back();
-            let after = lower[i + form.len()..].chars().next();
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-        })
-    }) || request.contains(tool)
-}
-
 /// The request with case, punctuation and numbers folded away, for near-duplicate detection.
 fn shape(request: &str) -> String {
     let mut w: Vec<String> = text::words(request)
@@ -133,6 +110,8 @@ pub fn validate(
         })
     };
     let mut checker = ArgChecker::new(catalog);
+    // Which tools a request names, found without trying every tool on every request.
+    let leak_index = LeakIndex::new(catalog.tools.iter().map(|t| t.name()));
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut exact: HashMap<String, usize> = HashMap::new();
     let mut near: HashMap<String, usize> = HashMap::new();
@@ -172,24 +151,23 @@ pub fn validate(
                 }
             }
         }
-        for t in &catalog.tools {
-            if leaks(&task.request, t.name()) {
-                let own = task.expected_tool() == Some(t.name());
-                push(
-                    line,
-                    id,
-                    if own {
-                        Severity::Error
-                    } else {
-                        Severity::Warning
-                    },
-                    format!(
-                        "the request names {} tool `{}` (label leakage: a model can match the name instead of the meaning)",
-                        if own { "its own" } else { "the" },
-                        t.name()
-                    ),
-                );
-            }
+        for i in leak_index.leaked(&task.request) {
+            let t = &catalog.tools[i];
+            let own = task.expected_tool() == Some(t.name());
+            push(
+                line,
+                id,
+                if own {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                format!(
+                    "the request names {} tool `{}` (label leakage: a model can match the name instead of the meaning)",
+                    if own { "its own" } else { "the" },
+                    t.name()
+                ),
+            );
         }
         for w in &task.warnings {
             push(
