@@ -201,6 +201,7 @@ pub async fn evaluate(
                 shard: opts.shard,
                 reused: None,
                 belt: None,
+                curve: None,
                 results: vec![],
                 gate: None,
             };

@@ -2,6 +2,7 @@
 //! statistics behind them.
 
 pub mod compare;
+pub mod curve;
 pub mod errors;
 pub mod grade;
 mod matrix;
