@@ -1,6 +1,7 @@
 //! Renderers: pure functions from plain report types to text. Exit status is decided elsewhere.
 
 pub mod badge;
+pub mod chart;
 pub mod ci;
 pub mod compare;
 pub mod github;

@@ -104,8 +104,15 @@ impl Curve {
                 let p = s.points.iter().find(|p| p.size == size).map(|p| p.p);
                 format!(
                     "{size} distractor tools{}",
-                    p.map(|p| format!(" (p = {})", p_text(p)))
-                        .unwrap_or_default()
+                    p.map(|p| format!(
+                        " (p {})",
+                        if p < 0.001 {
+                            p_text(p)
+                        } else {
+                            format!("= {}", p_text(p))
+                        }
+                    ))
+                    .unwrap_or_default()
                 )
             }
             None => format!(

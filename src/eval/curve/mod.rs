@@ -233,7 +233,10 @@ mod tests {
         let (auto, notes) = models_for(&specs, When::Auto);
         assert_eq!(auto, ["bm25"]);
         assert_eq!(notes.len(), 2);
-        assert!(notes[0].contains("--curve") && notes[1].contains("replayed"), "{notes:?}");
+        assert!(
+            notes[0].contains("--curve") && notes[1].contains("replayed"),
+            "{notes:?}"
+        );
         let (on, _) = models_for(&specs, When::On);
         assert_eq!(on, ["bm25", "openai:gpt-4o-mini"]);
         assert!(models_for(&specs, When::Off).0.is_empty());
