@@ -9,6 +9,7 @@ pub use crate::report::Format;
 pub use crate::report::style::ColorWhen;
 
 mod ci;
+pub mod curve;
 mod init;
 pub use crate::tasks::SplitArg;
 pub use ci::CiArgs;
@@ -286,9 +287,8 @@ pub struct RunArgs {
     /// Most tools to propose rewrites for.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub fix_max: usize,
-    /// Seed passed to APIs that accept one.
-    #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub curve: curve::CurveArgs,
     /// Run only slice K of N of the suite (a stable hash of each task id decides), for a CI
     /// matrix; join the shards with `toolgate merge`.
     #[arg(long, value_name = "K/N")]

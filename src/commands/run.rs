@@ -28,7 +28,7 @@ pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
             budget: args
                 .max_calls
                 .map(|m| std::sync::Arc::new(models::llm::Budget::new(m))),
-            seed: args.seed,
+            seed: args.curve.seed,
             max_steps: args.max_steps.max(1),
             ..Default::default()
         },
@@ -136,21 +136,25 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     let own = load_catalog(&server, cfg).await?;
     let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
-    let (catalog, belt) = match &args.belt {
+    let (catalog, belt, curve_input) = match &args.belt {
         Some(_) if args.fix || !args.mutate.is_empty() => {
             bail!(
                 "--belt measures the catalog as it is: it does not combine with --fix or --mutate"
             )
         }
         Some(spec) => {
-            let (c, mut info, _belt) = load_belt(spec, &own, &server, cfg).await?;
+            let (c, mut info, belt) = load_belt(spec, &own, &server, cfg).await?;
             // Deterministic models also run on your catalog alone (in memory), to compare.
             let mine = eval::shard::select(&tasks, opts.shard);
             info.alone = eval::belt::alone(&own, &mine, &opts.models, &opts.model).await?;
-            (c, Some(info))
+            (c, Some(info), Some((own, belt)))
         }
-        None => (own, None),
+        None => (own, None, None),
     };
+    let c = &args.curve;
+    if curve_input.is_none() && (c.curve || !c.curve_sizes.is_empty()) {
+        bail!("--curve and --curve-sizes measure accuracy as a belt grows: add --belt SPEC");
+    }
     if args.fix || !args.mutate.is_empty() {
         let iopts = ImproveOptions {
             out: args.out.clone().or_else(|| args.resume.clone()),
@@ -173,10 +177,43 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
     rd.run.belt = belt;
+    if let Some((own, belt)) = &curve_input {
+        rd.run.curve = curve(args, &opts, own, belt, &tasks).await?;
+    }
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     if decision.passed() {
         write_badge(&rd.run, &args.gate)?;
     }
     print_run(&rd.run, args.format);
     Ok(verdict(&decision))
+}
+
+/// The distractor curve of a `--belt` run (none with `--no-curve`, for a shard, or when no
+/// model of the run is measured).
+async fn curve(
+    args: &RunArgs,
+    opts: &EvalOptions,
+    own: &crate::catalog::Catalog,
+    belt: &crate::catalog::belt::Belt,
+    tasks: &[crate::tasks::Task],
+) -> anyhow::Result<Option<crate::score::curve::Curve>> {
+    use crate::eval::curve::{DEFAULT_SEED, Request, When, measure};
+    let when = args.curve.when();
+    if when != When::Off && opts.shard.is_some() {
+        eprintln!("note: the distractor curve is not measured on a shard (run it unsharded)");
+        return Ok(None);
+    }
+    let sizes = &args.curve.curve_sizes;
+    measure(&Request {
+        own,
+        belt,
+        tasks,
+        models: &opts.models,
+        model: &opts.model,
+        when,
+        sizes: (!sizes.is_empty()).then_some(sizes.as_slice()),
+        seed: args.curve.seed.unwrap_or(DEFAULT_SEED),
+        concurrency: opts.concurrency,
+    })
+    .await
 }

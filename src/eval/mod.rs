@@ -4,6 +4,7 @@
 
 pub mod baseline;
 pub mod belt;
+pub mod curve;
 mod dirs;
 pub mod incremental;
 mod probe;

@@ -197,6 +197,9 @@ pub struct RunFile {
     /// The belt the tasks ran in (`--belt`): your tools and the belt's were offered together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub belt: Option<super::belt::BeltInfo>,
+    /// Accuracy as the belt's tools join yours (`--belt`): the distractor curve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<crate::score::curve::Curve>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

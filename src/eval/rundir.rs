@@ -202,6 +202,7 @@ pub async fn evaluate(
                 shard: opts.shard,
                 reused: None,
                 belt: None,
+                curve: None,
                 results: vec![],
                 gate: None,
             };

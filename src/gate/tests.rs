@@ -39,6 +39,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         shard: None,
         reused: None,
         belt: None,
+        curve: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

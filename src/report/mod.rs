@@ -2,6 +2,7 @@
 
 pub mod badge;
 pub mod belt;
+pub mod chart;
 pub mod ci;
 pub mod compare;
 pub mod github;

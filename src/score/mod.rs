@@ -4,6 +4,7 @@
 pub mod belt;
 pub mod belt_fold;
 pub mod compare;
+pub mod curve;
 pub mod errors;
 pub mod grade;
 mod matrix;

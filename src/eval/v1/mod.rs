@@ -231,6 +231,8 @@ pub struct RunFileV1 {
     pub reused: Option<crate::eval::incremental::Reuse>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub belt: Option<crate::eval::belt::BeltInfo>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curve: Option<crate::score::curve::Curve>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -255,6 +257,7 @@ impl From<internal::RunFile> for RunFileV1 {
             shard: v.shard,
             reused: v.reused,
             belt: v.belt,
+            curve: v.curve,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -279,6 +282,7 @@ impl From<RunFileV1> for internal::RunFile {
             shard: v.shard,
             reused: v.reused,
             belt: v.belt,
+            curve: v.curve,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }

@@ -264,6 +264,7 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     let mut l = String::new();
     lint_section(r, lint, &mut l);
     sections.push(l);
+    sections.push(crate::report::run::curve::markdown(&r.run));
     sections.push(format!(
         "<details><summary>Full run report (per-tool scores, confusion matrix)</summary>\n\n{}\n</details>\n",
         full_run

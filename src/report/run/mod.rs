@@ -5,6 +5,7 @@ use crate::eval::RunFile;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::table::Style;
 
+pub mod curve;
 mod sections;
 mod tables;
 
@@ -130,6 +131,7 @@ pub fn terminal(run: &RunFile) -> String {
         }
     }
     out.push_str(&crate::report::belt::section(run, Style::Terminal));
+    out.push_str(&curve::terminal(run));
     out.push('\n');
     for l in legend(run) {
         out.push_str(&format!("{l}\n"));
@@ -154,7 +156,12 @@ pub fn terminal(run: &RunFile) -> String {
 
 /// The run report in Markdown (report.md).
 pub fn markdown(run: &RunFile) -> String {
-    format!("## toolgate run\n{}", markdown_body(run))
+    // The curve is its own section of the PR comment, so it is not nested here.
+    format!(
+        "## toolgate run\n{}{}",
+        markdown_body(run),
+        curve::markdown(run)
+    )
 }
 
 /// [`markdown`] without its heading, to nest in another report (the PR comment).

@@ -1,0 +1,244 @@
+//! The distractor curve (`run --belt`): how your tasks' accuracy falls as the belt's tools join
+//! yours. For each draw (seeded random, nearest-first) and each size (0, 10, 50, 100, 200, 500,
+//! every tool), the combined catalog is built, each model is built for it and decides every
+//! task (one trial, in memory: no run directory), and the decisions are graded by the run's own
+//! scoring. Size 0 is your catalog alone; a set of tools measured once (size 0, every tool) is
+//! reused by both draws. The statistics are [`crate::score::curve`]'s.
+
+pub mod draw;
+
+use std::collections::{HashMap, HashSet};
+
+use futures::StreamExt;
+
+use super::run_file::PredictionLine;
+use super::runner;
+use crate::catalog::Catalog;
+use crate::catalog::belt::Belt;
+use crate::catalog::belt::combine::combine;
+use crate::models::{self, ModelOptions};
+use crate::score::OutcomeLine;
+use crate::score::curve::{self as stats, Curve, Draw, DrawOrder};
+use crate::tasks::Task;
+pub use draw::{DEFAULT_SEED, Size};
+
+/// The most decisions one curve makes (sizes × draws × tasks × models) before it is skipped.
+pub const MAX_DECISIONS: usize = 2_000_000;
+
+/// Whether the curve is measured: `Auto` measures models whose decisions cost no provider
+/// call; `On` (`--curve`) measures LLMs too; `Off` (`--no-curve`) nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    Auto,
+    On,
+    Off,
+}
+
+/// What to measure.
+pub struct Request<'a> {
+    pub own: &'a Catalog,
+    pub belt: &'a Belt,
+    pub tasks: &'a [Task],
+    /// Model specs of the run.
+    pub models: &'a [String],
+    pub model: &'a ModelOptions,
+    pub when: When,
+    /// `--curve-sizes`; `None`: the defaults.
+    pub sizes: Option<&'a [Size]>,
+    pub seed: u64,
+    /// Decisions in flight at once.
+    pub concurrency: usize,
+}
+
+/// The models the curve measures, and why others are left out.
+pub fn models_for(specs: &[String], when: When) -> (Vec<String>, Vec<String>) {
+    let mut notes = Vec::new();
+    if when == When::Off {
+        return (Vec::new(), notes);
+    }
+    let mut out = Vec::new();
+    for s in specs {
+        if s.starts_with("replay:") {
+            notes.push(format!(
+                "`{s}` is left out of the distractor curve: a replayed log does not depend on the catalog"
+            ));
+        } else if models::provider_of(s).is_none() || when == When::On {
+            out.push(s.clone());
+        } else {
+            notes.push(format!(
+                "`{s}` is left out of the distractor curve: it calls a provider for every decision; pass --curve to measure it"
+            ));
+        }
+    }
+    (out, notes)
+}
+
+/// One set of distractors to measure: the first `size` tools of a draw's order.
+struct Slot {
+    keep: HashSet<(String, String)>,
+}
+
+/// Measures the curve, or says why it was not (`Ok(None)`, after a note on stderr).
+pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
+    let (specs, mut notes) = models_for(req.models, req.when);
+    for n in &notes {
+        eprintln!("note: {n}");
+    }
+    if specs.is_empty() {
+        return Ok(None);
+    }
+    let own_name = super::belt::own_name(req.own);
+    let candidates = draw::candidates(req.own, &own_name, req.belt);
+    let sizes = draw::sizes(req.sizes, candidates.len());
+    if sizes.len() > draw::MAX_SIZES {
+        anyhow::bail!(
+            "--curve-sizes: at most {} sizes (each one is a whole evaluation)",
+            draw::MAX_SIZES
+        );
+    }
+    let max = sizes.last().copied().unwrap_or(0);
+    let draws: Vec<DrawOrder> = Draw::ALL
+        .iter()
+        .map(|&d| DrawOrder {
+            draw: d,
+            tools: draw::order(d, req.own, req.belt, &candidates, req.seed, max),
+        })
+        .collect();
+    // Each distinct set of tools once: size 0 and "every tool" are the same for both draws.
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut slot_of: HashMap<(Draw, usize), usize> = HashMap::new();
+    let mut by_set: HashMap<Vec<(String, String)>, usize> = HashMap::new();
+    for d in &draws {
+        for &size in &sizes {
+            let mut set: Vec<(String, String)> = d.tools[..size.min(d.tools.len())].to_vec();
+            set.sort();
+            let next = slots.len();
+            let at = *by_set.entry(set.clone()).or_insert(next);
+            if at == next {
+                slots.push(Slot {
+                    keep: set.into_iter().collect(),
+                });
+            }
+            slot_of.insert((d.draw, size), at);
+        }
+    }
+    let decisions = slots.len() * req.tasks.len() * specs.len();
+    if decisions > MAX_DECISIONS {
+        eprintln!(
+            "note: the distractor curve is skipped: {decisions} decisions ({} catalogs × {} tasks × {} models) is over {MAX_DECISIONS}; measure fewer sizes (--curve-sizes) or a split (--split dev)",
+            slots.len(),
+            req.tasks.len(),
+            specs.len()
+        );
+        return Ok(None);
+    }
+    let calls = slots.len()
+        * req.tasks.len()
+        * specs
+            .iter()
+            .filter(|s| models::provider_of(s).is_some())
+            .count();
+    eprintln!(
+        "distractor curve: {} sizes × {} draws ({} distinct catalogs) × {} tasks × {} model(s) = {decisions} decisions{}",
+        sizes.len(),
+        draws.len(),
+        slots.len(),
+        req.tasks.len(),
+        specs.len(),
+        if calls > 0 {
+            format!(", {calls} of them LLM decisions (each at least one provider call)")
+        } else {
+            String::new()
+        }
+    );
+    let bar = crate::progress::bar(decisions as u64, "curve decisions");
+    let mut outcomes: Vec<Vec<OutcomeLine>> = Vec::with_capacity(slots.len());
+    let mut normalised: Vec<String> = specs.clone();
+    let mut skipped = 0usize;
+    for slot in &slots {
+        let combined = combine(req.own, &own_name, req.belt, &|s, t| {
+            slot.keep.contains(&(s.to_string(), t.to_string()))
+        });
+        let built: Vec<Box<dyn models::Model>> = specs
+            .iter()
+            .map(|s| models::build(s, &combined.catalog, req.model))
+            .collect::<anyhow::Result<_>>()?;
+        normalised = built.iter().map(|m| m.spec()).collect();
+        let jobs = built
+            .iter()
+            .enumerate()
+            .flat_map(|(mi, _)| req.tasks.iter().map(move |t| (mi, t)));
+        let mut stream = futures::stream::iter(jobs)
+            .map(|(mi, task)| {
+                let m = &built[mi];
+                async move { (mi, task, m.decide(task, 0).await) }
+            })
+            .buffer_unordered(req.concurrency.max(1) * 2);
+        let mut predictions = Vec::with_capacity(req.tasks.len() * built.len());
+        while let Some((mi, task, decision)) = stream.next().await {
+            bar.inc(1);
+            if decision.error.as_deref() == Some(models::llm::BUDGET_EXHAUSTED) {
+                skipped += 1;
+                continue;
+            }
+            predictions.push(PredictionLine {
+                model: normalised[mi].clone(),
+                task_id: task.id.clone(),
+                trial: 0,
+                decision,
+            });
+        }
+        let (_, lines) = runner::score(&combined.catalog, req.tasks, &normalised, &predictions);
+        outcomes.push(lines);
+    }
+    bar.finish_and_clear();
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} curve decision(s) were not made: --max-calls was reached; those points cover fewer tasks"
+        ));
+    }
+    let mut series = Vec::new();
+    for model in &normalised {
+        for d in &draws {
+            let base = &outcomes[slot_of[&(d.draw, 0)]];
+            let points = sizes
+                .iter()
+                .map(|&size| stats::point(model, size, base, &outcomes[slot_of[&(d.draw, size)]]))
+                .collect();
+            series.push(stats::series(model, d.draw, points));
+        }
+    }
+    Ok(Some(Curve {
+        metric: stats::METRIC.into(),
+        alpha: stats::ALPHA,
+        seed: req.seed,
+        available: candidates.len(),
+        sizes,
+        trials: 1,
+        draws,
+        series,
+        notes,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llms_join_the_curve_only_when_asked() {
+        let specs: Vec<String> = ["bm25", "openai:gpt-4o-mini", "replay:x.jsonl"]
+            .map(String::from)
+            .to_vec();
+        let (auto, notes) = models_for(&specs, When::Auto);
+        assert_eq!(auto, ["bm25"]);
+        assert_eq!(notes.len(), 2);
+        assert!(
+            notes[0].contains("--curve") && notes[1].contains("replayed"),
+            "{notes:?}"
+        );
+        let (on, _) = models_for(&specs, When::On);
+        assert_eq!(on, ["bm25", "openai:gpt-4o-mini"]);
+        assert!(models_for(&specs, When::Off).0.is_empty());
+    }
+}

@@ -1,0 +1,297 @@
+//! The distractor curve's statistics: each point's accuracy (the run's headline metric, tool
+//! accuracy, with its 95% Wilson interval and n), a one-sided exact paired test of each point
+//! against the same tasks with no distractors (the sign test on discordant tasks, i.e. an exact
+//! McNemar test), and the breaking point: the first size whose accuracy is significantly below
+//! the no-distractor accuracy. The types here are what run.json records (`curve`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{Binomial, DiscreteCDF};
+
+use super::compare::compare;
+use super::stats::Rate;
+use crate::score::{Outcome, OutcomeLine};
+
+/// The significance level of the one-sided test at each point.
+pub const ALPHA: f64 = 0.05;
+
+/// The metric every point reports (the run's headline).
+pub const METRIC: &str = "tool accuracy";
+
+/// How the distractors of a size were drawn from the belt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Draw {
+    /// Seeded random order; each size's draw is a prefix of the next size's.
+    Random,
+    /// The belt's tools most similar to yours first (BM25 of their name and description
+    /// against your tools, best over your tools; ties by server and tool name).
+    Nearest,
+}
+
+impl Draw {
+    pub const ALL: [Draw; 2] = [Draw::Random, Draw::Nearest];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Draw::Random => "random",
+            Draw::Nearest => "nearest-first",
+        }
+    }
+}
+
+/// One size of one draw for one model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Distractor tools beside yours.
+    pub size: usize,
+    pub accuracy: Rate,
+    /// Tasks right with no distractors and wrong here (clustered over trials).
+    pub lost: u64,
+    /// Tasks wrong with no distractors and right here.
+    pub gained: u64,
+    /// One-sided exact p that this size is worse than size 0 (1 at size 0).
+    pub p: f64,
+    /// `p < alpha`: significantly below the no-distractor accuracy.
+    pub below: bool,
+}
+
+/// A model's curve for one draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    pub model: String,
+    pub draw: Draw,
+    pub points: Vec<Point>,
+    /// The first size significantly below size 0; `None`: none up to the largest size.
+    pub breaking_point: Option<usize>,
+}
+
+/// The order a draw adds the belt's tools in (a size's distractors are the first `size`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DrawOrder {
+    pub draw: Draw,
+    /// `(server, tool)`, up to the largest size measured.
+    pub tools: Vec<(String, String)>,
+}
+
+/// The whole measurement, as run.json keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// What each point measures (the run's headline metric).
+    pub metric: String,
+    pub alpha: f64,
+    /// The seed of the random draw.
+    pub seed: u64,
+    /// The belt's tools that could be drawn.
+    pub available: usize,
+    /// Distractor counts measured (0: your catalog alone).
+    pub sizes: Vec<usize>,
+    /// Trials per task at each point.
+    pub trials: u32,
+    pub draws: Vec<DrawOrder>,
+    pub series: Vec<Series>,
+    /// Models left out of the curve, and other things a reader should know.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl Curve {
+    /// "50 tools" or "none up to 479 tools", for a series.
+    pub fn breaking_text(&self, s: &Series) -> String {
+        match s.breaking_point {
+            Some(size) => {
+                let p = s.points.iter().find(|p| p.size == size).map(|p| p.p);
+                format!(
+                    "{size} distractor tools{}",
+                    p.map(|p| format!(
+                        " (p {})",
+                        if p < 0.001 {
+                            p_text(p)
+                        } else {
+                            format!("= {}", p_text(p))
+                        }
+                    ))
+                    .unwrap_or_default()
+                )
+            }
+            None => format!(
+                "none up to {} distractor tools",
+                s.points.last().map_or(0, |p| p.size)
+            ),
+        }
+    }
+}
+
+/// A p-value for people: `0.003`, `< 0.001`.
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+/// One-sided exact p that a change is for the worse: `lost` tasks went from right to wrong and
+/// `gained` from wrong to right; under no change each discordant task is a fair coin, so p is
+/// P(X ≥ lost) for X ~ Binomial(lost + gained, ½). When `lost > gained` this is half the
+/// two-sided exact McNemar p of [`super::stats::mcnemar_exact`].
+pub fn p_worse(lost: u64, gained: u64) -> f64 {
+    let n = lost + gained;
+    if n == 0 || lost == 0 {
+        return 1.0;
+    }
+    match Binomial::new(0.5, n) {
+        Ok(b) => b.sf(lost - 1).clamp(0.0, 1.0),
+        Err(_) => 1.0,
+    }
+}
+
+/// A model's tool accuracy over outcome lines, clustered by task (as the run's metrics are).
+pub fn accuracy(lines: &[OutcomeLine], model: &str) -> Rate {
+    let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for o in lines.iter().filter(|o| o.model == model) {
+        let e = per.entry(o.task_id.as_str()).or_default();
+        e.1 += 1;
+        if o.outcome == Outcome::Correct {
+            e.0 += 1;
+        }
+    }
+    Rate::clustered(&per.into_values().collect::<Vec<_>>())
+}
+
+/// The point at `size` whose outcomes are `here`, paired on the same tasks with `base` (the
+/// outcomes with no distractors).
+pub fn point(model: &str, size: usize, base: &[OutcomeLine], here: &[OutcomeLine]) -> Point {
+    // The paired comparison of `compare` (tasks as clusters, discordant tasks counted), read
+    // one-sided: only a drop is a break.
+    let c = compare(model, base, model, here, ALPHA);
+    let (lost, gained) = (c.overall.only_base, c.overall.only_head);
+    let p = p_worse(lost, gained);
+    Point {
+        size,
+        accuracy: accuracy(here, model),
+        lost,
+        gained,
+        p,
+        below: p < ALPHA,
+    }
+}
+
+/// A series from its points (in size order, size 0 first).
+pub fn series(model: &str, draw: Draw, points: Vec<Point>) -> Series {
+    let breaking_point = points
+        .iter()
+        .find(|p| p.size > 0 && p.below)
+        .map(|p| p.size);
+    Series {
+        model: model.to_string(),
+        draw,
+        points,
+        breaking_point,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::stats::mcnemar_exact;
+    use crate::tasks::Kind;
+
+    fn lines(model: &str, right: &[bool]) -> Vec<OutcomeLine> {
+        right
+            .iter()
+            .enumerate()
+            .map(|(i, ok)| OutcomeLine {
+                model: model.into(),
+                task_id: format!("t{i:02}"),
+                trial: 0,
+                kind: Kind::Direct,
+                expected: Some("a".into()),
+                called: None,
+                outcome: if *ok {
+                    Outcome::Correct
+                } else {
+                    Outcome::Confused
+                },
+                args_correct: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_one_sided_test_is_the_binomial_tail() {
+        // 5 lost, 0 gained: (1/2)^5 = 0.03125 — the fewest discordant tasks that can break.
+        assert!((p_worse(5, 0) - 0.03125).abs() < 1e-12);
+        assert!((p_worse(4, 0) - 0.0625).abs() < 1e-12);
+        // 8 lost, 2 gained: P(X ≥ 8 | n=10) = (45 + 10 + 1) / 1024.
+        assert!((p_worse(8, 2) - 56.0 / 1024.0).abs() < 1e-12);
+        assert!((p_worse(8, 2) - mcnemar_exact(8, 2) / 2.0).abs() < 1e-12);
+        // 2 lost, 8 gained: P(X ≥ 2 | n=10) = 1 − 11/1024: better, not worse.
+        assert!((p_worse(2, 8) - 1013.0 / 1024.0).abs() < 1e-12);
+        assert_eq!(p_worse(0, 0), 1.0);
+        assert_eq!(p_worse(0, 7), 1.0);
+    }
+
+    #[test]
+    fn accuracy_has_its_wilson_interval_and_n() {
+        let r = accuracy(
+            &lines(
+                "m",
+                &[true, true, true, true, true, true, true, true, false, false],
+            ),
+            "m",
+        );
+        assert_eq!((r.k, r.n), (8, 10));
+        // Known Wilson 95% interval of 8/10: [0.490, 0.943].
+        assert!((r.lo - 0.4902).abs() < 1e-3 && (r.hi - 0.9433).abs() < 1e-3);
+        assert_eq!(accuracy(&lines("m", &[true]), "other").n, 0);
+    }
+
+    #[test]
+    fn the_breaking_point_is_the_first_significant_drop() {
+        let base = lines("m", &[true; 12]);
+        // 10: 4 tasks lost (p = 1/16, not significant); 50: 6 lost (1/64); 100: 12 lost.
+        let at = |lost: usize| {
+            let right: Vec<bool> = (0..12).map(|i| i >= lost).collect();
+            lines("m", &right)
+        };
+        let points = vec![
+            point("m", 0, &base, &base),
+            point("m", 10, &base, &at(4)),
+            point("m", 50, &base, &at(6)),
+            point("m", 100, &base, &at(12)),
+        ];
+        assert_eq!((points[0].p, points[0].below), (1.0, false));
+        assert_eq!((points[1].lost, points[1].gained), (4, 0));
+        assert!(!points[1].below && (points[1].p - 0.0625).abs() < 1e-12);
+        assert!(points[2].below && (points[2].p - 1.0 / 64.0).abs() < 1e-12);
+        assert_eq!(points[2].accuracy.k, 6);
+        let s = series("m", Draw::Random, points);
+        assert_eq!(s.breaking_point, Some(50));
+    }
+
+    #[test]
+    fn swaps_that_cancel_out_do_not_break() {
+        // 6 tasks lost and 6 gained: the accuracy is unchanged and nothing breaks.
+        let base: Vec<bool> = (0..20).map(|i| i < 10).collect();
+        let here: Vec<bool> = (0..20).map(|i| (4..16).contains(&i) ^ (i < 10)).collect();
+        let p = point("m", 10, &lines("m", &base), &lines("m", &here));
+        assert_eq!((p.lost, p.gained), (6, 6));
+        assert!(!p.below);
+        let s = series("m", Draw::Nearest, vec![p]);
+        assert_eq!(s.breaking_point, None);
+        let curve = Curve {
+            metric: METRIC.into(),
+            alpha: ALPHA,
+            seed: 1,
+            available: 10,
+            sizes: vec![10],
+            trials: 1,
+            draws: vec![],
+            series: vec![s.clone()],
+            notes: vec![],
+        };
+        assert_eq!(curve.breaking_text(&s), "none up to 10 distractor tools");
+    }
+}
