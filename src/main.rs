@@ -50,6 +50,8 @@ fn main() -> ExitCode {
     // SAFETY: first thing in main, before the async runtime or any other thread starts.
     unsafe { toolgate::catalog::env::take_secrets() };
     drop_empty_toolgate_vars();
+    // SAFETY: as above, no other thread exists yet.
+    unsafe { toolgate::models::embed::encoder::init_process_env() };
     let cli = Cli::parse();
     toolgate::report::style::init(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()

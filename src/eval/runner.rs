@@ -58,6 +58,16 @@ pub async fn execute(
             }
         }
     }
+    for (mi, m) in models.iter().enumerate() {
+        let requests: Vec<&str> = jobs
+            .iter()
+            .filter(|j| j.model == mi)
+            .map(|j| tasks[j.task].request.as_str())
+            .collect();
+        if !requests.is_empty() {
+            m.prepare(&requests);
+        }
+    }
     let total = jobs.len();
     let bar = if show_progress() && total > 0 {
         let bar = indicatif::ProgressBar::new(total as u64);

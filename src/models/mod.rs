@@ -3,6 +3,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod embed;
 pub mod llm;
 pub mod provider;
 pub mod replay;
@@ -82,6 +83,9 @@ pub trait Model: Send + Sync {
     fn deterministic(&self) -> bool;
     /// Decides what to call for `task`. Never fails: problems become `Decision::error`.
     fn decide<'a>(&'a self, task: &'a Task, trial: u32) -> BoxFuture<'a, Decision>;
+    /// Announces the requests about to be decided, so a model can work on them in batches
+    /// (the embedding router embeds them together). Optional: `decide` works without it.
+    fn prepare(&self, _requests: &[&str]) {}
     /// Things worth reporting about how the model was run (e.g. a dropped temperature).
     fn notes(&self) -> Vec<String> {
         Vec::new()
@@ -146,7 +150,8 @@ pub fn provider_of(spec: &str) -> Option<&'static provider::Provider> {
     provider::provider(spec.split_once(':')?.0)
 }
 
-/// Builds a model from its spec: `bm25[:min_score]`, `replay:<file.jsonl>`, or
+/// Builds a model from its spec: `bm25[:min_score]`, `embed[@min_cosine]:<dir>`,
+/// `hybrid[@min_cosine]:<dir>`, `replay:<file.jsonl>`, or
 /// `<provider>:<model>` with provider one of openai, openrouter, ollama, vllm, llamacpp,
 /// lmstudio, openai-compat, anthropic.
 pub fn build(spec: &str, catalog: &Catalog, opts: &ModelOptions) -> anyhow::Result<Box<dyn Model>> {
@@ -154,11 +159,17 @@ pub fn build(spec: &str, catalog: &Catalog, opts: &ModelOptions) -> anyhow::Resu
     match kind {
         "bm25" => Ok(Box::new(bm25::Bm25::from_spec(rest, catalog)?)),
         "replay" => Ok(Box::new(replay::Replay::load(rest)?)),
+        k if k == "embed" || k.starts_with("embed@") => {
+            Ok(Box::new(embed::Embed::from_spec(kind, rest, catalog)?))
+        }
+        k if k == "hybrid" || k.starts_with("hybrid@") => Ok(Box::new(
+            embed::hybrid::Hybrid::from_spec(kind, rest, catalog)?,
+        )),
         _ => {
             let Some(p) = provider::provider(kind) else {
                 let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
                 bail!(
-                    "unknown model `{spec}`: use bm25, replay:<file>, or <provider>:<model> with provider one of {}",
+                    "unknown model `{spec}`: use bm25, embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
                     names.join(", ")
                 );
             };
