@@ -7,6 +7,7 @@ pub mod belt;
 pub mod curve;
 mod dirs;
 pub mod incremental;
+mod options;
 mod probe;
 pub mod run_file;
 pub mod rundir;

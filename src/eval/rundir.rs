@@ -18,60 +18,13 @@ use super::{PredictionLine, runner};
 use crate::catalog::Catalog;
 use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
-use crate::models::{self, ModelOptions};
+use crate::models;
 use crate::out::write_file;
-use crate::tasks::{SplitArg, Task, suite_hash};
+use crate::tasks::{Task, suite_hash};
 
 pub use super::suite::{check_tasks_against, load_tasks};
 
-/// How to run an evaluation. `Default` is `toolgate run`'s defaults.
-#[derive(Clone, Debug)]
-pub struct EvalOptions {
-    /// Model specs (`bm25`, `openai:gpt-4o-mini`, …).
-    pub models: Vec<String>,
-    /// Trials per task for models that are not deterministic.
-    pub trials: u32,
-    pub split: SplitArg,
-    /// Run directory to create (default: `runs/<time>-<label>`).
-    pub out: Option<PathBuf>,
-    pub label: Option<String>,
-    /// Continue the run in this directory.
-    pub resume: Option<PathBuf>,
-    /// Requests in flight at once, per provider.
-    pub concurrency: usize,
-    /// Calls a model may make per task.
-    pub max_steps: u32,
-    /// Run only this slice of the suite (`--shard K/N`).
-    pub shard: Option<super::shard::Shard>,
-    /// Reuse this base's decisions where a change cannot reach (`--incremental`).
-    pub incremental: Option<IncrementalBase>,
-    pub model: ModelOptions,
-}
-
-/// The base of an incremental run and the name reports give it.
-#[derive(Clone, Debug)]
-pub struct IncrementalBase {
-    pub base: std::sync::Arc<super::baseline::Baseline>,
-    pub name: String,
-}
-
-impl Default for EvalOptions {
-    fn default() -> Self {
-        EvalOptions {
-            models: vec!["bm25".into()],
-            trials: 1,
-            split: SplitArg::All,
-            out: None,
-            label: None,
-            resume: None,
-            concurrency: 4,
-            max_steps: 1,
-            shard: None,
-            incremental: None,
-            model: ModelOptions::default(),
-        }
-    }
-}
+pub use super::options::{EvalOptions, IncrementalBase};
 
 /// A run directory with its run file; its predictions stay in `predictions.jsonl` (read with
 /// [`RunDir::predictions`]), so a large run never holds them all.

@@ -1,0 +1,55 @@
+//! How to run an evaluation: the options a command resolves before the eval stage starts.
+
+use std::path::PathBuf;
+
+use crate::models::ModelOptions;
+use crate::tasks::SplitArg;
+
+/// How to run an evaluation. `Default` is `toolgate run`'s defaults.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Model specs (`bm25`, `openai:gpt-4o-mini`, …).
+    pub models: Vec<String>,
+    /// Trials per task for models that are not deterministic.
+    pub trials: u32,
+    pub split: SplitArg,
+    /// Run directory to create (default: `runs/<time>-<label>`).
+    pub out: Option<PathBuf>,
+    pub label: Option<String>,
+    /// Continue the run in this directory.
+    pub resume: Option<PathBuf>,
+    /// Requests in flight at once, per provider.
+    pub concurrency: usize,
+    /// Calls a model may make per task.
+    pub max_steps: u32,
+    /// Run only this slice of the suite (`--shard K/N`).
+    pub shard: Option<super::shard::Shard>,
+    /// Reuse this base's decisions where a change cannot reach (`--incremental`).
+    pub incremental: Option<IncrementalBase>,
+    pub model: ModelOptions,
+}
+
+/// The base of an incremental run and the name reports give it.
+#[derive(Clone, Debug)]
+pub struct IncrementalBase {
+    pub base: std::sync::Arc<super::baseline::Baseline>,
+    pub name: String,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            models: vec!["bm25".into()],
+            trials: 1,
+            split: SplitArg::All,
+            out: None,
+            label: None,
+            resume: None,
+            concurrency: 4,
+            max_steps: 1,
+            shard: None,
+            incremental: None,
+            model: ModelOptions::default(),
+        }
+    }
+}
