@@ -73,6 +73,11 @@ pub struct CiConfig {
     pub no_cache: Option<bool>,
     /// Evaluate inside this belt (`ecosystem`, an MCP config, a belt lock, snapshots).
     pub belt: Option<String>,
+    /// With a belt: measure the distractor curve (`true`: LLMs too; `false`: never; unset:
+    /// offline models only).
+    pub curve: Option<bool>,
+    /// With a belt: the curve's sizes, e.g. `"0,10,50,all"`.
+    pub curve_sizes: Option<String>,
     /// The MCP client config to read the server from (`--mcp-config`); `--server` names it.
     pub mcp_config: Option<PathBuf>,
 }

@@ -265,6 +265,8 @@ fn ci_in_a_belt_gates_on_the_scores_in_the_belt() {
             "off",
             "--fail-under",
             "0.45",
+            "--curve-sizes",
+            "0,10,all",
             "--out",
             &out.display().to_string(),
         ])
@@ -296,6 +298,21 @@ fn ci_in_a_belt_gates_on_the_scores_in_the_belt() {
     assert_eq!(ci["tools"].as_u64(), Some(own as u64));
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(summary.contains("### In the belt `ecosystem`"), "{summary}");
+    // The distractor curve at the sizes asked for, its breaking point in the summary.
+    let curve = &ci["run"]["curve"];
+    let sizes: Vec<u64> = curve["sizes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no curve in ci.json: {curve}"))
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    let all = belt["origin"].as_object().unwrap().len() as u64;
+    assert_eq!(sizes, vec![0, 10, all]);
+    // summary.md is the PR comment's body (the comment itself is only written with --comment).
+    assert!(
+        summary.contains("### Distractor curve") && summary.contains("breaking point (random)"),
+        "{summary}"
+    );
     // The committed base ran without a belt: a notice says so.
     assert!(
         ci["notices"]
@@ -350,6 +367,8 @@ fn ci_with_a_belt_lock_names_the_belt_server_that_changed() {
                 "--no-github",
                 "--fail-under",
                 "0",
+                "--curve",
+                "false",
                 "--out",
                 out,
             ])
@@ -358,9 +377,11 @@ fn ci_with_a_belt_lock_names_the_belt_server_that_changed() {
     };
     let o = ci("o1");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert_eq!(
-        read_json(&dir.join("o1/ci.json"))["lock"]["status"],
-        "match"
+    let first = read_json(&dir.join("o1/ci.json"));
+    assert_eq!(first["lock"]["status"], "match");
+    assert!(
+        first["run"]["curve"].is_null(),
+        "--curve false measures no curve"
     );
 
     // One belt server's description changes: the lock check fails and names that server.

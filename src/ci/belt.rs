@@ -21,6 +21,8 @@ pub struct BeltRun {
     pub info: BeltInfo,
     /// Each belt server's catalog as a lock section, checked against a belt lock that pins it.
     pub locks: BTreeMap<String, LockFile>,
+    /// The belt's servers, drawn from for the distractor curve.
+    pub belt: Belt,
 }
 
 /// The lock check when the lock at `path` is a belt lock and your server is its section
@@ -81,7 +83,7 @@ pub fn lock_status(
 
 impl BeltRun {
     /// The belt run of `combined` (from `belt`) and its record.
-    pub fn new(combined: Catalog, info: BeltInfo, belt: &Belt) -> Self {
+    pub fn new(combined: Catalog, info: BeltInfo, belt: Belt) -> Self {
         let locks = belt
             .servers
             .iter()
@@ -91,6 +93,7 @@ impl BeltRun {
             catalog: combined,
             info,
             locks,
+            belt,
         }
     }
 }
@@ -106,6 +109,29 @@ pub async fn prepare(
 ) -> anyhow::Result<()> {
     belt.info.alone = eval::belt::alone(own, tasks, models, opts).await?;
     Ok(())
+}
+
+/// The distractor curve of a `ci --belt` run: accuracy on your tasks as the belt's tools join
+/// `own`, for the models `s.curve` admits (offline ones unless `--curve true`).
+pub async fn curve(
+    s: &CiSettings,
+    b: &BeltRun,
+    own: &Catalog,
+    tasks: &[Task],
+) -> anyhow::Result<Option<crate::score::curve::Curve>> {
+    use crate::eval::curve::{DEFAULT_SEED, Request, measure};
+    measure(&Request {
+        own,
+        belt: &b.belt,
+        tasks,
+        models: &s.eval.models,
+        model: &s.model_options()?,
+        when: s.curve,
+        sizes: s.curve_sizes.as_deref(),
+        seed: s.seed.unwrap_or(DEFAULT_SEED),
+        concurrency: s.eval.concurrency,
+    })
+    .await
 }
 
 /// `ci`'s lock check: server by server when the lock is a belt lock holding your server's

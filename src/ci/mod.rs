@@ -205,7 +205,7 @@ pub async fn run(
             .is_file()
             .then(|| s.policy.lock_path.clone())
     });
-    let lint = LintReport::for_catalog(&catalog, lint_settings, locate.as_deref());
+    let lint = LintReport::for_catalog(&catalog, lint_settings, locate.as_deref())?;
     write_file(
         &out.file(files::LINT_JSON),
         &render_lint(&lint, Format::Json),
@@ -243,7 +243,10 @@ pub async fn run(
                 opts.incremental = incremental_base(s, gh, base.as_ref(), &mut notices);
             }
             let mut rd = eval::evaluate(on, &tasks_path, &tasks, &opts).await?;
-            rd.run.belt = belt.as_ref().map(|b| b.info.clone());
+            if let Some(b) = &belt {
+                rd.run.belt = Some(b.info.clone());
+                rd.run.curve = belt::curve(s, b, &catalog, &tasks).await?;
+            }
             if let Some(why) = &rd.incremental_note {
                 notices.push(format!(
                     "Incremental evaluation was asked for but this run went in full: {why}."

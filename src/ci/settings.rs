@@ -44,6 +44,9 @@ pub struct CiSettings {
     pub concurrency: Option<usize>,
     /// Evaluate inside this belt (`--belt`).
     pub belt: Option<String>,
+    /// With a belt: when the distractor curve is measured, and at which sizes.
+    pub curve: crate::eval::curve::When,
+    pub curve_sizes: Option<Vec<crate::eval::curve::Size>>,
     /// The lock is a belt lock and your server is this section of it (`--mcp-config` with a
     /// server name): the lock check goes server by server.
     pub lock_section: Option<String>,
@@ -110,6 +113,20 @@ pub fn resolve(
         model: Default::default(),
     };
     let no_cache = pick!(no_cache).unwrap_or(false);
+    let curve = match pick!(curve) {
+        None => crate::eval::curve::When::Auto,
+        Some(true) => crate::eval::curve::When::On,
+        Some(false) => crate::eval::curve::When::Off,
+    };
+    let curve_sizes = match pick!(curve_sizes).filter(|s| !s.trim().is_empty()) {
+        None => None,
+        Some(text) => Some(
+            text.split(',')
+                .map(|s| s.parse())
+                .collect::<Result<Vec<_>, String>>()
+                .map_err(|e| anyhow::anyhow!("--curve-sizes: {e}"))?,
+        ),
+    };
     Ok(CiSettings {
         tasks: pick!(tasks),
         eval,
@@ -133,6 +150,8 @@ pub fn resolve(
         full_every: None,
         concurrency: pick!(concurrency),
         belt: pick!(belt).filter(|b| !b.trim().is_empty()),
+        curve,
+        curve_sizes,
         lock_section: None,
         out,
     })

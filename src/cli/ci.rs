@@ -186,6 +186,15 @@ pub struct CiArgs {
     /// MCP client config, a belt lock, a snapshot file or a folder of snapshots.
     #[arg(long, env = "TOOLGATE_BELT", value_name = "SPEC")]
     pub belt: Option<String>,
+    /// With --belt: measure the distractor curve (accuracy as the belt's tools join yours, and
+    /// the breaking point in the comment). Default: for offline models only; `true` measures
+    /// LLMs too (each size is a whole run of the suite), `false` skips it.
+    #[arg(long, env = "TOOLGATE_CURVE", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub curve: Option<bool>,
+    /// With --belt: distractor tools per point of the curve, comma-separated (`all`: every tool
+    /// of the belt) [default: 0,10,50,100,200,500,all; each capped at the belt's size].
+    #[arg(long, env = "TOOLGATE_CURVE_SIZES", value_name = "N,…")]
+    pub curve_sizes: Option<String>,
     /// Format printed on stdout.
     #[arg(long, value_enum, default_value_t = Format::Terminal, env = "TOOLGATE_FORMAT")]
     pub format: Format,

@@ -46,6 +46,8 @@ fn flag_layer(a: &CiArgs) -> CiConfig {
         fail_on_tool_regression: a.fail_on_tool_regression,
         no_cache: a.no_cache,
         belt: a.belt.clone(),
+        curve: a.curve,
+        curve_sizes: a.curve_sizes.clone(),
         mcp_config: a.mcp_config.clone(),
     }
 }
@@ -110,7 +112,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         if let Some(spec) = &s.belt {
             let (combined, info, belt) =
                 super::run::load_belt(spec, &catalog, &server, cfg).await?;
-            let belt = ci::belt::BeltRun::new(combined, info, &belt);
+            let belt = ci::belt::BeltRun::new(combined, info, belt);
             let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
             return ci::run(&s, &cfg.lint, source, &gh, a.format).await;
         }
