@@ -2,7 +2,9 @@
 //! labelled catalogs under fixtures/lookalike/ (real servers with hand labels, and the seeded
 //! synthetic catalog from benches/lookalike_gen.py).
 //!
-//!     cargo run --example lookalike_bench [-- DIR] [--verbose]
+//!     cargo run --example lookalike_bench [-- DIR] [--verbose] [--embed MODEL_DIR]
+//!
+//! With `--embed`, TG005/TG006 take the embedding cosine as a second signal (as `lint --embed`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,11 +14,23 @@ use toolgate::lint::lookalike_bench::{self, Score};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "--verbose");
+    let embed = args
+        .iter()
+        .position(|a| a == "--embed")
+        .and_then(|i| args.get(i + 1).cloned());
     let dir = args
         .iter()
-        .find(|a| !a.starts_with("--"))
-        .map_or_else(|| PathBuf::from("fixtures/lookalike"), PathBuf::from);
-    let scores = match lookalike_bench::run(&dir) {
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--embed"))
+        .map_or_else(
+            || PathBuf::from("fixtures/lookalike"),
+            |(_, a)| PathBuf::from(a),
+        );
+    let semantic = |c: &toolgate::catalog::Catalog| match &embed {
+        None => Ok(None),
+        Some(d) => toolgate::models::embed::tool_embeddings(d, c).map(Some),
+    };
+    let scores = match lookalike_bench::run_with(&dir, &semantic) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("lookalike_bench: {e:#}");

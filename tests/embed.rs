@@ -219,3 +219,54 @@ fn the_router_runs_on_the_example_and_caches_tool_embeddings() {
             .is_some()
     );
 }
+
+/// `lint --embed`: TG005's pairs also need an embedding cosine of at least 0.7. On the real
+/// filesystem server, `list_allowed_directories` and `list_directory` share their words but
+/// not their job (MiniLM's cosine is about 0.64): words alone report them, the second signal
+/// drops them, and the pairs it keeps say their cosine.
+#[test]
+fn lint_with_embeddings_drops_a_pair_the_model_reads_as_different() {
+    let cache = tempfile::tempdir().unwrap();
+    let catalog = common::fixture("lookalike/catalogs/server-filesystem.json");
+    let lint = |extra: &[&str]| -> Vec<String> {
+        let o = common::toolgate()
+            .env("TOOLGATE_CACHE_DIR", cache.path())
+            .args(["lint", &catalog, "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "TG005")
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let pair = |m: &&String| m.contains("list_allowed_directories") && m.contains("list_directory");
+    let words = lint(&[]);
+    assert!(words.iter().any(|m| pair(&m)), "{words:?}");
+    assert!(words.iter().all(|m| !m.contains("embedding cosine")));
+    let dir = minilm().display().to_string();
+    let both = lint(&["--embed", &dir]);
+    assert!(!both.iter().any(|m| pair(&m)), "{both:?}");
+    assert!(
+        !both.is_empty() && both.len() < words.len(),
+        "{words:?} → {both:?}"
+    );
+    for m in &both {
+        let c: f64 = m
+            .split("embedding cosine ")
+            .nth(1)
+            .and_then(|r| r.split(';').next())
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no cosine in {m}"));
+        assert!(c >= 0.7, "{m}");
+    }
+}

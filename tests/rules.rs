@@ -111,7 +111,7 @@ fn rendered_formats_are_stable() {
     let path = Path::new("fixtures/lint/TG008-required-undefined.json");
     let catalog = snapshot::read(path).unwrap();
     let cfg = toolgate::config::Config::default();
-    let report = toolgate::report::LintReport::for_catalog(&catalog, &cfg.lint, None);
+    let report = toolgate::report::LintReport::for_catalog(&catalog, &cfg.lint, None).unwrap();
     for (format, name) in [
         (Format::Terminal, "format-terminal"),
         (Format::Markdown, "format-markdown"),

@@ -10,9 +10,11 @@ pub use crate::report::style::ColorWhen;
 
 mod ci;
 pub mod curve;
+mod generate;
 mod init;
 pub use crate::tasks::SplitArg;
 pub use ci::CiArgs;
+pub use generate::GenerateArgs;
 pub use init::InitArgs;
 
 #[derive(Parser, Debug)]
@@ -168,6 +170,11 @@ pub struct LintArgs {
     /// Fail (exit 1) on warnings too, not only errors.
     #[arg(long)]
     pub strict: bool,
+    /// A sentence-embedding model folder (`model.safetensors` + `tokenizer.json`, as for
+    /// `-m embed:<dir>`): look-alike pairs (TG005/TG006) also need an embedding cosine of at
+    /// least `[lint] embed_floor` (0.7). Same as `[lint] embed_model`.
+    #[arg(long, value_name = "DIR")]
+    pub embed: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -357,44 +364,4 @@ pub struct CompareArgs {
     /// Exit 1 on a significant per-tool regression too.
     #[arg(long)]
     pub fail_on_tool_regression: bool,
-}
-
-#[derive(Args, Debug)]
-pub struct GenerateArgs {
-    #[command(flatten)]
-    pub server: ServerArgs,
-    /// Where to write the tasks (JSONL).
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: std::path::PathBuf,
-    /// Direct requests per tool.
-    #[arg(long, default_value_t = 3, value_name = "N")]
-    pub per_tool: usize,
-    /// Near-miss requests per tool (aimed at its most similar sibling).
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub near_miss: usize,
-    /// Requests no tool serves.
-    #[arg(long, default_value_t = 5, value_name = "N")]
-    pub no_tool: usize,
-    /// Seed: the same seed gives byte-identical tasks.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub seed: u64,
-    /// Share of tasks marked `heldout` (0–1).
-    #[arg(long, default_value_t = 0.0, value_name = "FRACTION")]
-    pub heldout: f64,
-    /// Generate tasks for this tool only (repeatable); the whole catalog is still offered.
-    #[arg(long, value_name = "TOOL")]
-    pub only: Vec<String>,
-    /// Write the requests with an LLM (`<provider>:<model>`) instead of templates; arguments
-    /// still come from the seeded sampler, and a second pass checks leakage and solvability.
-    #[arg(long, value_name = "SPEC")]
-    pub generator: Option<String>,
-    /// Base URL for the generator's provider.
-    #[arg(long, value_name = "URL")]
-    pub base_url: Option<String>,
-    /// Response cache folder (the writer's replies are cached like a run's).
-    #[arg(long, default_value = ".toolgate-cache", value_name = "DIR")]
-    pub cache_dir: std::path::PathBuf,
-    /// Do not read or write the response cache.
-    #[arg(long)]
-    pub no_cache: bool,
 }

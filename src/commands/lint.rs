@@ -10,7 +10,11 @@ use crate::out::{print, write_file};
 use crate::report::{LintReport, render_lint};
 
 /// Lints a catalog and builds the versioned report.
-pub fn report_for(catalog: &Catalog, cfg: &Config, output: Option<&OutputArgs>) -> LintReport {
+pub fn report_for(
+    catalog: &Catalog,
+    cfg: &Config,
+    output: Option<&OutputArgs>,
+) -> anyhow::Result<LintReport> {
     let file = locate_file(catalog, cfg, output);
     LintReport::for_catalog(catalog, &cfg.lint, file.as_deref())
 }
@@ -30,16 +34,24 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
 }
 
 pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
+    let owned;
+    let mut cfg = cfg;
+    if let Some(dir) = &args.embed {
+        let mut c = cfg.clone();
+        c.lint.embed_model = Some(dir.clone());
+        owned = c;
+        cfg = &owned;
+    }
     let report = if super::belt::wanted(&args.server) {
         let belt = super::belt::load(&args.server, cfg).await?;
         let lock = super::belt::lock_to_locate(cfg, Some(&args.output));
-        super::belt::lint_report(&belt, cfg, lock.as_deref())
+        super::belt::lint_report(&belt, cfg, lock.as_deref())?
     } else {
         report_for(
             &load_catalog(&args.server, cfg).await?,
             cfg,
             Some(&args.output),
-        )
+        )?
     };
     print(&render_lint(&report, args.output.format));
     write_outputs(&report, &args.output)?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::Deserialize;
 
-use crate::catalog::snapshot;
+use crate::catalog::{Catalog, snapshot};
 use crate::lint::{self, LintSettings};
 
 /// The hand (or generator) labels of one catalog.
@@ -91,10 +91,27 @@ fn other_of(message: &str, tool: &str) -> Option<String> {
     Some(rest.split('`').next()?.to_string())
 }
 
+/// Each tool's embedding for a catalog, or `None` to lint on words alone.
+pub type Semantic<'a> = &'a dyn Fn(&Catalog) -> anyhow::Result<Option<Vec<Vec<f32>>>>;
+
 /// Lints `catalog` (a snapshot file) with default settings and scores it against `labels`.
 pub fn score(catalog: &Path, labels: &Labels) -> anyhow::Result<CatalogScore> {
+    score_with(catalog, labels, &|_| Ok(None))
+}
+
+/// Like [`score`], with the embeddings `semantic` gives as TG005's second signal.
+pub fn score_with(
+    catalog: &Path,
+    labels: &Labels,
+    semantic: Semantic,
+) -> anyhow::Result<CatalogScore> {
     let cat = snapshot::read(catalog)?;
-    let findings = lint::run(&cat, &LintSettings::default());
+    let settings = LintSettings::default();
+    let mut cx = lint::Context::new(&cat, &settings);
+    if let Some(v) = semantic(&cat)? {
+        cx = cx.with_semantic(v);
+    }
+    let findings = lint::run_in(&cx);
     let truth: BTreeSet<(String, String)> = labels
         .lookalikes
         .iter()
@@ -166,6 +183,11 @@ pub fn labelled_catalogs(dir: &Path) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> 
 
 /// Scores every labelled catalog under `dir`.
 pub fn run(dir: &Path) -> anyhow::Result<Vec<CatalogScore>> {
+    run_with(dir, &|_| Ok(None))
+}
+
+/// Like [`run`], with embeddings as TG005's second signal.
+pub fn run_with(dir: &Path, semantic: Semantic) -> anyhow::Result<Vec<CatalogScore>> {
     labelled_catalogs(dir)?
         .into_iter()
         .map(|(catalog, labels)| {
@@ -173,7 +195,7 @@ pub fn run(dir: &Path) -> anyhow::Result<Vec<CatalogScore>> {
                 .with_context(|| format!("reading {}", labels.display()))?;
             let labels: Labels = serde_json::from_str(&text)
                 .with_context(|| format!("parsing {}", labels.display()))?;
-            score(&catalog, &labels)
+            score_with(&catalog, &labels, semantic)
         })
         .collect()
 }

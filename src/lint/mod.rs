@@ -80,6 +80,8 @@ pub struct Context<'a> {
     pairs: OnceLock<Vec<SimilarPair>>,
     lookalikes: OnceLock<Vec<SimilarPair>>,
     content: OnceLock<Vec<Vec<String>>>,
+    /// Unit-length embedding of each tool (tool order), when an embedding model is configured.
+    semantic: Option<Vec<Vec<f32>>>,
 }
 
 /// The JSON a function-calling API sends the model for a tool (name, description, schema).
@@ -106,7 +108,24 @@ impl<'a> Context<'a> {
             pairs: OnceLock::new(),
             lookalikes: OnceLock::new(),
             content: OnceLock::new(),
+            semantic: None,
         }
+    }
+
+    /// Adds each tool's unit-length embedding (one per tool, in catalog order): look-alike
+    /// pairs then need an embedding cosine of at least `embed_floor` as well.
+    pub fn with_semantic(mut self, vectors: Vec<Vec<f32>>) -> Self {
+        if vectors.len() == self.catalog.tools.len() {
+            self.semantic = Some(vectors);
+            self.lookalikes = OnceLock::new();
+        }
+        self
+    }
+
+    /// The embedding cosine of tools `a` and `b`, when embeddings were added.
+    pub fn cosine(&self, a: usize, b: usize) -> Option<f32> {
+        let v = self.semantic.as_ref()?;
+        Some(v.get(a)?.iter().zip(v.get(b)?).map(|(x, y)| x * y).sum())
     }
 
     pub fn tools(&self) -> impl Iterator<Item = (usize, &'a Tool)> {
@@ -155,12 +174,19 @@ impl<'a> Context<'a> {
     /// The look-alike pairs TG005 and TG006 report: pairs at or above the threshold once verb
     /// and object-noun synonyms are folded, without pairs that plainly do different jobs
     /// ([`text::distinct_jobs`]) and without pairs that share one name (TG001's business).
-    /// [`Context::similar`] keeps every alike pair, for the task sampler's near-miss lures.
+    /// With embeddings ([`Context::with_semantic`]), a pair also needs an embedding cosine of
+    /// at least `embed_floor`. [`Context::similar`] keeps every alike pair, for the task
+    /// sampler's near-miss lures.
     pub fn lookalikes(&self) -> &[SimilarPair] {
         self.lookalikes.get_or_init(|| {
             let tools: Vec<&Tool> = self.catalog.tools.iter().collect();
             let content: Vec<&[String]> = (0..tools.len()).map(|i| self.content_words(i)).collect();
-            lookalike_pairs(&tools, &content, self.settings.lookalike_threshold)
+            let mut pairs = lookalike_pairs(&tools, &content, self.settings.lookalike_threshold);
+            pairs.retain(|p| {
+                self.cosine(p.a, p.b)
+                    .is_none_or(|c| f64::from(c) >= self.settings.embed_floor)
+            });
+            pairs
         })
     }
 

@@ -45,7 +45,17 @@ pub struct LintSettings {
     pub ignore_tools: Vec<String>,
     /// Per-rule settings, keyed by code (`TG003`) or slug (`short-description`).
     pub rules: BTreeMap<String, RuleConfig>,
+    /// A sentence-embedding model folder (as for `-m embed:<dir>`): when set, TG005/TG006 take
+    /// the embedding cosine of each look-alike pair as a second signal (`lint --embed DIR`).
+    pub embed_model: Option<String>,
+    /// With `embed_model`: a lexically alike pair whose embedding cosine is below this is not
+    /// reported (the model reads the two tools as different jobs).
+    pub embed_floor: f64,
 }
+
+/// The embedding cosine under which a look-alike pair is dropped: on the look-alike benchmark
+/// (docs/benchmarks.md) 0.7 drops a false pair and no true one; 0.8 starts dropping true pairs.
+pub const DEFAULT_EMBED_FLOOR: f64 = 0.7;
 
 impl Default for LintSettings {
     fn default() -> Self {
@@ -58,6 +68,8 @@ impl Default for LintSettings {
             min_description_words: 5,
             ignore_tools: Vec::new(),
             rules: BTreeMap::new(),
+            embed_model: None,
+            embed_floor: DEFAULT_EMBED_FLOOR,
         }
     }
 }
@@ -74,6 +86,9 @@ impl LintSettings {
         }
         if !(0.0..=1.0).contains(&self.lookalike_threshold) {
             anyhow::bail!("[lint] lookalike_threshold must be between 0 and 1");
+        }
+        if !(-1.0..=1.0).contains(&self.embed_floor) {
+            anyhow::bail!("[lint] embed_floor must be a cosine between -1 and 1");
         }
         Ok(())
     }

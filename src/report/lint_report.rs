@@ -64,12 +64,20 @@ pub struct LintReport {
 impl LintReport {
     /// Lints `catalog` and builds the report, pointing findings at `locate_in`'s lines when
     /// given (a snapshot or lock file), else at the snapshot the catalog was read from.
+    /// With `settings.embed_model`, the tools are embedded first (look-alikes' second signal).
     pub fn for_catalog(
         catalog: &Catalog,
         settings: &crate::lint::LintSettings,
         locate_in: Option<&std::path::Path>,
-    ) -> Self {
-        Self::for_context(&crate::lint::Context::new(catalog, settings), locate_in)
+    ) -> anyhow::Result<Self> {
+        let mut cx = crate::lint::Context::new(catalog, settings);
+        if let Some(dir) = &settings.embed_model {
+            let vectors = crate::models::embed::tool_embeddings(dir, catalog).map_err(|e| {
+                e.context(format!("[lint] embed_model / --embed: the model in {dir}"))
+            })?;
+            cx = cx.with_semantic(vectors);
+        }
+        Ok(Self::for_context(&cx, locate_in))
     }
 
     /// Like [`LintReport::for_catalog`], over a lint context the caller already built.

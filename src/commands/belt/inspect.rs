@@ -20,7 +20,7 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
         );
     }
     let belt = super::load(&args.server, cfg).await?;
-    let report = lint_report(&belt, cfg, super::lock_to_locate(cfg, None).as_deref());
+    let report = lint_report(&belt, cfg, super::lock_to_locate(cfg, None).as_deref())?;
     if args.json {
         println(&serde_json::to_string_pretty(&to_json(
             &belt, cfg, &report,

@@ -99,11 +99,18 @@ pub fn belt_hash(belt: &Belt) -> String {
 /// One lint report over the belt: findings across servers (a name on two servers) first,
 /// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
 /// name their server in the message).
-pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintReport {
+pub fn lint_report(
+    belt: &Belt,
+    cfg: &Config,
+    locate_in: Option<&Path>,
+) -> anyhow::Result<LintReport> {
     let mut reports = Vec::new();
     let mut shares = Vec::new();
     for s in &belt.servers {
-        let cx = Context::new(&s.catalog, &cfg.lint);
+        let mut cx = Context::new(&s.catalog, &cfg.lint);
+        if let Some(dir) = &cfg.lint.embed_model {
+            cx = cx.with_semantic(crate::models::embed::tool_embeddings(dir, &s.catalog)?);
+        }
         shares.push(crate::lint::belt::Share {
             server: &s.name,
             tools: s.catalog.tools.len(),
@@ -169,7 +176,7 @@ pub fn lint_report(belt: &Belt, cfg: &Config, locate_in: Option<&Path>) -> LintR
     if let Some(path) = locate_in {
         locate(&mut out, path);
     }
-    out
+    Ok(out)
 }
 
 /// The belt lock findings point into, when it is one: `--locate-in`, else the lock file.

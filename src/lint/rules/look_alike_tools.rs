@@ -19,6 +19,10 @@
 //! descriptions. Tools with the same name are TG001's business. When one description at least
 //! names the other tool, the finding is only informational.
 //!
+//! With an embedding model configured (`lint --embed DIR`, `[lint] embed_model`), the cosine of
+//! the two tools' sentence embeddings is a second signal: a pair below `embed_floor` (0.7) is
+//! not reported, and the message gives the cosine.
+//!
 //! ## Why it matters
 //! A model picks a tool by matching the user's request against each description. When two
 //! descriptions say nearly the same thing, the request matches both equally; the model picks
@@ -146,8 +150,11 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         };
         let (words, named) = describe(fa, fb, a, b);
         let (name_a, name_b) = shown_pair(a.name(), b.name());
+        let semantic = cx
+            .cosine(pair.a, pair.b)
+            .map_or(String::new(), |c| format!("; embedding cosine {c:.2}"));
         let mut message = format!(
-            "`{name_b}` looks like `{name_a}` (similarity {:.2}; shared words: {words})",
+            "`{name_b}` looks like `{name_a}` (similarity {:.2}{semantic}; shared words: {words})",
             pair.score
         );
         if named {

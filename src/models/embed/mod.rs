@@ -93,6 +93,14 @@ pub fn tool_text(tool: &Tool) -> String {
     clip(&s, MAX_TEXT_CHARS).to_string()
 }
 
+/// Each tool's unit-length embedding (catalog order) with the model in `dir`, from the disk
+/// cache when present: lint's second look-alike signal (`[lint] embed_model`).
+pub fn tool_embeddings(dir: &str, catalog: &Catalog) -> anyhow::Result<Vec<Vec<f32>>> {
+    let enc = shared_encoder(Path::new(dir))?;
+    let texts: Vec<String> = catalog.tools.iter().map(tool_text).collect();
+    tool_vectors(&enc, catalog, &texts)
+}
+
 /// Encoders loaded in this process, by resolved folder (improve and the distractor curve build
 /// a model per catalog; the weights are read once).
 fn shared_encoder(dir: &Path) -> anyhow::Result<Arc<Encoder>> {
