@@ -20,11 +20,8 @@ use tokenizers::{Tokenizer, TruncationParams};
 /// Texts are cut to this many characters before tokenizing (the model reads at most
 /// `max_seq_length` tokens anyway): a hostile description cannot make tokenizing costly.
 pub const MAX_TEXT_CHARS: usize = 4000;
-/// Most texts per forward pass.
-const BATCH: usize = 256;
-/// Most padded tokens per forward pass: short requests go 256 at a time (bigger matrix
-/// products, fewer passes), long tool texts fewer.
-const BATCH_TOKENS: usize = 8192;
+/// Texts per forward pass.
+const BATCH: usize = 64;
 /// The largest weights file read (a BERT-large is ~1.3 GB).
 const MAX_WEIGHTS_BYTES: u64 = 2 << 30;
 
@@ -201,7 +198,7 @@ impl Encoder {
         // Batches go to one worker per core, each with a one-thread rayon pool, so candle's
         // matrix products run serially inside a worker: no nested fan-out, no spinning
         // barriers, all cores busy (measured faster than candle's own threading on 2 cores).
-        let chunks = batches(&order, |i| encodings[i].get_ids().len());
+        let chunks: Vec<&[usize]> = order.chunks(BATCH).collect();
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(chunks.len())
@@ -266,25 +263,6 @@ impl Encoder {
     }
 }
 
-/// `order` (sorted by length, shortest first) cut into forward passes of at most [`BATCH`]
-/// texts and [`BATCH_TOKENS`] padded tokens (at least one text each).
-fn batches(order: &[usize], len: impl Fn(usize) -> usize) -> Vec<&[usize]> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < order.len() {
-        let mut end = start + 1;
-        while end < order.len()
-            && end - start < BATCH
-            && (end + 1 - start) * len(order[end]).max(1) <= BATCH_TOKENS
-        {
-            end += 1;
-        }
-        out.push(&order[start..end]);
-        start = end;
-    }
-    out
-}
-
 /// sentence-transformers' `max_seq_length` (sentence_bert_config.json), else 256.
 fn max_seq_length(dir: &Path) -> usize {
     std::fs::read(dir.join("sentence_bert_config.json"))
@@ -341,24 +319,4 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         }
     }
     acc.iter().sum::<f32>() + tail
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn batches_hold_every_text_once_within_both_bounds() {
-        let lens: Vec<usize> = (0..1000).map(|i| 3 + (i * 7919) % 300).collect();
-        let mut order: Vec<usize> = (0..lens.len()).collect();
-        order.sort_by_key(|&i| (lens[i], i));
-        let b = super::batches(&order, |i| lens[i]);
-        let flat: Vec<usize> = b.iter().flat_map(|c| c.iter().copied()).collect();
-        assert_eq!(flat, order);
-        for c in &b {
-            let padded = c.len() * c.iter().map(|&i| lens[i]).max().unwrap();
-            assert!(c.len() == 1 || (c.len() <= super::BATCH && padded <= super::BATCH_TOKENS));
-        }
-        // Short texts fill a batch; one text longer than the budget still gets one.
-        assert_eq!(super::batches(&[0; 300], |_| 5)[0].len(), super::BATCH);
-        assert_eq!(super::batches(&[0, 1], |_| 9000).len(), 2);
-    }
 }
