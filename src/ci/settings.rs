@@ -113,11 +113,7 @@ pub fn resolve(
         model: Default::default(),
     };
     let no_cache = pick!(no_cache).unwrap_or(false);
-    let curve = match pick!(curve) {
-        None => crate::eval::curve::When::Auto,
-        Some(true) => crate::eval::curve::When::On,
-        Some(false) => crate::eval::curve::When::Off,
-    };
+    let curve = crate::eval::curve::When::from(pick!(curve));
     let curve_sizes = match pick!(curve_sizes).filter(|s| !s.trim().is_empty()) {
         None => None,
         Some(text) => Some(

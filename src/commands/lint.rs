@@ -34,14 +34,11 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
 }
 
 pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
-    let owned;
-    let mut cfg = cfg;
+    let mut cfg = cfg.clone();
     if let Some(dir) = &args.embed {
-        let mut c = cfg.clone();
-        c.lint.embed_model = Some(dir.clone());
-        owned = c;
-        cfg = &owned;
+        cfg.lint.embed_model = Some(dir.clone());
     }
+    let cfg = &cfg;
     let report = if super::belt::wanted(&args.server) {
         let belt = super::belt::load(&args.server, cfg).await?;
         let lock = super::belt::lock_to_locate(cfg, Some(&args.output));

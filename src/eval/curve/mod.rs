@@ -34,6 +34,17 @@ pub enum When {
     Off,
 }
 
+impl From<Option<bool>> for When {
+    /// A yes/no setting that may be unset (`[ci] curve`, `TOOLGATE_CURVE`): unset is `Auto`.
+    fn from(flag: Option<bool>) -> Self {
+        match flag {
+            None => When::Auto,
+            Some(true) => When::On,
+            Some(false) => When::Off,
+        }
+    }
+}
+
 /// What to measure.
 pub struct Request<'a> {
     pub own: &'a Catalog,
