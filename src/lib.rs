@@ -6,6 +6,7 @@ pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod embedded;
 pub mod error;
 pub mod eval;
 pub mod fsio;

@@ -6,12 +6,19 @@
 use crate::eval::run_file::RunStatus;
 use resvg::usvg;
 
-static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// DejaVu Sans, deflated by build/deflate.rs; inflated when the first badge is measured.
+static FONT: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| {
+    crate::embedded::inflate(
+        "badge font",
+        include_bytes!(concat!(env!("OUT_DIR"), "/DejaVuSans.ttf.z")),
+    )
+    .unwrap_or_default()
+});
 const FONT_SIZE: f64 = 11.0;
 
 fn options() -> usvg::Options<'static> {
     let mut o = usvg::Options::default();
-    o.fontdb_mut().load_font_data(FONT.to_vec());
+    o.fontdb_mut().load_font_data(FONT.clone());
     o
 }
 
@@ -136,6 +143,16 @@ pub fn rasterise(svg: &str) -> Option<(u32, u32, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_font_is_the_asset() {
+        let asset = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/fonts/DejaVuSans.ttf"
+        ))
+        .unwrap();
+        assert_eq!(*FONT, asset);
+    }
 
     #[test]
     fn the_endpoint_document_says_what_the_svg_says() {

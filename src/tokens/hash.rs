@@ -17,6 +17,10 @@ pub fn table_slots(tokens: usize) -> usize {
     (tokens + tokens / 4).next_power_of_two()
 }
 
+/// Tokens per block of the offset index: a token's offset is its block's offset plus the
+/// lengths of the tokens before it in the block.
+pub const BLOCK: usize = 16;
+
 /// Bits of a slot that hold rank + 1; the bits above hold [`fingerprint`], so most probes
 /// that miss are told apart without reading the token's bytes.
 pub const RANK_BITS: u32 = 18;

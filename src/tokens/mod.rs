@@ -2,7 +2,7 @@
 //! rank-ordered byte-pair merges), so the catalog's cost in a model's context is measured, not
 //! guessed.
 //!
-//! The vocabulary is embedded as flat tables used in place ([`table`], ~3.2 MB, written by the
+//! The vocabulary is embedded as flat tables used in place ([`table`], ~2.7 MB, written by the
 //! build script from bpe-openai's copy), so starting the binary costs nothing and the first
 //! count only compiles the pre-tokenizer's pattern ([`split`]).
 

@@ -1,7 +1,7 @@
 //! The o200k_base vocabulary, embedded as flat tables the build script wrote (build/o200k.rs):
 //! used in place, so nothing is deserialised when the binary starts or counts.
 
-use super::hash::{RANK_BITS, fingerprint, fnv1a, home, table_slots};
+use super::hash::{BLOCK, RANK_BITS, fingerprint, fnv1a, home, table_slots};
 
 /// Little-endian u32s, embedded byte by byte (no alignment to rely on).
 struct U32s(&'static [u8]);
@@ -18,22 +18,29 @@ impl U32s {
 }
 
 static TOKENS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_tokens.bin"));
-static STARTS: U32s = U32s(include_bytes!(concat!(
+static LENS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_lens.bin"));
+static BLOCKS: U32s = U32s(include_bytes!(concat!(
     env!("OUT_DIR"),
-    "/o200k_starts.bin"
+    "/o200k_blocks.bin"
 )));
 static TABLE: U32s = U32s(include_bytes!(concat!(env!("OUT_DIR"), "/o200k_table.bin")));
 
 /// Number of tokens in the vocabulary.
 pub fn vocabulary() -> usize {
-    STARTS.len().saturating_sub(1)
+    LENS.len()
 }
 
 /// The bytes of the token of `rank`.
 fn token(rank: u32) -> Option<&'static [u8]> {
     let r = rank as usize;
-    let (a, b) = (STARTS.get(r)?, STARTS.get(r + 1)?);
-    TOKENS.get(a as usize..b as usize)
+    let block = r / BLOCK;
+    let before: usize = LENS
+        .get(block * BLOCK..r)?
+        .iter()
+        .map(|&l| usize::from(l))
+        .sum();
+    let start = BLOCKS.get(block)? as usize + before;
+    TOKENS.get(start..start + usize::from(*LENS.get(r)?))
 }
 
 /// The rank of the token spelled `bytes`, if it is one.

@@ -1,7 +1,7 @@
 //! The bundled `ecosystem` belt: snapshots of popular public MCP servers, captured from their
 //! registry packages by `scripts/capture-ecosystem.sh` (versions and licences in
-//! `fixtures/ecosystem/manifest.json`), built into the binary so `--belt ecosystem` works
-//! offline. Servers are in the manifest's order.
+//! `fixtures/ecosystem/manifest.json`), built into the binary (deflated: 0.14 MB for 1.2 MB
+//! of JSON) so `--belt ecosystem` works offline. Servers are in the manifest's order.
 
 use super::{Belt, BeltServer};
 use crate::catalog::snapshot;
@@ -9,142 +9,52 @@ use crate::catalog::snapshot;
 /// The name `--belt` takes for the bundled belt.
 pub const NAME: &str = "ecosystem";
 
-/// (server, snapshot JSON), in the manifest's order.
-const SNAPSHOTS: &[(&str, &str)] = &[
-    (
-        "filesystem",
-        include_str!("../../../fixtures/ecosystem/filesystem.json"),
-    ),
-    (
-        "memory",
-        include_str!("../../../fixtures/ecosystem/memory.json"),
-    ),
-    (
-        "everything",
-        include_str!("../../../fixtures/ecosystem/everything.json"),
-    ),
-    (
-        "sequential-thinking",
-        include_str!("../../../fixtures/ecosystem/sequential-thinking.json"),
-    ),
-    (
-        "github",
-        include_str!("../../../fixtures/ecosystem/github.json"),
-    ),
-    (
-        "gitlab",
-        include_str!("../../../fixtures/ecosystem/gitlab.json"),
-    ),
-    (
-        "slack",
-        include_str!("../../../fixtures/ecosystem/slack.json"),
-    ),
-    (
-        "google-maps",
-        include_str!("../../../fixtures/ecosystem/google-maps.json"),
-    ),
-    (
-        "brave-search",
-        include_str!("../../../fixtures/ecosystem/brave-search.json"),
-    ),
-    (
-        "postgres",
-        include_str!("../../../fixtures/ecosystem/postgres.json"),
-    ),
-    (
-        "gdrive",
-        include_str!("../../../fixtures/ecosystem/gdrive.json"),
-    ),
-    (
-        "everart",
-        include_str!("../../../fixtures/ecosystem/everart.json"),
-    ),
-    (
-        "puppeteer",
-        include_str!("../../../fixtures/ecosystem/puppeteer.json"),
-    ),
-    (
-        "playwright",
-        include_str!("../../../fixtures/ecosystem/playwright.json"),
-    ),
-    (
-        "notion",
-        include_str!("../../../fixtures/ecosystem/notion.json"),
-    ),
-    (
-        "firecrawl",
-        include_str!("../../../fixtures/ecosystem/firecrawl.json"),
-    ),
-    ("exa", include_str!("../../../fixtures/ecosystem/exa.json")),
-    (
-        "context7",
-        include_str!("../../../fixtures/ecosystem/context7.json"),
-    ),
-    (
-        "tavily",
-        include_str!("../../../fixtures/ecosystem/tavily.json"),
-    ),
-    (
-        "supabase",
-        include_str!("../../../fixtures/ecosystem/supabase.json"),
-    ),
-    (
-        "kubernetes",
-        include_str!("../../../fixtures/ecosystem/kubernetes.json"),
-    ),
-    (
-        "mongodb",
-        include_str!("../../../fixtures/ecosystem/mongodb.json"),
-    ),
-    (
-        "chart",
-        include_str!("../../../fixtures/ecosystem/chart.json"),
-    ),
-    (
-        "figma",
-        include_str!("../../../fixtures/ecosystem/figma.json"),
-    ),
-    (
-        "circleci",
-        include_str!("../../../fixtures/ecosystem/circleci.json"),
-    ),
-    (
-        "time",
-        include_str!("../../../fixtures/ecosystem/time.json"),
-    ),
-    (
-        "fetch",
-        include_str!("../../../fixtures/ecosystem/fetch.json"),
-    ),
-    ("git", include_str!("../../../fixtures/ecosystem/git.json")),
-    (
-        "sqlite",
-        include_str!("../../../fixtures/ecosystem/sqlite.json"),
-    ),
-    (
-        "aws-documentation",
-        include_str!("../../../fixtures/ecosystem/aws-documentation.json"),
-    ),
-    (
-        "atlassian",
-        include_str!("../../../fixtures/ecosystem/atlassian.json"),
-    ),
-    (
-        "arxiv",
-        include_str!("../../../fixtures/ecosystem/arxiv.json"),
-    ),
-    (
-        "duckduckgo",
-        include_str!("../../../fixtures/ecosystem/duckduckgo.json"),
-    ),
-    (
-        "obsidian",
-        include_str!("../../../fixtures/ecosystem/obsidian.json"),
-    ),
-    (
-        "blender",
-        include_str!("../../../fixtures/ecosystem/blender.json"),
-    ),
+/// (server, its snapshot JSON deflated by build/deflate.rs), in the manifest's order.
+macro_rules! deflated {
+    ($name:literal) => {
+        (
+            $name,
+            include_bytes!(concat!(env!("OUT_DIR"), "/ecosystem/", $name, ".json.z")),
+        )
+    };
+}
+
+const SNAPSHOTS: &[(&str, &[u8])] = &[
+    deflated!("filesystem"),
+    deflated!("memory"),
+    deflated!("everything"),
+    deflated!("sequential-thinking"),
+    deflated!("github"),
+    deflated!("gitlab"),
+    deflated!("slack"),
+    deflated!("google-maps"),
+    deflated!("brave-search"),
+    deflated!("postgres"),
+    deflated!("gdrive"),
+    deflated!("everart"),
+    deflated!("puppeteer"),
+    deflated!("playwright"),
+    deflated!("notion"),
+    deflated!("firecrawl"),
+    deflated!("exa"),
+    deflated!("context7"),
+    deflated!("tavily"),
+    deflated!("supabase"),
+    deflated!("kubernetes"),
+    deflated!("mongodb"),
+    deflated!("chart"),
+    deflated!("figma"),
+    deflated!("circleci"),
+    deflated!("time"),
+    deflated!("fetch"),
+    deflated!("git"),
+    deflated!("sqlite"),
+    deflated!("aws-documentation"),
+    deflated!("atlassian"),
+    deflated!("arxiv"),
+    deflated!("duckduckgo"),
+    deflated!("obsidian"),
+    deflated!("blender"),
 ];
 
 /// The manifest (package, version, licence of every server).
@@ -156,7 +66,9 @@ pub fn belt() -> anyhow::Result<Belt> {
     let servers = SNAPSHOTS
         .iter()
         .map(|(name, text)| {
-            let mut catalog = snapshot::parse(text, &format!("ecosystem/{name}.json"))?;
+            let file = format!("ecosystem/{name}.json");
+            let text = crate::embedded::inflate_text(&file, text)?;
+            let mut catalog = snapshot::parse(&text, &file)?;
             catalog.source = format!("{NAME}:{name}");
             Ok(BeltServer {
                 name: (*name).to_string(),
