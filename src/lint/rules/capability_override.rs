@@ -52,6 +52,11 @@ static OVERRIDE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// Compiles this rule's pattern ahead of use ([`super::warm_up`]).
+pub(super) fn warm() {
+    LazyLock::force(&OVERRIDE);
+}
+
 /// The sentence of `text` around the match, quoted.
 fn sentence(text: &str, m: regex::Match) -> String {
     let start = text[..m.start()]

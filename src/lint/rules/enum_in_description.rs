@@ -50,16 +50,18 @@ static QUOTED_LIST: LazyLock<Regex> =
 static ONE_OF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:one\s+of|(?:allowed|valid|possible|supported|accepted)\s+values(?:\s+(?:are|include))?)\s*[:\-]?\s*([^\n]+)").unwrap()
 });
-/// "must be (either) X or Y".
+/// "must be (either) X or Y". Values are ASCII words, as in [`Q`] (an ASCII `\w` also keeps
+/// the compiled pattern small).
 static MUST_BE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)\b(?:must|should)\s+be\s+(?:either\s+)?['"`]?(\w+)['"`]?\s+or\s+['"`]?(\w+)['"`]?"#,
+        r#"(?i)\b(?:must|should)\s+be\s+(?:either\s+)?['"`]?((?-u:\w)+)['"`]?\s+or\s+['"`]?((?-u:\w)+)['"`]?"#,
     )
     .unwrap()
 });
 /// "either 'X' or 'Y'", "can be 'X' or 'Y'".
 static EITHER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)\b(?:either|can\s+be)\s+['"`](\w+)['"`]\s+or\s+['"`](\w+)['"`]"#).unwrap()
+    Regex::new(r#"(?i)\b(?:either|can\s+be)\s+['"`]((?-u:\w)+)['"`]\s+or\s+['"`]((?-u:\w)+)['"`]"#)
+        .unwrap()
 });
 /// Sentences that give examples, not the full set of values.
 static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
@@ -68,6 +70,23 @@ static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.;!?]\s+|\n").unwrap());
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:+-]{1,40}$").unwrap());
 static LIST_SEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i),|\bor\b|\|").unwrap());
+
+/// Compiles this rule's patterns ahead of use ([`super::warm_up`]).
+pub(super) fn warm() {
+    for re in [
+        &QUOTED,
+        &QUOTED_LIST,
+        &ONE_OF,
+        &MUST_BE,
+        &EITHER,
+        &EXAMPLE,
+        &SENTENCE_END,
+        &TOKEN,
+        &LIST_SEP,
+    ] {
+        LazyLock::force(re);
+    }
+}
 
 /// Words that describe a value rather than being one ("must be absolute or relative").
 const NOT_VALUES: &[&str] = &[

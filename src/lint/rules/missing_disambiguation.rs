@@ -47,6 +47,11 @@ static GUIDANCE: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
+/// Compiles this rule's pattern ahead of use ([`super::warm_up`]).
+pub(super) fn warm() {
+    LazyLock::force(&GUIDANCE);
+}
+
 /// True when the description says when (or when not) to use the tool.
 pub(crate) fn has_guidance(desc: &str) -> bool {
     GUIDANCE.is_match(desc)

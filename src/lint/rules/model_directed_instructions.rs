@@ -110,6 +110,12 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     ]
 });
 
+/// Compiles this rule's largest patterns ahead of use ([`super::warm_up`]).
+pub(super) fn warm() {
+    LazyLock::force(&PATTERNS);
+    LazyLock::force(&OTHER_TOOL_ORDER);
+}
+
 /// An order about how to use a named tool: "when using send_email, always BCC …". The tool
 /// (group 1) and what follows (group 2) are checked in code.
 static OTHER_TOOL_ORDER: LazyLock<Regex> = LazyLock::new(|| {

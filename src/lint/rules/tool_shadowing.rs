@@ -59,14 +59,22 @@ static PREFER: LazyLock<Regex> = LazyLock::new(|| {
         format!(r"\b(?:use|call|choose|pick|prefer|select)\s+(?:this|these|me)(?:\s+(?:tool|tools|function|server|one))?\s+(?:instead\s+of|rather\s+than|over|in\s+place\s+of|before)\s+(?:any|all|every|the)?\s*{other}?\s*{kind}\b"),
         format!(r"\b(?:always\s+)?prefer(?:red)?\s+(?:this|these)\b[^.\n]{{0,60}}?\b(?:over|to|instead\s+of|rather\s+than)\s+(?:any|all|every|the)?\s*{other}"),
         r"\bthis\s+(?:tool|function|server)\s+(?:is|should\s+be|must\s+be)\s+(?:always\s+)?(?:preferred|prioriti[sz]ed)\b".to_string(),
-        format!(r"\b(?:do\s+not|don['’]?t|never)\s+(?:use|call|choose|pick|invoke)\s+(?:any\s+)?{other}\s+{kind}"),
-        format!(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:using\s+|calling\s+)?(?:any|all|every|the)?\s*{other}\s+{kind}"),
-        format!(r"\breplaces?\s+(?:the\s+|all\s+|any\s+)?{other}\s+{kind}"),
-        format!(r"\b(?:better|faster|more\s+(?:reliable|accurate|powerful|capable))\s+than\s+(?:any\s+|all\s+|the\s+)?{other}\s+{kind}"),
+        // "do not use other tools", "instead of the default tools", "replaces other tools",
+        // "better than any other tools": one alternation before one copy of what they share,
+        // which keeps the compiled pattern (Unicode `\w`) small.
+        format!(
+            r"(?:\b(?:do\s+not|don['’]?t|never)\s+(?:use|call|choose|pick|invoke)\s+(?:any\s+)?|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:using\s+|calling\s+)?(?:any|all|every|the)?\s*|\breplaces?\s+(?:the\s+|all\s+|any\s+)?|\b(?:better|faster|more\s+(?:reliable|accurate|powerful|capable))\s+than\s+(?:any\s+|all\s+|the\s+)?){other}\s+{kind}"
+        ),
         r"\bthe\s+only\s+(?:tool|function|server)\s+(?:you\s+)?(?:should|need|must|may)\b".to_string(),
     ];
     Regex::new(&format!("(?i){}", patterns.join("|"))).unwrap()
 });
+
+/// Compiles the pattern this rule uses on one catalog ahead of use ([`super::warm_up`]);
+/// [`STEER`] is only for belts.
+pub(super) fn warm() {
+    LazyLock::force(&PREFER);
+}
 
 /// Wording that steers the model about something a sentence names (another server's tool).
 static STEER: LazyLock<Regex> = LazyLock::new(|| {
