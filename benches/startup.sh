@@ -11,6 +11,12 @@ TP=${TOOLGATE_THIRD_PARTY:-$PWD/.third-party}
 export MEMORY_FILE_PATH=${MEMORY_FILE_PATH:-/tmp/toolgate-bench-memory.json}
 ls -l "$TG" | awk '{printf "binary: %.1f MB\n", $5 / 1e6}'
 hyperfine -N -w 3 -r 30 "$TG --version" "$TG inspect fixtures/catalogs/memory.json"
+# Instructions (all threads) of the snapshot inspect: repeatable whatever else the machine is
+# doing, so two builds compare even when wall times are noisy.
+if command -v valgrind >/dev/null; then
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$TG" inspect fixtures/catalogs/memory.json 2>&1 >/dev/null \
+    | awk '/Collected/ {printf "snapshot inspect: %.1f M instructions\n", $4 / 1e6}'
+fi
 for server in "$TP/npm/node_modules/.bin/mcp-server-memory" "$TP/venv/bin/mcp-server-time"; do
   [ -x "$server" ] || { echo "skip: $server not installed"; continue; }
   hyperfine -N -w 2 -r "${RUNS:-20}" "python3 -S benches/bare_list.py $server" "$TG inspect $server"
