@@ -182,6 +182,10 @@ impl<'a> Context<'a> {
     /// sampler's near-miss lures.
     pub fn lookalikes(&self) -> &[SimilarPair] {
         self.lookalikes.get_or_init(|| {
+            // No pairs in a one-tool catalog: nor the content words they would be built from.
+            if self.catalog.tools.len() < 2 {
+                return Vec::new();
+            }
             let tools: Vec<&Tool> = self.catalog.tools.iter().collect();
             let content: Vec<&[String]> = (0..tools.len()).map(|i| self.content_words(i)).collect();
             let mut pairs = lookalike_pairs(&tools, &content, self.settings.lookalike_threshold);
