@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Writes the bundled example's gate outputs (run.json, ci.json, lint.json, baseline.json) into
-# OUT with the volatile fields (timestamps, absolute paths) normalised, so two builds can be
-# compared byte for byte: `scripts/example-outputs.sh /tmp/a; (rebuild); scripts/example-outputs.sh
-# /tmp/b; diff -r /tmp/a /tmp/b`.
+# Writes the bundled example's outputs into OUT with the volatile fields (timestamps, absolute
+# paths, durations) normalised, so two builds can be compared byte for byte:
+#   scripts/example-outputs.sh /tmp/a; (rebuild); scripts/example-outputs.sh /tmp/b; diff -r /tmp/a /tmp/b
+# It covers `ci` (run.json, ci.json, lint.json, baseline.json, summary.md, comment.md, the
+# reports and the terminal output), `run` in and outside a belt, `report`, `compare`, `merge`
+# of shards, `lint` in each format, `inspect`, `pin --check` and `validate`.
 set -euo pipefail
 OUT=${1:?usage: scripts/example-outputs.sh OUTDIR}
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,18 +14,48 @@ trap 'rm -rf "$WORK"' EXIT
 cp -r "$ROOT/fixtures/example" "$WORK/example"
 mkdir -p "$WORK/servers" && cp "$ROOT/fixtures/servers/fakemcp.py" "$WORK/servers/"
 mkdir -p "$OUT"
-(
-  cd "$WORK/example"
-  env -u GITHUB_ACTIONS -u CI "$TG" ci --no-github --out out >/dev/null 2>"$WORK/stderr" || {
-    echo "toolgate ci failed:" >&2; cat "$WORK/stderr" >&2; exit 1; }
-)
 norm() {
-  sed -E -e 's/"(created|finished)": "[^"]*"/"\1": "<time>"/g' \
-         -e "s#$WORK#<work>#g" "$1"
+  sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/<time>/g' \
+         -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/<dur>/g' \
+         -e "s#$WORK#<work>#g" -e "s#$ROOT#<root>#g" "$1"
 }
-norm "$WORK/example/out/run/run.json" > "$OUT/run.json"
-norm "$WORK/example/out/ci.json" > "$OUT/ci.json"
-norm "$WORK/example/out/lint.json" > "$OUT/lint.json"
-norm "$WORK/example/out/baseline.json" > "$OUT/baseline.json"
-norm "$WORK/example/out/summary.md" > "$OUT/summary.md"
+# Runs one toolgate command in the example folder; its stdout, stderr and exit code go to OUT/NAME.*
+tg() {
+  local name=$1; shift
+  local rc=0
+  (cd "$WORK/example" && env -u GITHUB_ACTIONS -u CI -u GITHUB_STEP_SUMMARY -u GITHUB_OUTPUT NO_COLOR=1 \
+    "$TG" "$@" >"$WORK/$name.stdout" 2>"$WORK/$name.stderr") || rc=$?
+  norm "$WORK/$name.stdout" > "$OUT/$name.stdout"
+  norm "$WORK/$name.stderr" > "$OUT/$name.stderr"
+  echo "$rc" > "$OUT/$name.exit"
+}
+tg ci ci --no-github --out out
+[ "$(cat "$OUT/ci.exit")" = 0 ] || { echo "toolgate ci failed:" >&2; cat "$OUT/ci.stderr" >&2; exit 1; }
+for f in run/run.json run/report.md run/report.html run/outcomes.jsonl ci.json lint.json baseline.json summary.md comment.md; do
+  [ -f "$WORK/example/out/$f" ] && norm "$WORK/example/out/$f" > "$OUT/ci-$(echo "$f" | tr / -)"
+done
+SERVER="python3 ../servers/fakemcp.py after.json"
+BEFORE="python3 ../servers/fakemcp.py before.json"
+tg run-term run "$SERVER" -t tasks.jsonl -m bm25 --out runs/a
+tg run-before run "$BEFORE" -t tasks.jsonl -m bm25 --out runs/b --format json
+tg run-md run "$SERVER" -t tasks.jsonl -m bm25 --out runs/c --format markdown --fail-under 0.99
+tg report report runs/a --fail-under 0.5
+tg compare compare runs/b runs/a
+tg shard1 run "$SERVER" -t tasks.jsonl -m bm25 --out runs/s1 --shard 1/2
+tg shard2 run "$SERVER" -t tasks.jsonl -m bm25 --out runs/s2 --shard 2/2
+tg merge merge runs/s1 runs/s2 --out runs/merged
+for d in a b c merged; do
+  for f in run.json report.md report.html; do
+    norm "$WORK/example/runs/$d/$f" > "$OUT/runs-$d-$f"
+  done
+done
+tg lint-term lint "$SERVER"
+tg lint-json lint "$SERVER" --format json
+tg lint-sarif lint "$BEFORE" --format sarif
+tg lint-md lint "$BEFORE" --format markdown
+tg lint-gh lint "$BEFORE" --format github
+tg inspect inspect "$SERVER"
+tg pin-check pin --check "$SERVER"
+tg pin-before pin --check "$BEFORE"
+tg validate validate -t tasks.jsonl "$SERVER"
 echo "wrote $OUT"
