@@ -18,6 +18,7 @@ pub mod lint;
 pub mod models;
 pub mod out;
 pub mod progress;
+pub mod record;
 pub mod report;
 pub mod score;
 pub mod tasks;

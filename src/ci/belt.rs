@@ -23,6 +23,8 @@ pub struct BeltRun {
     pub locks: BTreeMap<String, LockFile>,
     /// The belt's servers, drawn from for the distractor curve.
     pub belt: Belt,
+    /// Deterministic models' outcomes on your catalog alone ([`prepare`]).
+    pub alone: Vec<eval::belt::AloneRun>,
 }
 
 /// The lock check when the lock at `path` is a belt lock and your server is its section
@@ -94,6 +96,7 @@ impl BeltRun {
             info,
             locks,
             belt,
+            alone: Vec::new(),
         }
     }
 }
@@ -107,7 +110,7 @@ pub async fn prepare(
     models: &[String],
     opts: &ModelOptions,
 ) -> anyhow::Result<()> {
-    belt.info.alone = eval::belt::alone(own, tasks, models, opts).await?;
+    belt.alone = eval::belt::alone(own, tasks, models, opts).await?;
     Ok(())
 }
 
@@ -153,7 +156,7 @@ pub fn check_lock(
 
 /// A notice when the base ran in another belt (or none) than this run: the comparison then
 /// measures the belt's change too.
-pub fn base_notice(base: &crate::eval::RunFile, head: Option<&BeltInfo>) -> Option<String> {
+pub fn base_notice(base: &crate::record::RunFile, head: Option<&BeltInfo>) -> Option<String> {
     let (b, h) = (
         base.belt.as_ref().map(|b| b.spec.as_str()),
         head.map(|b| b.spec.as_str()),
@@ -176,7 +179,7 @@ mod tests {
     #[test]
     fn a_base_in_another_belt_is_named() {
         let run = |belt: Option<&str>| {
-            let mut r = crate::eval::v1::from_text(
+            let mut r = crate::record::v1::from_text(
                 r#"{"schema_version":"toolgate.run/v1","toolgate_version":"0","created":"",
                 "status":"complete","catalog":{"source":"s","sha256":"0","tools":[]},
                 "suite":{"path":"t","sha256":"0","tasks":0,"by_kind":{}},"models":[],

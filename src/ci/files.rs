@@ -73,7 +73,7 @@ fn clear_run_dir(run_dir: &Path) -> anyhow::Result<()> {
     if !run_dir.exists() {
         return Ok(());
     }
-    if !run_dir.join(crate::eval::files::RUN_FILE).is_file() {
+    if !run_dir.join(crate::record::files::RUN_FILE).is_file() {
         bail!(
             "{} exists but is not a toolgate run directory: choose another --out",
             run_dir.display()

@@ -20,8 +20,9 @@ pub use settings::{CiSettings, resolve};
 use crate::catalog::Catalog;
 use crate::catalog::lock::{self, LockFile};
 use crate::eval::baseline::{self, Baseline};
-use crate::eval::run_file::read_outcomes;
-use crate::eval::{self, EvalOptions, RunFile};
+use crate::record::run::read_outcomes;
+use crate::eval::{self, EvalOptions};
+use crate::record::RunFile;
 use crate::gate::{Exit, GateInput, LockCheck, LockState, LockStatus, decide};
 use crate::github::{GithubEnv, comment};
 use crate::lint::LintSettings;
@@ -235,7 +236,7 @@ pub async fn run(
                 model: s.model_options()?,
                 ..s.eval.clone()
             };
-            if s.resume && run_dir.join(eval::files::RUN_FILE).is_file() {
+            if s.resume && run_dir.join(crate::record::files::RUN_FILE).is_file() {
                 opts.resume = Some(run_dir.clone());
                 opts.out = None;
             } else {
@@ -245,6 +246,7 @@ pub async fn run(
             let mut rd = eval::evaluate(on, &tasks_path, &tasks, &opts).await?;
             if let Some(b) = &belt {
                 rd.run.belt = Some(b.info.clone());
+                rd.alone = b.alone.clone();
                 rd.run.curve = belt::curve(s, b, &catalog, &tasks).await?;
             }
             if let Some(why) = &rd.incremental_note {
@@ -260,9 +262,9 @@ pub async fn run(
     };
     rd.finalize(on, &tasks, &s.policy)?;
     let run: RunFile = rd.run.clone();
-    put("run_json", &rd.dir.join(eval::files::RUN_FILE));
-    put("report_html", &rd.dir.join(eval::files::REPORT_HTML));
-    put("report_markdown", &rd.dir.join(eval::files::REPORT_MD));
+    put("run_json", &rd.dir.join(crate::record::files::RUN_FILE));
+    put("report_html", &rd.dir.join(crate::record::files::REPORT_HTML));
+    put("report_markdown", &rd.dir.join(crate::record::files::REPORT_MD));
     let outcomes = read_outcomes(&rd.dir)?;
     let predictions = rd.predictions()?;
     drop(rd);

@@ -8,7 +8,8 @@ use super::files::OutDir;
 use super::{CiSettings, tasks_file};
 use crate::catalog::Catalog;
 use crate::eval::shard::{self, Shard};
-use crate::eval::{self, EvalOptions, PredictionLine, RunDir, RunFile};
+use crate::eval::{self, EvalOptions, RunDir};
+use crate::record::{PredictionLine, RunFile};
 use crate::gate::Exit;
 use crate::report::Format;
 use crate::tasks::Task;
@@ -69,7 +70,7 @@ pub async fn run_shard(
         model: s.model_options()?,
         ..s.eval.clone()
     };
-    if s.resume && run_dir.join(eval::files::RUN_FILE).is_file() {
+    if s.resume && run_dir.join(crate::record::files::RUN_FILE).is_file() {
         opts.resume = Some(run_dir.clone());
         opts.out = None;
     } else {
@@ -94,7 +95,7 @@ pub async fn run_shard(
     for n in notices {
         eprintln!("note: {n}");
     }
-    Ok(if rd.run.status == eval::RunStatus::Complete {
+    Ok(if rd.run.status == crate::record::RunStatus::Complete {
         Exit::Pass
     } else {
         Exit::CouldNotRun

@@ -5,8 +5,8 @@ use anyhow::bail;
 
 use super::{Exit, rate};
 use crate::cli::{CompareArgs, Format};
-use crate::eval::RunFile;
-use crate::eval::run_file::read_outcomes;
+use crate::record::RunFile;
+use crate::record::run::read_outcomes;
 use crate::gate::{GateInput, GatePolicy, decide};
 use crate::out::{print, println};
 use crate::report::compare::render;

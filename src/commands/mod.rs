@@ -25,7 +25,7 @@ use crate::catalog::{self, Catalog, ConnectOptions, ServerSpec};
 use crate::cli::ServerArgs;
 use crate::cli::{Format, GateArgs};
 use crate::config::Config;
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::out::{print, write_file};
 use crate::report::run as run_report;
 
@@ -162,7 +162,7 @@ pub(crate) fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result
 
 pub(crate) fn print_run(run: &RunFile, format: Format) {
     match format {
-        Format::Json => print(&crate::eval::v1::to_text(run).unwrap_or_default()),
+        Format::Json => print(&crate::record::v1::to_text(run).unwrap_or_default()),
         Format::Markdown | Format::Github => print(&run_report::markdown(run)),
         Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
     }

@@ -5,7 +5,8 @@ use std::path::Path;
 use super::run::policy;
 use super::{print_run, verdict, write_badge};
 use crate::cli::ReportArgs;
-use crate::eval::{self, RunFile};
+use crate::eval;
+use crate::record::RunFile;
 use crate::gate::{Exit, GateInput, decide};
 
 /// `toolgate report DIR`: re-render (and re-gate) a finished run.

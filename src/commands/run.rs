@@ -8,7 +8,8 @@ use anyhow::bail;
 use super::{load_catalog, print_run, rate, verdict, write_badge};
 use crate::cli::{GateArgs, RunArgs};
 use crate::config::Config;
-use crate::eval::{self, EvalOptions, RunFile};
+use crate::eval::{self, EvalOptions};
+use crate::record::RunFile;
 use crate::gate::{Exit, GatePolicy};
 use crate::improve::{self, ImproveOptions};
 use crate::models;
@@ -136,6 +137,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     let own = load_catalog(&server, cfg).await?;
     let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
+    let mut alone = Vec::new();
     let (catalog, belt, curve_input) = match &args.belt {
         Some(_) if args.fix || !args.mutate.is_empty() => {
             bail!(
@@ -143,10 +145,10 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
             )
         }
         Some(spec) => {
-            let (c, mut info, belt) = load_belt(spec, &own, &server, cfg).await?;
+            let (c, info, belt) = load_belt(spec, &own, &server, cfg).await?;
             // Deterministic models also run on your catalog alone (in memory), to compare.
             let mine = eval::shard::select(&tasks, opts.shard);
-            info.alone = eval::belt::alone(&own, &mine, &opts.models, &opts.model).await?;
+            alone = eval::belt::alone(&own, &mine, &opts.models, &opts.model).await?;
             (c, Some(info), Some((own, belt)))
         }
         None => (own, None, None),
@@ -177,6 +179,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     let mut rd = eval::evaluate(&catalog, &tasks_path, &tasks, &opts).await?;
     rd.run.belt = belt;
+    rd.alone = alone;
     if let Some((own, belt)) = &curve_input {
         rd.run.curve = curve(args, &opts, own, belt, &tasks).await?;
     }

@@ -7,13 +7,13 @@
 //! deltas when the two runs are comparable, a plain statement of why they are not otherwise,
 //! new and resolved lint findings, and which tools' definitions changed.
 
-use crate::eval::run_file::RunStatus;
+use crate::record::run::RunStatus;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::RunFile;
+use crate::record::RunFile;
 use super::runner::OutcomeLine;
 use crate::catalog::lock::{self, LockDiff, LockFile};
 use crate::report::{LintReport, ReportFinding};
@@ -28,7 +28,7 @@ pub const BASELINE_FILE: &str = "baseline.json";
 pub struct Baseline {
     pub schema_version: String,
     pub toolgate_version: String,
-    #[serde(with = "crate::eval::v1::run_serde")]
+    #[serde(with = "crate::record::v1::run_serde")]
     pub run: RunFile,
     pub outcomes: Vec<OutcomeLine>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -37,7 +37,7 @@ pub struct Baseline {
     pub lock: Option<LockFile>,
     /// Every decision of the run, so an incremental run can reuse what a change cannot reach.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub predictions: Vec<super::PredictionLine>,
+    pub predictions: Vec<crate::record::PredictionLine>,
     /// Per task: its content hash and its closest tools (see [`super::incremental`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<std::collections::BTreeMap<String, super::incremental::TaskMark>>,
@@ -60,7 +60,7 @@ impl Baseline {
     /// Adds what an incremental run needs: the decisions and the tasks' marks.
     pub fn with_decisions(
         mut self,
-        predictions: Vec<super::PredictionLine>,
+        predictions: Vec<crate::record::PredictionLine>,
         catalog: &crate::catalog::Catalog,
         tasks: &[crate::tasks::Task],
     ) -> Self {
@@ -83,7 +83,7 @@ impl Baseline {
         match value.get("schema_version").and_then(|v| v.as_str()) {
             Some(BASELINE_SCHEMA) => serde_json::from_value(value)
                 .with_context(|| format!("the base {} is not a valid baseline", path.display())),
-            Some(super::run_file::RUN_SCHEMA) => {
+            Some(crate::record::run::RUN_SCHEMA) => {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 Self::from_run_dir(if dir.as_os_str().is_empty() {
                     Path::new(".")
@@ -115,7 +115,7 @@ impl Baseline {
 
     /// A `toolgate run` directory, or a `toolgate ci` output directory (its run is in `run/`).
     fn from_run_dir(dir: &Path) -> anyhow::Result<Self> {
-        let run_dir = if dir.join(super::run_file::RUN_FILE).is_file() {
+        let run_dir = if dir.join(crate::record::run::RUN_FILE).is_file() {
             dir.to_path_buf()
         } else {
             dir.join("run")
@@ -126,7 +126,7 @@ impl Baseline {
                 dir.display()
             )
         })?;
-        let outcomes = super::run_file::read_outcomes(&run_dir)?;
+        let outcomes = crate::record::run::read_outcomes(&run_dir)?;
         let lint = read_json::<LintReport>(&dir.join("lint.json"))?;
         Ok(Baseline {
             schema_version: BASELINE_SCHEMA.into(),
@@ -135,7 +135,7 @@ impl Baseline {
             outcomes,
             lint,
             lock: None,
-            predictions: super::run_file::read_predictions(&run_dir)?,
+            predictions: crate::record::run::read_predictions(&run_dir)?,
             tasks: None,
         })
     }

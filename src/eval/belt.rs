@@ -5,39 +5,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 
+pub use crate::record::belt::{BeltInfo, BeltServerInfo};
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::{Combined, Origin, combine};
-use crate::eval::run_file::ModelResult;
+use crate::record::run::ModelResult;
 use crate::score::OutcomeLine;
-use crate::score::belt::{BeltScore, alone_vs_belt, score};
+use crate::score::belt::{alone_vs_belt, score};
 use crate::score::retrieval::RetrievalScores;
 use crate::tasks::Task;
-
-/// What `run.json` keeps about the belt of a run.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BeltInfo {
-    /// What `--belt` named (`ecosystem`, a config, a lock, snapshots).
-    pub spec: String,
-    /// The name your server goes by in the reports.
-    pub own: String,
-    /// The belt's servers that were added, in order, with their tool counts.
-    pub servers: Vec<BeltServerInfo>,
-    /// Belt servers left out, and why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub skipped: Vec<String>,
-    /// Name the model saw → server and tool, for every tool that is not yours.
-    pub origin: BTreeMap<String, Origin>,
-    /// Per model: where your tasks went in the belt ([`crate::score::belt`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scores: Vec<BeltScore>,
-    /// Deterministic models' outcomes on your catalog alone, for [`score_run`] to pair with
-    /// the belt run (not written: the comparison is).
-    #[serde(skip)]
-    pub alone: Vec<AloneRun>,
-}
 
 /// One deterministic model run on your catalog alone, in memory.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,32 +22,6 @@ pub struct AloneRun {
     pub model: String,
     pub outcomes: Vec<OutcomeLine>,
     pub retrieval: Option<RetrievalScores>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BeltServerInfo {
-    pub name: String,
-    pub tools: usize,
-}
-
-impl BeltInfo {
-    /// The server of a tool name the model saw: its belt server, or yours.
-    pub fn server_of<'a>(&'a self, name: &str) -> &'a str {
-        self.origin
-            .get(name)
-            .map(|o| o.server.as_str())
-            .unwrap_or(&self.own)
-    }
-
-    /// True when `name` is one of the belt's tools.
-    pub fn is_foreign(&self, name: &str) -> bool {
-        self.origin.contains_key(name)
-    }
-
-    /// Every tool the belt added.
-    pub fn tool_count(&self) -> usize {
-        self.origin.len()
-    }
 }
 
 /// The name reports give the server under test: its `serverInfo.name`, else `yours`.
@@ -120,7 +71,6 @@ pub fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
         skipped: combined.skipped.clone(),
         origin,
         scores: Vec::new(),
-        alone: Vec::new(),
     }
 }
 
@@ -146,7 +96,7 @@ pub async fn alone(
         let name = model.spec();
         let mut predictions = Vec::with_capacity(tasks.len());
         for t in tasks {
-            predictions.push(super::PredictionLine {
+            predictions.push(crate::record::PredictionLine {
                 model: name.clone(),
                 task_id: t.id.clone(),
                 trial: 0,
@@ -176,12 +126,13 @@ pub fn score_run(
     results: &mut [ModelResult],
     tasks: &[Task],
     outcomes: &[OutcomeLine],
+    alone: &[AloneRun],
 ) {
     belt.scores = results
         .iter_mut()
         .map(|r| {
             let mut s = score(&r.model, &belt.own, tasks, outcomes, &belt.origin);
-            if let Some(a) = belt.alone.iter().find(|a| a.model == r.model) {
+            if let Some(a) = alone.iter().find(|a| a.model == r.model) {
                 let mine: Vec<OutcomeLine> = outcomes
                     .iter()
                     .filter(|o| o.model == r.model)

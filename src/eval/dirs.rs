@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::files::{RUN_FILE, RUN_LOCK};
+use crate::record::files::{RUN_FILE, RUN_LOCK};
 use super::rundir::EvalOptions;
 
 fn slug(s: &str) -> String {

@@ -1,6 +1,6 @@
 //! The description probe of a run: does the endpoint put tool descriptions in the prompt?
 
-use super::run_file::RunFile;
+use crate::record::run::RunFile;
 use crate::models;
 use crate::tasks::Task;
 
@@ -11,7 +11,7 @@ pub(super) async fn probe_descriptions(
     run: &mut RunFile,
     built: &[Box<dyn models::Model>],
     tasks: &[Task],
-    predictions: &[super::PredictionLine],
+    predictions: &[crate::record::PredictionLine],
 ) {
     for (info, m) in run.models.iter_mut().zip(built) {
         if info.deterministic || info.descriptions.is_some() {

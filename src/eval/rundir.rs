@@ -8,13 +8,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use super::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE};
-use super::run_file::{
+use crate::record::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE};
+use crate::record::run::{
     CatalogInfo, GateResult, ModelInfo, PredictionWriter, RUN_SCHEMA, RunFile, RunStatus,
     SuiteInfo, UsageTally, for_each_prediction, read_predictions,
 };
 use super::scorer::Scorer;
-use super::{PredictionLine, runner};
+use super::runner;
+use crate::record::PredictionLine;
 use crate::catalog::Catalog;
 use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
@@ -33,6 +34,9 @@ pub struct RunDir {
     pub run: RunFile,
     /// Why an incremental run went in full, when it did.
     pub incremental_note: Option<String>,
+    /// Deterministic models' outcomes on your catalog alone (a `--belt` run), paired with the
+    /// belt run when it is scored; held in memory, never written.
+    pub alone: Vec<super::belt::AloneRun>,
     _lock: DirLock,
 }
 
@@ -227,6 +231,7 @@ pub async fn evaluate(
         dir,
         run,
         incremental_note,
+        alone: Vec::new(),
         _lock: lock,
     })
 }
@@ -260,6 +265,7 @@ impl RunDir {
             dir,
             run: first,
             incremental_note: None,
+            alone: Vec::new(),
             _lock: lock,
         })
     }
@@ -322,7 +328,7 @@ impl RunDir {
         if let Some(belt) = run.belt.as_mut() {
             // A belt run's outcomes are few (its suite, not the scale benches): held once here.
             let outcomes: Vec<_> = scored.outcomes().collect();
-            super::belt::score_run(belt, &mut run.results, tasks, &outcomes);
+            super::belt::score_run(belt, &mut run.results, tasks, &outcomes, &self.alone);
         }
         let decision = decide(
             &GateInput {
@@ -335,7 +341,7 @@ impl RunDir {
             && decision
                 .reasons
                 .iter()
-                .any(|r| matches!(r, crate::gate::GateReason::Errored { .. }))
+                .any(|r| matches!(r, crate::record::GateReason::Errored { .. }))
         {
             run.status = RunStatus::Errored;
         }

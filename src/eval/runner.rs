@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use futures::StreamExt;
 
-use super::run_file::{ModelResult, PredictionLine, PredictionWriter};
+use crate::record::run::{ModelResult, PredictionLine, PredictionWriter};
 use crate::catalog::Catalog;
 use crate::models::Model;
 use crate::tasks::Task;
@@ -114,7 +114,7 @@ pub async fn execute(
     Ok(total - skipped)
 }
 
-pub use super::files::OUTCOMES_FILE;
+pub use crate::record::files::OUTCOMES_FILE;
 pub use crate::score::OutcomeLine;
 
 /// Grades every prediction and computes each model's metrics; also returns every graded

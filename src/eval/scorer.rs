@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::run_file::{ModelResult, PredictionLine};
+use crate::record::run::{ModelResult, PredictionLine};
 use crate::catalog::Catalog;
 use crate::score::{Graded, Metrics, Observation, Outcome, OutcomeLine, grade};
 use crate::tasks::Task;

@@ -7,53 +7,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use serde::{Deserialize, Serialize};
 
-use super::files::{PREDICTIONS_FILE, RUN_FILE};
-use super::run_file::{RunFile, RunStatus, read_predictions};
+
+use crate::record::files::{PREDICTIONS_FILE, RUN_FILE};
+use crate::record::run::{RunFile, RunStatus, read_predictions};
+pub use crate::record::shard::Shard;
 use crate::catalog::Catalog;
 use crate::tasks::Task;
 
-/// Slice `k` (1-based) of `n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub k: u32,
-    pub n: u32,
-}
-
 /// The catalog a shard ran against, kept in its run directory so a merge needs no server.
 pub const CATALOG_FILE: &str = "catalog.json";
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("--shard `{s}` is not K/N (e.g. 2/8)"))?;
-        let (k, n): (u32, u32) = (
-            k.trim()
-                .parse()
-                .map_err(|_| format!("--shard `{s}`: K is not a number"))?,
-            n.trim()
-                .parse()
-                .map_err(|_| format!("--shard `{s}`: N is not a number"))?,
-        );
-        if n == 0 || n > 1000 || k == 0 || k > n {
-            return Err(format!("--shard `{s}`: need 1 ≤ K ≤ N ≤ 1000"));
-        }
-        Ok(Shard { k, n })
-    }
-}
-
-impl Shard {
-    /// Whether task `id` belongs to this shard (a stable hash of the id, never its position).
-    pub fn keeps(self, id: &str) -> bool {
-        let h = crate::catalog::canonical::sha256_hex(id);
-        let x = u64::from_str_radix(&h[..16], 16).unwrap_or(0);
-        x % u64::from(self.n) == u64::from(self.k - 1)
-    }
-}
 
 /// The tasks a run with `shard` works on.
 /// A whole run borrows the suite; a shard copies only its slice.
@@ -67,7 +30,7 @@ pub fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Tas
 /// Shard run directories checked against each other: same catalog, suite, models, split,
 /// trials and N; every shard 1..=N present once. Returns the first run, every prediction,
 /// the catalog the shards ran against, and the shards' notes.
-pub fn gather(dirs: &[PathBuf]) -> anyhow::Result<(RunFile, Vec<super::PredictionLine>, Catalog)> {
+pub fn gather(dirs: &[PathBuf]) -> anyhow::Result<(RunFile, Vec<crate::record::PredictionLine>, Catalog)> {
     if dirs.is_empty() {
         bail!("merge: name the shard run directories");
     }
@@ -215,7 +178,7 @@ pub fn split_of(first: &RunFile) -> anyhow::Result<crate::tasks::SplitArg> {
 }
 
 /// Writes the merged predictions into `out` (a new directory).
-pub fn write_predictions(out: &Path, predictions: &[super::PredictionLine]) -> anyhow::Result<()> {
+pub fn write_predictions(out: &Path, predictions: &[crate::record::PredictionLine]) -> anyhow::Result<()> {
     let mut text = String::new();
     for p in predictions {
         text.push_str(&serde_json::to_string(p)?);

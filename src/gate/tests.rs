@@ -1,5 +1,5 @@
 use super::*;
-use crate::eval::run_file::{CatalogInfo, ModelResult, SuiteInfo};
+use crate::record::run::{CatalogInfo, ModelResult, SuiteInfo};
 use crate::score::Rate;
 use crate::score::compare::Delta;
 
@@ -15,7 +15,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         metrics.first_error = Some("request failed: connection refused".into());
     }
     RunFile {
-        schema_version: crate::eval::run_file::RUN_SCHEMA.into(),
+        schema_version: crate::record::run::RUN_SCHEMA.into(),
         toolgate_version: "0".into(),
         created: String::new(),
         finished: None,

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::ImproveOptions;
 use crate::catalog::Catalog;
-use crate::eval::run_file::{PredictionWriter, read_predictions};
+use crate::record::run::{PredictionWriter, read_predictions};
 use crate::eval::runner::{self, OutcomeLine};
 use crate::models::{self, ModelOptions};
 use crate::out::write_file;

@@ -3,7 +3,7 @@
 //! renders the same everywhere. Provenance (model, trials, task-suite and catalog hashes,
 //! toolgate version) is embedded in the SVG.
 
-use crate::eval::run_file::RunStatus;
+use crate::record::run::RunStatus;
 use resvg::usvg;
 
 /// DejaVu Sans, deflated by build/deflate.rs; inflated when the first badge is measured.
@@ -74,7 +74,7 @@ struct Face {
     provenance: serde_json::Value,
 }
 
-fn face(run: &crate::eval::RunFile) -> Option<Face> {
+fn face(run: &crate::record::RunFile) -> Option<Face> {
     let r = run.results.first()?;
     let a = &r.metrics.accuracy;
     let value = if run.status == RunStatus::Complete {
@@ -102,7 +102,7 @@ fn face(run: &crate::eval::RunFile) -> Option<Face> {
 }
 
 /// The badge of a run: the first model's tool accuracy.
-pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
+pub fn for_run(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
     Some(render(f.label, &f.value, f.colour, &f.provenance))
 }
@@ -110,7 +110,7 @@ pub fn for_run(run: &crate::eval::RunFile) -> Option<String> {
 /// The same badge as a shields.io endpoint document
 /// (`https://img.shields.io/endpoint?url=<where it is published>`), for READMEs that want
 /// shields' styles; the provenance rides along as extra keys shields ignores.
-pub fn endpoint_json(run: &crate::eval::RunFile) -> Option<String> {
+pub fn endpoint_json(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
     let doc = serde_json::json!({
         "schemaVersion": 1,
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn the_endpoint_document_says_what_the_svg_says() {
-        let run: crate::eval::RunFile = crate::eval::v1::from_text(
+        let run: crate::record::RunFile = crate::record::v1::from_text(
             &std::fs::read_to_string(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/fixtures/example/toolgate-baseline.json"

@@ -3,7 +3,7 @@
 
 use super::markdown::{code, escape_cell};
 use super::table::{Align, Style, Table};
-use crate::eval::{RunFile, RunStatus};
+use crate::record::{RunFile, RunStatus};
 use crate::score::compare::{Delta, ModelComparison};
 
 fn pct(v: f64) -> String {

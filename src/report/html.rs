@@ -1,8 +1,8 @@
 //! The self-contained HTML report: one file, no external assets, light and dark mode, a
 //! confusion heatmap with hover detail per cell, the per-tool table and the confused requests.
 
-use crate::eval::RunFile;
-use crate::eval::run_file::RunStatus;
+use crate::record::RunFile;
+use crate::record::run::RunStatus;
 use crate::score::metrics::{ERROR, Metrics, NONE, OTHER};
 
 pub fn esc(s: &str) -> String {

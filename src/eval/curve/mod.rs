@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use futures::StreamExt;
 
-use super::run_file::PredictionLine;
+use crate::record::run::PredictionLine;
 use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;

@@ -2,7 +2,7 @@
 //! belt server's folded row.
 
 use super::belt_line;
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::report::markdown::{code, escape_cell};
 
 /// A short form for the PR comment: per model, accuracy in the belt, alone, and who took

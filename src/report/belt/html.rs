@@ -1,7 +1,7 @@
 //! The "In the belt" section of report.html: every server-sourced string through `esc`.
 
 use super::{belt_line, no_tool_example, no_tool_line, outcome_rows, verdict_line};
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::report::html::esc;
 use crate::score::Rate;
 use crate::score::belt::BeltScore;

@@ -11,7 +11,7 @@ mod html;
 pub use comment::{ci_section, ci_terminal, comment, is_server_row};
 pub use html::html;
 
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::eval::belt::BeltInfo;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::table::{Align, Style, Table};

@@ -12,7 +12,7 @@ const EVIL_REQUEST: &str = "Convert | <script>alert(1)</script> `x` \u{1b}[2J\nn
 
 /// A run read the way `toolgate report DIR` reads one (new optional fields stay optional).
 fn run_with(belt: Option<BeltInfo>) -> RunFile {
-    let mut run = crate::eval::v1::from_text(
+    let mut run = crate::record::v1::from_text(
         r#"{"schema_version":"toolgate.run/v1","toolgate_version":"0","created":"",
             "status":"complete","catalog":{"source":"s","sha256":"0","tools":["a","b","x__t"]},
             "suite":{"path":"t","sha256":"0","tasks":3,"by_kind":{}},

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::markdown::code;
 use super::{LintReport, LintSummary};
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::eval::baseline::BaseComparison;
 
 pub const CI_SCHEMA: &str = "toolgate.ci/v1";
@@ -37,7 +37,7 @@ pub struct CiReport {
     pub reasons: Vec<String>,
     /// The same reasons as data (`kind` and its fields).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failures: Vec<crate::gate::GateReason>,
+    pub failures: Vec<crate::record::GateReason>,
     pub server: String,
     pub catalog_sha256: String,
     pub tools: usize,
@@ -48,7 +48,7 @@ pub struct CiReport {
     /// The task file, or where generated tasks were written.
     pub tasks: String,
     pub tasks_generated: bool,
-    #[serde(with = "crate::eval::v1::run_serde")]
+    #[serde(with = "crate::record::v1::run_serde")]
     pub run: RunFile,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<BaseComparison>,

@@ -2,7 +2,7 @@
 //! compact table (size → accuracy [95% CI] per draw) for the terminal, Markdown (report.md,
 //! job summary, PR comment) and HTML (with the SVG chart).
 
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::report::chart::{Chart, Line, svg};
 use crate::report::html::esc;
 use crate::report::markdown::{code, escape_cell};

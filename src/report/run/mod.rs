@@ -1,7 +1,7 @@
 //! Run reports for a terminal and in Markdown (one renderer serves job summaries, PR comments
 //! and report.md).
 
-use crate::eval::RunFile;
+use crate::record::RunFile;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::table::Style;
 

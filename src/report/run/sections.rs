@@ -1,13 +1,13 @@
 //! Parts of the run report shared by its terminal and Markdown forms: usage, the legend, the
 //! header, errors by cause, unasked writes and wrong arguments.
 
-use crate::eval::RunFile;
-use crate::eval::run_file::RunStatus;
+use crate::record::RunFile;
+use crate::record::run::RunStatus;
 use crate::report::markdown::{code, escape_cell};
 use crate::score::Metrics;
 
 /// Tokens, latency and cache use in one line.
-pub(super) fn usage_line(u: &crate::eval::run_file::Usage) -> String {
+pub(super) fn usage_line(u: &crate::record::run::Usage) -> String {
     format!(
         "{} decisions ({} from the cache), {} prompt + {} completion tokens, latency p50 {} ms, p95 {} ms",
         u.decisions,

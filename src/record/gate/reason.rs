@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Exit, LintFailOn};
-use crate::eval::run_file::RunStatus;
+use crate::record::run::RunStatus;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

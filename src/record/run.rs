@@ -11,8 +11,9 @@ use serde::{Deserialize, Serialize};
 use crate::models::Decision;
 use crate::score::Metrics;
 
-pub use super::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
+pub use crate::record::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
 use crate::score::OutcomeLine;
+pub use super::gate::GateResult;
 
 pub const RUN_SCHEMA: &str = "toolgate.run/v1";
 
@@ -125,26 +126,6 @@ pub struct ModelResult {
     pub metrics: Metrics,
 }
 
-/// The gate's decision on a run, as run.json carries it: the wording (v1) and the typed
-/// reasons (`failures`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GateResult {
-    pub passed: bool,
-    pub reasons: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failures: Vec<crate::gate::GateReason>,
-}
-
-impl From<&crate::gate::GateDecision> for GateResult {
-    fn from(d: &crate::gate::GateDecision) -> Self {
-        GateResult {
-            passed: d.passed(),
-            reasons: d.wording(),
-            failures: d.reasons.clone(),
-        }
-    }
-}
-
 /// Where a run stands. `Errored` is a run whose error rate is over the policy's maximum:
 /// its numbers measure the endpoint's failures, not the tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,7 +174,7 @@ pub struct RunFile {
     pub shard: Option<super::shard::Shard>,
     /// Decisions reused from a base (`--incremental`); absent for a run that made them all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reused: Option<super::incremental::Reuse>,
+    pub reused: Option<super::reuse::Reuse>,
     /// The belt the tasks ran in (`--belt`): your tools and the belt's were offered together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub belt: Option<super::belt::BeltInfo>,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::run_file::{self as internal, RunStatus};
+use crate::record::run::{self as internal, RunStatus};
 
 mod metrics;
 pub use metrics::*;
@@ -185,11 +185,11 @@ pub struct GateResultV1 {
     pub passed: bool,
     pub reasons: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failures: Vec<crate::gate::GateReason>,
+    pub failures: Vec<crate::record::GateReason>,
 }
 
-impl From<internal::GateResult> for GateResultV1 {
-    fn from(v: internal::GateResult) -> Self {
+impl From<crate::record::gate::GateResult> for GateResultV1 {
+    fn from(v: crate::record::gate::GateResult) -> Self {
         GateResultV1 {
             passed: v.passed,
             reasons: v.reasons,
@@ -198,9 +198,9 @@ impl From<internal::GateResult> for GateResultV1 {
     }
 }
 
-impl From<GateResultV1> for internal::GateResult {
+impl From<GateResultV1> for crate::record::gate::GateResult {
     fn from(v: GateResultV1) -> Self {
-        internal::GateResult {
+        crate::record::gate::GateResult {
             passed: v.passed,
             reasons: v.reasons,
             failures: v.failures,
@@ -226,11 +226,11 @@ pub struct RunFileV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<crate::eval::shard::Shard>,
+    pub shard: Option<crate::record::shard::Shard>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reused: Option<crate::eval::incremental::Reuse>,
+    pub reused: Option<crate::record::reuse::Reuse>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub belt: Option<crate::eval::belt::BeltInfo>,
+    pub belt: Option<crate::record::belt::BeltInfo>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curve: Option<crate::score::curve::Curve>,
     #[serde(default)]
@@ -313,13 +313,13 @@ impl From<DescriptionProbeV1> for crate::models::DescriptionProbe {
     }
 }
 
-/// `#[serde(with = "crate::eval::v1::run_serde")]` on a field holding the internal run: it is
+/// `#[serde(with = "crate::record::v1::run_serde")]` on a field holding the internal run: it is
 /// written and read as [`RunFileV1`].
 pub mod run_serde {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::RunFileV1;
-    use crate::eval::run_file::RunFile;
+    use crate::record::run::RunFile;
 
     pub fn serialize<S: Serializer>(run: &RunFile, s: S) -> Result<S::Ok, S::Error> {
         RunFileV1::from(run.clone()).serialize(s)

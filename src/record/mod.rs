@@ -1,0 +1,28 @@
+//! The run record, as data: `run.json` and `predictions.jsonl` (their types, their v1 wire
+//! form, reading and writing them), each feature's part of the record (shard, reuse, belt), the
+//! lint report, and the gate's reasons and states. It imports no stage above it: the gate
+//! decides over these types, the evaluation plan fills them, the reports render them, and a
+//! model adapter never writes a field of them (it returns a `Decision`).
+
+pub mod belt;
+pub mod gate;
+pub mod lint;
+pub mod reuse;
+pub mod run;
+pub mod shard;
+pub mod v1;
+
+pub use gate::{Exit, GateDecision, GateReason, GateResult};
+pub use lint::{LintReport, LintSummary};
+pub use run::{ModelInfo, ModelResult, PredictionLine, RunFile, RunStatus};
+
+/// Every file name of a run directory, defined once.
+pub mod files {
+    pub const RUN_FILE: &str = "run.json";
+    pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
+    pub const OUTCOMES_FILE: &str = "outcomes.jsonl";
+    pub const REPORT_MD: &str = "report.md";
+    pub const REPORT_HTML: &str = "report.html";
+    /// Held (flock) while a process writes the directory.
+    pub const RUN_LOCK: &str = ".lock";
+}
