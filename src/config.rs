@@ -36,11 +36,11 @@ pub struct CiConfig {
     pub fail_under: Option<f64>,
     pub min_tool_accuracy: Option<f64>,
     /// `"K:RATE"`: a ranking model's recall@K must reach RATE.
-    pub fail_under_recall: Option<crate::gate::RecallFloor>,
+    pub fail_under_recall: Option<crate::record::gate::RecallFloor>,
     /// Lint findings at or above this fail the gate (default `error`).
-    pub lint_fail_on: Option<crate::gate::LintFailOn>,
+    pub lint_fail_on: Option<crate::record::gate::LintFailOn>,
     /// What a lock mismatch does (default `fail`).
-    pub lock_check: Option<crate::gate::LockCheck>,
+    pub lock_check: Option<crate::record::gate::LockCheck>,
     /// Output directory (default `toolgate-out`).
     pub out: Option<PathBuf>,
     pub badge: Option<PathBuf>,

@@ -1,6 +1,7 @@
 //! toolgate: tells the author of an MCP server, in CI, whether agents can actually use its
 //! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
 
+pub mod adapt;
 pub mod catalog;
 pub mod ci;
 pub mod cli;
@@ -21,5 +22,6 @@ pub mod progress;
 pub mod record;
 pub mod report;
 pub mod score;
+pub mod secrets;
 pub mod tasks;
 pub mod tokens;

@@ -11,9 +11,9 @@ use toolgate::config::Config;
 async fn run(cli: Cli) -> anyhow::Result<Exit> {
     let (cfg, _) = Config::load(cli.config.as_deref())?;
     match &cli.command {
-        Command::Inspect(a) => commands::inspect::run(a, &cfg).await,
-        Command::Pin(a) => commands::pin::run(a, &cfg, a.check).await,
-        Command::Verify(a) => commands::pin::run(a, &cfg, true).await,
+        Command::Inspect(a) => commands::inspect(a, &cfg).await,
+        Command::Pin(a) => commands::pin(a, &cfg, a.check).await,
+        Command::Verify(a) => commands::pin(a, &cfg, true).await,
         Command::Lint(a) => commands::lint::run(a, &cfg).await,
         Command::Generate(a) => commands::generate::run(a, &cfg).await,
         Command::Validate(a) => commands::validate::run(a, &cfg).await,
@@ -44,11 +44,11 @@ fn drop_empty_toolgate_vars() {
 fn main() -> ExitCode {
     // Before anything else (no thread exists yet): no process of ours or of a server we start
     // may read this process's memory or environment, and the keys leave the environment.
-    if let Err(e) = toolgate::catalog::env::harden_process() {
+    if let Err(e) = toolgate::secrets::harden_process() {
         eprintln!("toolgate: warning: {e}");
     }
     // SAFETY: first thing in main, before the async runtime or any other thread starts.
-    unsafe { toolgate::catalog::env::take_secrets() };
+    unsafe { toolgate::secrets::take_secrets() };
     drop_empty_toolgate_vars();
     // SAFETY: as above, no other thread exists yet.
     unsafe { toolgate::models::embed::encoder::init_process_env() };

@@ -187,8 +187,8 @@ fn read_crate(src: &Path) -> BTreeMap<ModPath, Module> {
     let mut todo: Vec<(ModPath, PathBuf, PathBuf)> =
         vec![(vec![], src.join("lib.rs"), src.to_path_buf())];
     while let Some((path, file, dir)) = todo.pop() {
-        let text = std::fs::read_to_string(&file)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let mut v = Paths::default();
         v.visit_file(&ast);
@@ -227,11 +227,7 @@ fn read_crate(src: &Path) -> BTreeMap<ModPath, Module> {
 
 /// The module a path written in `at` names: the longest prefix that is a module, or `None`
 /// for a path outside the crate (std, a dependency, a local item).
-fn resolve(
-    mods: &BTreeMap<ModPath, Module>,
-    at: &ModPath,
-    path: &[String],
-) -> Option<ModPath> {
+fn resolve(mods: &BTreeMap<ModPath, Module>, at: &ModPath, path: &[String]) -> Option<ModPath> {
     let (mut base, rest): (ModPath, &[String]) = match path.first().map(String::as_str) {
         Some("crate") => (vec![], &path[1..]),
         Some("self") => (at.clone(), &path[1..]),
@@ -268,7 +264,10 @@ fn name(m: &ModPath) -> String {
     }
 }
 
-type Graph = (BTreeMap<ModPath, Module>, BTreeMap<ModPath, BTreeSet<ModPath>>);
+type Graph = (
+    BTreeMap<ModPath, Module>,
+    BTreeMap<ModPath, BTreeSet<ModPath>>,
+);
 
 fn graph() -> Graph {
     graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
@@ -414,7 +413,11 @@ fn no_command_imports_another() {
             }
         }
     }
-    assert!(bad.is_empty(), "commands importing commands:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "commands importing commands:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// Each layer of the evaluation wing imports none of the layers above it.
@@ -424,9 +427,16 @@ fn the_evaluation_wing_points_one_way() {
     let above: &[(&str, &[&str])] = &[
         (
             "record",
-            &["gate", "eval", "improve", "report", "github", "ci", "commands", "cli", "config"],
+            &[
+                "gate", "eval", "improve", "report", "github", "ci", "commands", "cli", "config",
+            ],
         ),
-        ("gate", &["eval", "improve", "report", "github", "ci", "commands", "cli"]),
+        (
+            "gate",
+            &[
+                "eval", "improve", "report", "github", "ci", "commands", "cli",
+            ],
+        ),
         ("eval", &["report", "github", "ci", "commands", "cli"]),
         ("improve", &["report", "github", "ci", "commands", "cli"]),
         ("report", &["ci", "commands", "cli"]),
@@ -459,20 +469,33 @@ fn planted_cycles_are_found() {
     let files: &[(&str, &str)] = &[
         ("lib.rs", "pub mod a;\npub mod b;\npub mod c;\nmod d;\n"),
         ("a.rs", "use crate::b::X;\npub struct Y;\n"),
-        ("b.rs", "pub struct X;\npub fn f() -> Option<crate::a::Y> { None }\n"),
+        (
+            "b.rs",
+            "pub struct X;\npub fn f() -> Option<crate::a::Y> { None }\n",
+        ),
         // c -> d by an alias, d -> c inside format!; c -> a only in a test.
         (
             "c.rs",
             "use crate::d;\npub fn g() { d::h(); }\n#[cfg(test)]\nmod tests { use crate::a::Y; }\n",
         ),
-        ("d.rs", "pub fn h() { let _ = format!(\"{}\", crate::c::K); }\n"),
+        (
+            "d.rs",
+            "pub fn h() { let _ = format!(\"{}\", crate::c::K); }\n",
+        ),
     ];
     for (f, text) in files {
         std::fs::write(src.join(f), text).unwrap();
     }
-    std::fs::write(src.join("c.rs"), format!("{}pub const K: u8 = 1;\n", files[3].1)).unwrap();
+    std::fs::write(
+        src.join("c.rs"),
+        format!("{}pub const K: u8 = 1;\n", files[3].1),
+    )
+    .unwrap();
     let (_, edges) = graph_of(src);
     let m = |s: &str| vec![s.to_string()];
-    assert_eq!(cycles(&edges), vec![vec![m("a"), m("b")], vec![m("c"), m("d")]]);
+    assert_eq!(
+        cycles(&edges),
+        vec![vec![m("a"), m("b")], vec![m("c"), m("d")]]
+    );
     assert!(!edges[&m("c")].contains(&m("a")), "test code was read");
 }

@@ -7,7 +7,8 @@ mod common;
 use std::process::Command;
 
 use common::{py_server, read_json, toolgate};
-use toolgate::catalog::{self, ConnectOptions, ServerSpec, env};
+use toolgate::catalog::{self, ConnectOptions, ServerSpec};
+use toolgate::secrets as env;
 
 const KEYS: &[(&str, &str)] = &[
     ("OPENAI_API_KEY", "sk-hostile-openai-0001"),

@@ -4,7 +4,6 @@
 pub mod belt;
 pub mod canonical;
 pub mod connect;
-pub mod env;
 pub mod jsonpos;
 pub mod lock;
 pub mod mcp_config;

@@ -66,7 +66,7 @@ impl ServerSpec {
             ServerSpec::Command { program, args } => {
                 let mut all = vec![program.clone()];
                 all.extend(args.iter().cloned());
-                shell_words::join(redact_words(&all, &super::env::secret_values()))
+                shell_words::join(redact_words(&all, &crate::secrets::secret_values()))
             }
             ServerSpec::Http { url } => redact_url(url),
             ServerSpec::Snapshot(p) => p.display().to_string(),
@@ -150,21 +150,7 @@ pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
     out
 }
 
-/// Drops user-info and query from a URL before it is printed or stored.
-pub fn redact_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(mut u) => {
-            let _ = u.set_username("");
-            let _ = u.set_password(None);
-            if u.query().is_some() {
-                u.set_query(None);
-                return format!("{u}?…");
-            }
-            u.to_string()
-        }
-        Err(_) => "<invalid url>".to_string(),
-    }
-}
+pub use crate::secrets::redact_url;
 
 /// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.
 #[derive(Clone, Debug)]

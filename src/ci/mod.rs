@@ -20,13 +20,13 @@ pub use settings::{CiSettings, resolve};
 use crate::catalog::Catalog;
 use crate::catalog::lock::{self, LockFile};
 use crate::eval::baseline::{self, Baseline};
-use crate::record::run::read_outcomes;
 use crate::eval::{self, EvalOptions};
-use crate::record::RunFile;
 use crate::gate::{Exit, GateInput, LockCheck, LockState, LockStatus, decide};
 use crate::github::{GithubEnv, comment};
 use crate::lint::LintSettings;
 use crate::out::write_file;
+use crate::record::RunFile;
+use crate::record::read_outcomes;
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 use crate::report::{Format, LintReport, badge, render_lint};
 use crate::tasks::template::{GenerateOptions, generate};
@@ -261,10 +261,17 @@ pub async fn run(
         }
     };
     rd.finalize(on, &tasks, &s.policy)?;
+    crate::report::write_run_reports(&rd.dir, &rd.run)?;
     let run: RunFile = rd.run.clone();
     put("run_json", &rd.dir.join(crate::record::files::RUN_FILE));
-    put("report_html", &rd.dir.join(crate::record::files::REPORT_HTML));
-    put("report_markdown", &rd.dir.join(crate::record::files::REPORT_MD));
+    put(
+        "report_html",
+        &rd.dir.join(crate::record::files::REPORT_HTML),
+    );
+    put(
+        "report_markdown",
+        &rd.dir.join(crate::record::files::REPORT_MD),
+    );
     let outcomes = read_outcomes(&rd.dir)?;
     let predictions = rd.predictions()?;
     drop(rd);

@@ -9,8 +9,8 @@ use super::{CiSettings, tasks_file};
 use crate::catalog::Catalog;
 use crate::eval::shard::{self, Shard};
 use crate::eval::{self, EvalOptions, RunDir};
-use crate::record::{PredictionLine, RunFile};
 use crate::gate::Exit;
+use crate::record::{PredictionLine, RunFile};
 use crate::report::Format;
 use crate::tasks::Task;
 
@@ -79,6 +79,7 @@ pub async fn run_shard(
     let mut rd = eval::evaluate(catalog, &tasks_path, &tasks, &opts).await?;
     let mine = shard::select(&tasks, Some(shard));
     rd.finalize(catalog, &mine, &s.policy)?;
+    crate::report::write_run_reports(&rd.dir, &rd.run)?;
     let line = format!(
         "shard {}/{}: {} of {} tasks evaluated into {} ({}); join every shard with `toolgate ci --merge DIR…` in a fan-in job",
         shard.k,

@@ -14,7 +14,7 @@ pub const NOT_A_PR: &str = "this run is not for a pull request";
 /// Masks the values of credential variables set in this environment.
 pub fn mask(text: &str) -> String {
     let mut t = text.to_string();
-    for v in crate::catalog::env::secret_values() {
+    for v in crate::secrets::secret_values() {
         t = t.replace(&v, "***");
     }
     t

@@ -2,10 +2,11 @@
 //! defaults once, connects, and hands over to the ci stage. When toolgate cannot finish, the
 //! error is still reported wherever a reader looks (summary, ci.json, comment).
 
-use super::{Exit, load_catalog, lock_path};
+use crate::adapt::{load_catalog, lock_path};
 use crate::ci::{self, CiSettings};
 use crate::cli::{CiArgs, ServerArgs};
 use crate::config::{CiConfig, Config};
+use crate::gate::Exit;
 use crate::github::GithubEnv;
 
 fn trimmed(v: &[String]) -> Vec<String> {
@@ -95,7 +96,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         pass_env: trimmed(&a.pass_env),
         mcp_config: a.mcp_config.clone().or_else(|| cfg.ci.mcp_config.clone()),
     };
-    s.lock_section = super::belt::section_of(&server, a.lock.as_ref(), cfg);
+    s.lock_section = crate::adapt::belt::section_of(&server, a.lock.as_ref(), cfg);
     let result = async {
         if !s.merge.is_empty() {
             // Fan-in: the shards kept the catalog they ran against; no server is needed.
@@ -111,7 +112,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         let catalog = load_catalog(&server, cfg).await?;
         if let Some(spec) = &s.belt {
             let (combined, info, belt) =
-                super::run::load_belt(spec, &catalog, &server, cfg).await?;
+                crate::adapt::run::load_belt(spec, &catalog, &server, cfg).await?;
             let belt = ci::belt::BeltRun::new(combined, info, belt);
             let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
             return ci::run(&s, &cfg.lint, source, &gh, a.format).await;

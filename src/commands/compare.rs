@@ -3,12 +3,13 @@
 
 use anyhow::bail;
 
-use super::{Exit, rate};
+use crate::adapt::rate;
 use crate::cli::{CompareArgs, Format};
-use crate::record::RunFile;
-use crate::record::run::read_outcomes;
+use crate::gate::Exit;
 use crate::gate::{GateInput, GatePolicy, decide};
 use crate::out::{print, println};
+use crate::record::RunFile;
+use crate::record::read_outcomes;
 use crate::report::compare::render;
 use crate::report::table::Style;
 use crate::score::compare::{ModelComparison, compare};

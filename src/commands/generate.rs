@@ -2,9 +2,10 @@
 
 use anyhow::bail;
 
-use super::{Exit, load_catalog};
+use crate::adapt::load_catalog;
 use crate::cli::GenerateArgs;
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::tasks::template::{GenerateOptions, generate};
 use crate::tasks::write_tasks;
 

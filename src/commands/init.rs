@@ -5,9 +5,9 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::Exit;
 use crate::ci::templates::{WorkflowOptions, config_text, workflow_text};
 use crate::cli::InitArgs;
+use crate::gate::Exit;
 use crate::out::write_file;
 
 /// Where the action is published (`uses:`); README explains how to pin it.

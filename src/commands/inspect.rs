@@ -2,24 +2,22 @@
 
 use serde_json::json;
 
-use super::{Exit, load_catalog};
+use crate::adapt::load_catalog;
 use crate::catalog::{canonical, snapshot};
 use crate::cli::{Format, InspectArgs};
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::lint::Context;
 use crate::report::terminal;
 
 pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
-    if super::belt::wanted(&args.server) {
-        return super::belt::inspect::run(args, cfg).await;
-    }
     let catalog = load_catalog(&args.server, cfg).await?;
     if let Some(path) = &args.save {
         snapshot::write(path, &catalog)?;
         eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
     }
     let cx = Context::new(&catalog, &cfg.lint);
-    let file = super::locate_file(&catalog, cfg, None);
+    let file = crate::adapt::locate_file(&catalog, cfg, None);
     let report = crate::report::LintReport::for_context(&cx, file.as_deref());
     if args.json {
         let tools: Vec<_> = catalog

@@ -1,10 +1,11 @@
 //! `toolgate lint SERVER`: rules over the catalog, rendered in one or several formats, gated
 //! on errors (or warnings with `--strict`).
 
-use super::{Exit, load_catalog, locate_file};
+use crate::adapt::{load_catalog, locate_file};
 use crate::catalog::Catalog;
 use crate::cli::{Format, LintArgs, OutputArgs};
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::gate::{GateInput, GatePolicy, LintFailOn, decide};
 use crate::out::{print, write_file};
 use crate::report::{LintReport, render_lint};
@@ -39,10 +40,10 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
         cfg.lint.embed_model = Some(dir.clone());
     }
     let cfg = &cfg;
-    let report = if super::belt::wanted(&args.server) {
-        let belt = super::belt::load(&args.server, cfg).await?;
-        let lock = super::belt::lock_to_locate(cfg, Some(&args.output));
-        super::belt::lint_report(&belt, cfg, lock.as_deref())?
+    let report = if crate::adapt::belt::wanted(&args.server) {
+        let belt = crate::adapt::belt::load(&args.server, cfg).await?;
+        let lock = crate::adapt::belt::lock_to_locate(cfg, Some(&args.output));
+        crate::adapt::belt::lint_report(&belt, cfg, lock.as_deref())?
     } else {
         report_for(
             &load_catalog(&args.server, cfg).await?,

@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use super::run::policy;
-use super::{Exit, print_run, verdict, write_badge};
+use crate::adapt::run::policy;
+use crate::adapt::{print_run, verdict, write_badge};
 use crate::cli::MergeArgs;
 use crate::eval::{self, RunDir, shard};
+use crate::gate::Exit;
 
 pub fn run(a: &MergeArgs) -> anyhow::Result<Exit> {
     let policy = policy(&a.gate)?;
@@ -24,6 +25,7 @@ pub fn run(a: &MergeArgs) -> anyhow::Result<Exit> {
     );
     let mut rd = RunDir::merged(&a.out, first, predictions)?;
     let decision = rd.finalize(&catalog, &tasks, &policy)?;
+    crate::report::write_run_reports(&rd.dir, &rd.run)?;
     if decision.passed() {
         write_badge(&rd.run, &a.gate)?;
     }

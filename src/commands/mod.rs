@@ -1,8 +1,11 @@
-//! Command adapters: each resolves its settings (flags, then toolgate.toml, then defaults),
-//! calls the pipeline stages, prints, and returns an [`Exit`]. Errors are mapped to exit
-//! code 2 by main. No command calls another.
+//! Commands: each resolves its settings (flags, then toolgate.toml, then defaults) through
+//! [`crate::adapt`], calls the pipeline stages, prints, and returns the gate's [`Exit`]. Errors
+//! are mapped to exit code 2 by main. No command imports another (tests/architecture.rs):
+//! where one command has a belt form, the choice is made here.
 
-pub mod belt;
+pub mod belt_inspect;
+pub mod belt_pin;
+pub mod belt_section;
 pub mod ci;
 pub mod compare;
 pub mod generate;
@@ -16,154 +19,27 @@ pub mod rules;
 pub mod run;
 pub mod validate;
 
-use std::path::PathBuf;
-use std::time::Duration;
-
-use anyhow::bail;
-
-use crate::catalog::{self, Catalog, ConnectOptions, ServerSpec};
-use crate::cli::ServerArgs;
-use crate::cli::{Format, GateArgs};
+use crate::cli::{InspectArgs, PinArgs};
 use crate::config::Config;
-use crate::record::RunFile;
-use crate::out::{print, write_file};
-use crate::report::run as run_report;
 
 pub use crate::gate::Exit;
 
-/// The longest wait any flag may ask for: beyond it a value is a typo, not a setting.
-const MAX_SECS: f64 = 7.0 * 24.0 * 3600.0;
-
-/// A positive number of seconds, at most a week, from `flag`.
-pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
-    if !(v.is_finite() && v > 0.0) {
-        bail!("{flag} must be a positive number of seconds, not {v}");
+/// `toolgate pin` / `verify`: of one server, of a belt, or of one server's section of a belt
+/// lock.
+pub async fn pin(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
+    if crate::adapt::belt::wanted(&args.server) {
+        return belt_pin::run(args, cfg, check).await;
     }
-    if v > MAX_SECS {
-        bail!("{flag} {v} is more than a week ({MAX_SECS} s): give a number of seconds");
+    if let Some(name) = crate::adapt::belt::section_of(&args.server, args.lock.as_ref(), cfg) {
+        return belt_section::run(args, cfg, check, &name).await;
     }
-    Ok(Duration::from_secs_f64(v))
+    pin::run(args, cfg, check).await
 }
 
-pub use crate::limits::rate;
-
-/// Works out which server to talk to and how, from flags first, then the config file.
-pub fn resolve_server(
-    args: &ServerArgs,
-    cfg: &Config,
-) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
-    let opts = connect_options(args, cfg)?;
-    if let Some(path) = &args.mcp_config {
-        return belt::pick_one(path, args, opts);
+/// `toolgate inspect`: of one server, or of a belt.
+pub async fn inspect(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
+    if crate::adapt::belt::wanted(&args.server) {
+        return belt_inspect::run(args, cfg).await;
     }
-    // `toolgate inspect -- npx -y @scope/server .`: every word after `--` is the command.
-    let (text, rest): (String, &[String]) = match (&args.server, &cfg.server) {
-        (Some(s), _) => (s.clone(), &args.server_args),
-        (None, _) if !args.server_args.is_empty() => (
-            shell_words::join(&args.server_args[..1]),
-            &args.server_args[1..],
-        ),
-        (None, Some(s)) => (s.clone(), &[]),
-        (None, None) => return Err(crate::error::ConnectError::NoServer.into()),
-    };
-    Ok((ServerSpec::parse(&text, rest)?, opts))
-}
-
-/// Timeouts, limits, headers, bearer token and `--pass-env`, from flags then toolgate.toml.
-pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
-    let mut opts = ConnectOptions::default();
-    let c = &cfg.connect;
-    if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
-        opts.connect_timeout = secs(v, "--connect-timeout")?;
-    }
-    if let Some(v) = args.request_timeout.or(c.request_timeout) {
-        opts.request_timeout = secs(v, "--request-timeout")?;
-    }
-    if let Some(v) = args.max_pages.or(c.max_pages) {
-        opts.max_pages = v.max(1);
-    }
-    for h in c.headers.iter().chain(&args.headers) {
-        opts.headers.push(catalog::source::parse_header(h)?);
-    }
-    if let Some(var) = args.bearer_env.as_ref().or(c.bearer_env.as_ref()) {
-        match crate::catalog::env::secret_var(var) {
-            Some(v) => opts.bearer_token = Some(v),
-            None => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
-        }
-    }
-    opts.pass_env = c.pass_env.iter().chain(&args.pass_env).cloned().collect();
-    Ok(opts)
-}
-
-/// Connects (or reads the snapshot) and returns the catalog, printing connection notes on stderr.
-pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Catalog> {
-    let (spec, opts) = resolve_server(args, cfg)?;
-    let catalog = catalog::load(&spec, &opts).await.map_err(|e| {
-        let message = format!("{e:#}");
-        let help = crate::error::connect_help(
-            &message,
-            &spec.display(),
-            opts.connect_timeout.as_secs_f64(),
-        );
-        crate::error::ConnectError::Failed { message, help }
-    })?;
-    for note in &catalog.notes {
-        eprintln!("note: {note}");
-    }
-    Ok(catalog)
-}
-
-pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
-    flag.cloned()
-        .or_else(|| cfg.lock.clone())
-        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_LOCK))
-}
-
-/// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
-pub fn locate_file(
-    catalog: &Catalog,
-    cfg: &Config,
-    output: Option<&crate::cli::OutputArgs>,
-) -> Option<PathBuf> {
-    output
-        .and_then(|o| o.locate_in.clone())
-        .or_else(|| catalog.snapshot_path.clone())
-        .or_else(|| {
-            let lock = lock_path(None, cfg);
-            lock.is_file().then_some(lock)
-        })
-}
-
-/// Says why the gate failed (on stderr) and returns the exit.
-pub(crate) fn verdict(d: &crate::gate::GateDecision) -> Exit {
-    if !d.passed() {
-        let what = if d.exit() == Exit::CouldNotRun {
-            "the run cannot be scored"
-        } else {
-            "gate failed"
-        };
-        eprintln!("toolgate: {what}: {}", d.wording().join("; "));
-    }
-    d.exit()
-}
-
-/// Writes `--badge FILE` (and the shields endpoint document FILE.json beside it) when asked.
-pub(crate) fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
-    if let Some(path) = &gate_args.badge
-        && let Some(svg) = crate::report::badge::for_run(run)
-    {
-        write_file(path, &svg)?;
-        if let Some(json) = crate::report::badge::endpoint_json(run) {
-            write_file(&crate::report::badge::endpoint_path(path), &json)?;
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn print_run(run: &RunFile, format: Format) {
-    match format {
-        Format::Json => print(&crate::record::v1::to_text(run).unwrap_or_default()),
-        Format::Markdown | Format::Github => print(&run_report::markdown(run)),
-        Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
-    }
+    inspect::run(args, cfg).await
 }

@@ -4,18 +4,13 @@
 use anyhow::Context as _;
 use serde_json::json;
 
-use super::{Exit, load_catalog, lock_path};
+use crate::adapt::{load_catalog, lock_path};
 use crate::catalog::lock::{self, LockFile};
 use crate::cli::PinArgs;
 use crate::config::Config;
+use crate::gate::Exit;
 
 pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
-    if super::belt::wanted(&args.server) {
-        return super::belt::pin::run(args, cfg, check).await;
-    }
-    if let Some(name) = super::belt::section_of(&args.server, args.lock.as_ref(), cfg) {
-        return super::belt::section::run(args, cfg, check, &name).await;
-    }
     let path = lock_path(args.lock.as_ref(), cfg);
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);

@@ -2,12 +2,11 @@
 
 use std::path::Path;
 
-use super::run::policy;
-use super::{print_run, verdict, write_badge};
+use crate::adapt::run::policy;
+use crate::adapt::{print_run, verdict, write_badge};
 use crate::cli::ReportArgs;
-use crate::eval;
-use crate::record::RunFile;
 use crate::gate::{Exit, GateInput, decide};
+use crate::record::RunFile;
 
 /// `toolgate report DIR`: re-render (and re-gate) a finished run.
 pub fn run(a: &ReportArgs) -> anyhow::Result<Exit> {
@@ -33,7 +32,7 @@ pub fn run(a: &ReportArgs) -> anyhow::Result<Exit> {
     if thresholds || run.gate.is_none() || !decision.passed() {
         run.gate = Some((&decision).into());
     }
-    eval::rundir::write_reports(dir, &run)?;
+    crate::report::write_run_reports(dir, &run)?;
     if decision.passed() {
         write_badge(&run, &a.gate)?;
     }

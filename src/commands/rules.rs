@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use super::Exit;
+use crate::gate::Exit;
 use crate::lint::{RULES, rule};
 use crate::out::write_file;
 

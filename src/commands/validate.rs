@@ -1,8 +1,9 @@
 //! `toolgate validate SERVER -t tasks.jsonl`.
 
-use super::{Exit, load_catalog};
+use crate::adapt::load_catalog;
 use crate::cli::ValidateArgs;
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::lint::Severity;
 use crate::tasks::{parse_tasks, validate::validate};
 

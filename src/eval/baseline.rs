@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::record::RunFile;
 use super::runner::OutcomeLine;
 use crate::catalog::lock::{self, LockDiff, LockFile};
-use crate::report::{LintReport, ReportFinding};
+use crate::record::RunFile;
+use crate::record::lint::{LintReport, ReportFinding};
 use crate::score::Rate;
 use crate::score::compare::{ModelComparison, compare as paired};
 
@@ -40,7 +40,7 @@ pub struct Baseline {
     pub predictions: Vec<crate::record::PredictionLine>,
     /// Per task: its content hash and its closest tools (see [`super::incremental`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<std::collections::BTreeMap<String, super::incremental::TaskMark>>,
+    pub tasks: Option<std::collections::BTreeMap<String, super::marks::TaskMark>>,
 }
 
 impl Baseline {
@@ -65,7 +65,7 @@ impl Baseline {
         tasks: &[crate::tasks::Task],
     ) -> Self {
         self.predictions = predictions;
-        self.tasks = Some(super::incremental::marks(catalog, tasks));
+        self.tasks = Some(super::marks::marks(catalog, tasks));
         self
     }
 
@@ -115,7 +115,7 @@ impl Baseline {
 
     /// A `toolgate run` directory, or a `toolgate ci` output directory (its run is in `run/`).
     fn from_run_dir(dir: &Path) -> anyhow::Result<Self> {
-        let run_dir = if dir.join(crate::record::run::RUN_FILE).is_file() {
+        let run_dir = if dir.join(crate::record::files::RUN_FILE).is_file() {
             dir.to_path_buf()
         } else {
             dir.join("run")
@@ -126,7 +126,7 @@ impl Baseline {
                 dir.display()
             )
         })?;
-        let outcomes = crate::record::run::read_outcomes(&run_dir)?;
+        let outcomes = crate::record::read_outcomes(&run_dir)?;
         let lint = read_json::<LintReport>(&dir.join("lint.json"))?;
         Ok(Baseline {
             schema_version: BASELINE_SCHEMA.into(),
@@ -135,7 +135,7 @@ impl Baseline {
             outcomes,
             lint,
             lock: None,
-            predictions: crate::record::run::read_predictions(&run_dir)?,
+            predictions: crate::record::read_predictions(&run_dir)?,
             tasks: None,
         })
     }

@@ -5,11 +5,10 @@
 
 use std::collections::BTreeMap;
 
-
-pub use crate::record::belt::{BeltInfo, BeltServerInfo};
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::{Combined, Origin, combine};
+pub use crate::record::belt::{BeltInfo, BeltServerInfo};
 use crate::record::run::ModelResult;
 use crate::score::OutcomeLine;
 use crate::score::belt::{alone_vs_belt, score};

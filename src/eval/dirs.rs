@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use super::options::EvalOptions;
 use crate::record::files::{RUN_FILE, RUN_LOCK};
-use super::rundir::EvalOptions;
 
 fn slug(s: &str) -> String {
     let out: String = s

@@ -7,6 +7,7 @@ pub mod belt;
 pub mod curve;
 mod dirs;
 pub mod incremental;
+pub mod marks;
 mod options;
 mod probe;
 pub mod rundir;
@@ -16,4 +17,3 @@ pub mod shard;
 pub mod suite;
 
 pub use rundir::{EvalOptions, RunDir, evaluate, load_tasks};
-

@@ -1,7 +1,7 @@
 //! The description probe of a run: does the endpoint put tool descriptions in the prompt?
 
-use crate::record::run::RunFile;
 use crate::models;
+use crate::record::run::RunFile;
 use crate::tasks::Task;
 
 /// Once per LLM and run: do descriptions reach the model on this endpoint at all? One

@@ -8,19 +8,19 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::record::files::{OUTCOMES_FILE, REPORT_HTML, REPORT_MD, RUN_FILE};
-use crate::record::run::{
-    CatalogInfo, GateResult, ModelInfo, PredictionWriter, RUN_SCHEMA, RunFile, RunStatus,
-    SuiteInfo, UsageTally, for_each_prediction, read_predictions,
-};
-use super::scorer::Scorer;
 use super::runner;
-use crate::record::PredictionLine;
+use super::scorer::Scorer;
 use crate::catalog::Catalog;
 use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
 use crate::models;
 use crate::out::write_file;
+use crate::record::PredictionLine;
+use crate::record::files::{OUTCOMES_FILE, RUN_FILE};
+use crate::record::run::{
+    CatalogInfo, GateResult, ModelInfo, RUN_SCHEMA, RunFile, RunStatus, SuiteInfo, UsageTally,
+};
+use crate::record::{PredictionWriter, for_each_prediction, read_predictions};
 use crate::tasks::{Task, suite_hash};
 
 pub use super::suite::{check_tasks_against, load_tasks};
@@ -275,8 +275,9 @@ impl RunDir {
         read_predictions(&self.dir)
     }
 
-    /// Scores the predictions (read one at a time, never all held), decides the run's part of the gate, and writes run.json,
-    /// outcomes.jsonl, report.md and report.html.
+    /// Scores the predictions (read one at a time, never all held), decides the run's part of
+    /// the gate, and writes run.json and outcomes.jsonl. The reports are the report stage's
+    /// (`report::run::write_files`).
     pub fn finalize(
         &mut self,
         catalog: &Catalog,
@@ -354,13 +355,6 @@ impl RunDir {
             lines.push('\n');
         }
         write_file(&self.dir.join(OUTCOMES_FILE), &lines)?;
-        write_reports(&self.dir, run)?;
         Ok(decision)
     }
-}
-
-pub fn write_reports(dir: &Path, run: &RunFile) -> anyhow::Result<()> {
-    write_file(&dir.join(REPORT_MD), &crate::report::run::markdown(run))?;
-    write_file(&dir.join(REPORT_HTML), &crate::report::html::render(run))?;
-    Ok(())
 }

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use futures::StreamExt;
 
-use crate::record::run::{ModelResult, PredictionLine, PredictionWriter};
 use crate::catalog::Catalog;
 use crate::models::Model;
+use crate::record::{ModelResult, PredictionLine, PredictionWriter};
 use crate::tasks::Task;
 
 /// One unit of work.

@@ -6,8 +6,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::record::run::{ModelResult, PredictionLine};
 use crate::catalog::Catalog;
+use crate::record::run::{ModelResult, PredictionLine};
 use crate::score::{Graded, Metrics, Observation, Outcome, OutcomeLine, grade};
 use crate::tasks::Task;
 use crate::tasks::validate::ArgChecker;

@@ -8,11 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-
-use crate::record::files::{PREDICTIONS_FILE, RUN_FILE};
-use crate::record::run::{RunFile, RunStatus, read_predictions};
-pub use crate::record::shard::Shard;
 use crate::catalog::Catalog;
+use crate::record::files::{PREDICTIONS_FILE, RUN_FILE};
+pub use crate::record::shard::Shard;
+use crate::record::{RunFile, RunStatus, read_predictions};
 use crate::tasks::Task;
 
 /// The catalog a shard ran against, kept in its run directory so a merge needs no server.
@@ -30,7 +29,9 @@ pub fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Tas
 /// Shard run directories checked against each other: same catalog, suite, models, split,
 /// trials and N; every shard 1..=N present once. Returns the first run, every prediction,
 /// the catalog the shards ran against, and the shards' notes.
-pub fn gather(dirs: &[PathBuf]) -> anyhow::Result<(RunFile, Vec<crate::record::PredictionLine>, Catalog)> {
+pub fn gather(
+    dirs: &[PathBuf],
+) -> anyhow::Result<(RunFile, Vec<crate::record::PredictionLine>, Catalog)> {
     if dirs.is_empty() {
         bail!("merge: name the shard run directories");
     }
@@ -178,7 +179,10 @@ pub fn split_of(first: &RunFile) -> anyhow::Result<crate::tasks::SplitArg> {
 }
 
 /// Writes the merged predictions into `out` (a new directory).
-pub fn write_predictions(out: &Path, predictions: &[crate::record::PredictionLine]) -> anyhow::Result<()> {
+pub fn write_predictions(
+    out: &Path,
+    predictions: &[crate::record::PredictionLine],
+) -> anyhow::Result<()> {
     let mut text = String::new();
     for p in predictions {
         text.push_str(&serde_json::to_string(p)?);

@@ -9,8 +9,9 @@ pub use crate::record::gate::{
     Exit, GateDecision, GateReason, LintFailOn, LockCheck, LockState, LockStatus, RecallFloor,
 };
 
-use crate::record::{RunFile, RunStatus};
+use crate::catalog::lock::LockDiff;
 use crate::record::LintSummary;
+use crate::record::{RunFile, RunStatus};
 use crate::score::compare::{ModelComparison, Verdict};
 
 /// Everything that decides a verdict. `Default` is what `toolgate ci` does without settings.
@@ -61,6 +62,24 @@ pub struct GateInput<'a> {
     pub run: Option<&'a RunFile>,
     /// Comparable model comparisons against the base.
     pub comparisons: &'a [ModelComparison],
+}
+
+/// The verdict on a belt lock that no longer matches its servers (`pin --check` of a belt):
+/// a changed lock under the default policy, so exit 1.
+pub fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
+    let status = LockStatus {
+        path: path.display().to_string(),
+        status: LockState::Changed,
+        policy: LockCheck::Fail,
+        diff: Some(diff),
+    };
+    decide(
+        &GateInput {
+            lock: Some(&status),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    )
 }
 
 /// Applies `policy` to `input`.

@@ -64,8 +64,8 @@ impl GithubEnv {
             event_name: var("GITHUB_EVENT_NAME"),
             event_path: var("GITHUB_EVENT_PATH").map(PathBuf::from),
             // The action passes its `github-token` input as TOOLGATE_GITHUB_TOKEN.
-            token: crate::catalog::env::secret_var("TOOLGATE_GITHUB_TOKEN")
-                .or_else(|| crate::catalog::env::secret_var("GITHUB_TOKEN")),
+            token: crate::secrets::secret_var("TOOLGATE_GITHUB_TOKEN")
+                .or_else(|| crate::secrets::secret_var("GITHUB_TOKEN")),
             step_summary: var("GITHUB_STEP_SUMMARY").map(PathBuf::from),
             output: var("GITHUB_OUTPUT").map(PathBuf::from),
             sha: var("GITHUB_SHA"),

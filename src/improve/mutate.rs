@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use super::ImproveOptions;
 use crate::catalog::Catalog;
-use crate::record::run::{PredictionWriter, read_predictions};
 use crate::eval::runner::{self, OutcomeLine};
 use crate::models::{self, ModelOptions};
 use crate::out::write_file;
+use crate::record::{PredictionWriter, read_predictions};
 use crate::score::compare::{ModelComparison, compare};
 use crate::tasks::Task;
 

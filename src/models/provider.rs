@@ -175,7 +175,7 @@ pub fn endpoint(
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     // Keys are read through the secret store: `take_secrets` moved them out of the
     // environment at start-up (servers and /proc must not see them).
-    let key_env = crate::catalog::env::secret_var;
+    let key_env = crate::secrets::secret_var;
     let base = base_flag
         .map(str::to_string)
         .or_else(|| env(p.base_env))
@@ -191,7 +191,7 @@ pub fn endpoint(
         anyhow::anyhow!(
             "{}: base URL `{}` is not valid: {e}",
             p.name,
-            crate::catalog::source::redact_url(&base)
+            crate::secrets::redact_url(&base)
         )
     })?;
     let key = key_flag

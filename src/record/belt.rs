@@ -52,4 +52,3 @@ impl BeltInfo {
         self.origin.len()
     }
 }
-

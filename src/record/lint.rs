@@ -59,4 +59,3 @@ pub struct LintReport {
     pub summary: LintSummary,
     pub findings: Vec<ReportFinding>,
 }
-

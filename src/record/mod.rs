@@ -6,6 +6,7 @@
 
 pub mod belt;
 pub mod gate;
+pub mod io;
 pub mod lint;
 pub mod reuse;
 pub mod run;
@@ -13,6 +14,7 @@ pub mod shard;
 pub mod v1;
 
 pub use gate::{Exit, GateDecision, GateReason, GateResult};
+pub use io::{PredictionWriter, for_each_prediction, read_outcomes, read_predictions};
 pub use lint::{LintReport, LintSummary};
 pub use run::{ModelInfo, ModelResult, PredictionLine, RunFile, RunStatus};
 

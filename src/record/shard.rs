@@ -39,4 +39,3 @@ impl Shard {
         x % u64::from(self.n) == u64::from(self.k - 1)
     }
 }
-

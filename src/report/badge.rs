@@ -23,7 +23,7 @@ fn options() -> usvg::Options<'static> {
 }
 
 fn esc(s: &str) -> String {
-    crate::report::html::esc(s)
+    crate::report::escape::esc(s)
 }
 
 /// The rendered width of `text` in DejaVu Sans 11px.

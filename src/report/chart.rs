@@ -3,7 +3,7 @@
 //! and optional marked points. Every label is escaped; text is SVG `<text>` in the page's
 //! colour (`currentColor`), so it reads in light and dark mode.
 
-use crate::report::html::esc;
+use crate::report::escape::esc;
 
 /// One line: a value and its interval per x category (`None`: no point there).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,9 +2,11 @@
 //! other lint renderer reads.
 
 use super::locate::Locator;
-pub use crate::record::lint::{LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding};
 use crate::catalog::Catalog;
 use crate::lint::{Finding, Severity};
+pub use crate::record::lint::{
+    LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding,
+};
 
 impl LintReport {
     /// Lints `catalog` and builds the report, pointing findings at `locate_in`'s lines when

@@ -5,6 +5,7 @@ pub mod belt;
 pub mod chart;
 pub mod ci;
 pub mod compare;
+pub mod escape;
 pub mod github;
 pub mod html;
 pub mod lint_report;
@@ -44,4 +45,15 @@ fn pretty(v: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// Writes a run directory's reports beside its run.json: report.md and report.html.
+pub fn write_run_reports(
+    dir: &std::path::Path,
+    run: &crate::record::RunFile,
+) -> anyhow::Result<()> {
+    use crate::record::files::{REPORT_HTML, REPORT_MD};
+    crate::out::write_file(&dir.join(REPORT_MD), &run::markdown(run))?;
+    crate::out::write_file(&dir.join(REPORT_HTML), &html::render(run))?;
+    Ok(())
 }

@@ -13,7 +13,8 @@ use std::path::Path;
 use anyhow::{anyhow, bail};
 
 use super::mcp_config::{self, ConfigServer, McpConfig, Transport};
-use super::{Catalog, ConnectOptions, ServerSpec, env};
+use super::{Catalog, ConnectOptions, ServerSpec};
+use crate::secrets as env;
 
 /// One server of a belt and what it offers.
 #[derive(Clone, Debug)]

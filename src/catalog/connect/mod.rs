@@ -14,7 +14,8 @@ use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use tokio::time::timeout;
 
 use super::tee::SharedCapture;
-use super::{Catalog, ConnectOptions, ServerSpec, env};
+use super::{Catalog, ConnectOptions, ServerSpec};
+use crate::secrets as env;
 use http::connect_http;
 use list_tools::list_tools;
 use stdio::connect_stdio;

@@ -12,7 +12,8 @@ use tokio::time::timeout;
 
 use super::{InitializeRejected, Lifecycle, cut_reason, session, start};
 use crate::catalog::tee::{SharedCapture, filter_stdout};
-use crate::catalog::{Catalog, ConnectOptions, ServerSpec, env};
+use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
+use crate::secrets as env;
 
 /// Keeps the last bytes a child wrote on stderr, for the error message.
 #[derive(Clone, Default)]

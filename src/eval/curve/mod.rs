@@ -11,12 +11,12 @@ use std::collections::{HashMap, HashSet};
 
 use futures::StreamExt;
 
-use crate::record::run::PredictionLine;
 use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::combine;
 use crate::models::{self, ModelOptions};
+use crate::record::run::PredictionLine;
 use crate::score::OutcomeLine;
 use crate::score::curve::{self as stats, Curve, Draw, DrawOrder};
 use crate::tasks::Task;

@@ -5,7 +5,6 @@
 
 mod reason;
 
-
 use serde::{Deserialize, Serialize};
 
 pub use reason::GateReason;
@@ -194,4 +193,3 @@ impl From<&GateDecision> for GateResult {
         }
     }
 }
-

@@ -2,7 +2,7 @@
 
 use super::{belt_line, no_tool_example, no_tool_line, outcome_rows, verdict_line};
 use crate::record::RunFile;
-use crate::report::html::esc;
+use crate::report::escape::esc;
 use crate::score::Rate;
 use crate::score::belt::BeltScore;
 

@@ -11,8 +11,8 @@ mod html;
 pub use comment::{ci_section, ci_terminal, comment, is_server_row};
 pub use html::html;
 
-use crate::record::RunFile;
 use crate::eval::belt::BeltInfo;
+use crate::record::RunFile;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::table::{Align, Style, Table};
 use crate::report::terminal::{cell, plain};

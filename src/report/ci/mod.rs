@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::markdown::code;
 use super::{LintReport, LintSummary};
-use crate::record::RunFile;
 use crate::eval::baseline::BaseComparison;
+use crate::record::RunFile;
 
 pub const CI_SCHEMA: &str = "toolgate.ci/v1";
 /// GitHub rejects comments over 65,536 characters; stay well under.

@@ -4,7 +4,7 @@
 
 use crate::record::RunFile;
 use crate::report::chart::{Chart, Line, svg};
-use crate::report::html::esc;
+use crate::report::escape::esc;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::terminal::plain;
 use crate::score::Rate;

@@ -1,10 +1,6 @@
 //! `--mcp-config FILE`: a server picked by name from an MCP client config, or (without a
 //! name, for inspect, lint and pin) every server of the file read together as a belt.
 
-pub mod inspect;
-pub mod pin;
-pub mod section;
-
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;

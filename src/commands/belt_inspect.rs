@@ -3,12 +3,12 @@
 
 use serde_json::json;
 
-use super::{belt_hash, lint_report};
+use crate::adapt::belt::{belt_hash, lint_report};
 use crate::catalog::belt::{Belt, key};
 use crate::catalog::canonical;
 use crate::cli::{Format, InspectArgs};
-use crate::commands::Exit;
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::lint::Context;
 use crate::out::{print, println};
 use crate::report::terminal;
@@ -19,8 +19,12 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
             "--save writes one server's snapshot: name the server (`toolgate inspect --mcp-config FILE NAME --save FILE`)"
         );
     }
-    let belt = super::load(&args.server, cfg).await?;
-    let report = lint_report(&belt, cfg, super::lock_to_locate(cfg, None).as_deref())?;
+    let belt = crate::adapt::belt::load(&args.server, cfg).await?;
+    let report = lint_report(
+        &belt,
+        cfg,
+        crate::adapt::belt::lock_to_locate(cfg, None).as_deref(),
+    )?;
     if args.json {
         println(&serde_json::to_string_pretty(&to_json(
             &belt, cfg, &report,

@@ -4,17 +4,18 @@
 use anyhow::{Context as _, bail};
 use serde_json::json;
 
+use crate::adapt::lock_path;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::lock::{AnyLock, BeltDiff, BeltLock, read_any};
 use crate::catalog::lock;
 use crate::cli::PinArgs;
-use crate::commands::{Exit, lock_path};
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::out::println;
 
 pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
-    let belt = super::load(&args.server, cfg).await?;
+    let belt = crate::adapt::belt::load(&args.server, cfg).await?;
     let new = BeltLock::from_belt(&belt);
     if !check {
         new.write(&path)?;
@@ -93,7 +94,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
     }
     eprintln!("toolgate: {}", d.summary());
     // The verdict comes from the gate stage, like every other gate.
-    Ok(gate_exit(&path, &d))
+    Ok(crate::gate::changed_belt(&path, d.keyed()).exit())
 }
 
 fn print_diff(belt: &Belt, old: &BeltLock, new: &BeltLock, d: &BeltDiff, path: &std::path::Path) {
@@ -132,22 +133,4 @@ fn print_diff(belt: &Belt, old: &BeltLock, new: &BeltLock, d: &BeltDiff, path: &
         ));
     }
     println("\nReview the change; if it is intended, run `toolgate pin` to update the lock.");
-}
-
-/// The gate's verdict on a changed belt (exit 1 under the default policy).
-pub(super) fn gate_exit(path: &std::path::Path, d: &BeltDiff) -> Exit {
-    let status = crate::gate::LockStatus {
-        path: path.display().to_string(),
-        status: crate::gate::LockState::Changed,
-        policy: crate::gate::LockCheck::Fail,
-        diff: Some(d.keyed()),
-    };
-    crate::gate::decide(
-        &crate::gate::GateInput {
-            lock: Some(&status),
-            ..Default::default()
-        },
-        &crate::gate::GatePolicy::default(),
-    )
-    .exit()
 }

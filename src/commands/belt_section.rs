@@ -4,12 +4,12 @@
 use anyhow::bail;
 use serde_json::json;
 
-use super::pin::gate_exit;
+use crate::adapt::lock_path;
 use crate::catalog::belt::lock::{AnyLock, BeltDiff, ServerDiff, read_any};
 use crate::catalog::lock;
 use crate::cli::PinArgs;
-use crate::commands::{Exit, lock_path};
 use crate::config::Config;
+use crate::gate::Exit;
 use crate::out::println;
 
 /// `pin --mcp-config FILE NAME` when the lock is a belt lock: write or check that server's
@@ -19,7 +19,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool, name: &str) -> anyho
     let AnyLock::Belt(mut belt_lock) = read_any(&path)? else {
         bail!("{} is not a belt lock", path.display());
     };
-    let catalog = crate::commands::load_catalog(&args.server, cfg).await?;
+    let catalog = crate::adapt::load_catalog(&args.server, cfg).await?;
     let new = lock::LockFile::from_catalog(&catalog);
     if !check {
         let tools = new.tools.len();
@@ -80,5 +80,5 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool, name: &str) -> anyho
         }],
         ..Default::default()
     };
-    Ok(gate_exit(&path, &changed))
+    Ok(crate::gate::changed_belt(&path, changed.keyed()).exit())
 }

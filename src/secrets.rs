@@ -1,4 +1,4 @@
-//! The environment a server subprocess gets: toolgate's own, minus every provider credential
+//! toolgate's own secrets, and the environment a server subprocess gets: toolgate's own, minus every provider credential
 //! toolgate knows of, so an LLM key or the CI token never reaches third-party server code.
 //!
 //! Three layers keep a key away from a server that runs as the same user:
@@ -14,8 +14,9 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
-/// Variables that hold credentials for LLM providers or for GitHub, besides the key variable
-/// of every provider in [`crate::models::provider::PROVIDERS`] (see [`secret_var_names`]).
+/// Variables that hold credentials for LLM providers or for GitHub: every provider's key
+/// variable in `crate::models::provider::PROVIDERS` is among them (a test there keeps the two
+/// lists from drifting apart; this module imports no stage, so catalog and models both use it).
 pub const SECRET_VARS: &[&str] = &[
     "OPENAI_API_KEY",
     "OPENAI_ORG_ID",
@@ -28,6 +29,11 @@ pub const SECRET_VARS: &[&str] = &[
     "GROQ_API_KEY",
     "TOGETHER_API_KEY",
     "DEEPSEEK_API_KEY",
+    "OLLAMA_API_KEY",
+    "VLLM_API_KEY",
+    "LLAMACPP_API_KEY",
+    "LMSTUDIO_API_KEY",
+    "OPENAI_COMPAT_API_KEY",
     "XAI_API_KEY",
     "COHERE_API_KEY",
     "FIREWORKS_API_KEY",
@@ -55,16 +61,9 @@ pub const RUNNER_VARS: &[&str] = &[
     "GITHUB_EVENT_PATH",
 ];
 
-/// Every credential variable toolgate knows of: [`SECRET_VARS`] plus each provider's key
-/// variable, derived from the provider table so the two lists cannot drift apart.
+/// Every credential variable toolgate knows of ([`SECRET_VARS`]).
 pub fn secret_var_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = SECRET_VARS.to_vec();
-    for p in crate::models::provider::PROVIDERS {
-        if !names.contains(&p.key_env) {
-            names.push(p.key_env);
-        }
-    }
-    names
+    SECRET_VARS.to_vec()
 }
 
 fn is_secret_var(name: &str) -> bool {
@@ -139,6 +138,22 @@ pub fn passed_from_store(pass: &[String]) -> Vec<(String, String)> {
     pass.iter()
         .filter_map(|n| store.get(n).map(|v| (n.clone(), v.clone())))
         .collect()
+}
+
+/// Drops user-info and query from a URL before it is printed or stored.
+pub fn redact_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            if u.query().is_some() {
+                u.set_query(None);
+                return format!("{u}?…");
+            }
+            u.to_string()
+        }
+        Err(_) => "<invalid url>".to_string(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,0 +1,158 @@
+//! Adapters shared by the commands: server and connection settings from flags then
+//! toolgate.toml, the gate policy and model options of the run flags, loading a catalog or a
+//! belt, and the printed forms of a run. Commands call these; none calls another command.
+
+pub mod belt;
+pub mod run;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::catalog::{self, Catalog, ConnectOptions, ServerSpec};
+use crate::cli::ServerArgs;
+use crate::cli::{Format, GateArgs};
+use crate::config::Config;
+use crate::out::{print, write_file};
+use crate::record::RunFile;
+use crate::report::run as run_report;
+
+use crate::gate::Exit;
+
+/// The longest wait any flag may ask for: beyond it a value is a typo, not a setting.
+const MAX_SECS: f64 = 7.0 * 24.0 * 3600.0;
+
+/// A positive number of seconds, at most a week, from `flag`.
+pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
+    if !(v.is_finite() && v > 0.0) {
+        bail!("{flag} must be a positive number of seconds, not {v}");
+    }
+    if v > MAX_SECS {
+        bail!("{flag} {v} is more than a week ({MAX_SECS} s): give a number of seconds");
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+pub use crate::limits::rate;
+
+/// Works out which server to talk to and how, from flags first, then the config file.
+pub fn resolve_server(
+    args: &ServerArgs,
+    cfg: &Config,
+) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
+    let opts = connect_options(args, cfg)?;
+    if let Some(path) = &args.mcp_config {
+        return belt::pick_one(path, args, opts);
+    }
+    // `toolgate inspect -- npx -y @scope/server .`: every word after `--` is the command.
+    let (text, rest): (String, &[String]) = match (&args.server, &cfg.server) {
+        (Some(s), _) => (s.clone(), &args.server_args),
+        (None, _) if !args.server_args.is_empty() => (
+            shell_words::join(&args.server_args[..1]),
+            &args.server_args[1..],
+        ),
+        (None, Some(s)) => (s.clone(), &[]),
+        (None, None) => return Err(crate::error::ConnectError::NoServer.into()),
+    };
+    Ok((ServerSpec::parse(&text, rest)?, opts))
+}
+
+/// Timeouts, limits, headers, bearer token and `--pass-env`, from flags then toolgate.toml.
+pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
+    let mut opts = ConnectOptions::default();
+    let c = &cfg.connect;
+    if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
+        opts.connect_timeout = secs(v, "--connect-timeout")?;
+    }
+    if let Some(v) = args.request_timeout.or(c.request_timeout) {
+        opts.request_timeout = secs(v, "--request-timeout")?;
+    }
+    if let Some(v) = args.max_pages.or(c.max_pages) {
+        opts.max_pages = v.max(1);
+    }
+    for h in c.headers.iter().chain(&args.headers) {
+        opts.headers.push(catalog::source::parse_header(h)?);
+    }
+    if let Some(var) = args.bearer_env.as_ref().or(c.bearer_env.as_ref()) {
+        match crate::secrets::secret_var(var) {
+            Some(v) => opts.bearer_token = Some(v),
+            None => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
+        }
+    }
+    opts.pass_env = c.pass_env.iter().chain(&args.pass_env).cloned().collect();
+    Ok(opts)
+}
+
+/// Connects (or reads the snapshot) and returns the catalog, printing connection notes on stderr.
+pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Catalog> {
+    let (spec, opts) = resolve_server(args, cfg)?;
+    let catalog = catalog::load(&spec, &opts).await.map_err(|e| {
+        let message = format!("{e:#}");
+        let help = crate::error::connect_help(
+            &message,
+            &spec.display(),
+            opts.connect_timeout.as_secs_f64(),
+        );
+        crate::error::ConnectError::Failed { message, help }
+    })?;
+    for note in &catalog.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(catalog)
+}
+
+pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
+    flag.cloned()
+        .or_else(|| cfg.lock.clone())
+        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_LOCK))
+}
+
+/// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
+pub fn locate_file(
+    catalog: &Catalog,
+    cfg: &Config,
+    output: Option<&crate::cli::OutputArgs>,
+) -> Option<PathBuf> {
+    output
+        .and_then(|o| o.locate_in.clone())
+        .or_else(|| catalog.snapshot_path.clone())
+        .or_else(|| {
+            let lock = lock_path(None, cfg);
+            lock.is_file().then_some(lock)
+        })
+}
+
+/// Says why the gate failed (on stderr) and returns the exit.
+pub(crate) fn verdict(d: &crate::gate::GateDecision) -> Exit {
+    if !d.passed() {
+        let what = if d.exit() == Exit::CouldNotRun {
+            "the run cannot be scored"
+        } else {
+            "gate failed"
+        };
+        eprintln!("toolgate: {what}: {}", d.wording().join("; "));
+    }
+    d.exit()
+}
+
+/// Writes `--badge FILE` (and the shields endpoint document FILE.json beside it) when asked.
+pub(crate) fn write_badge(run: &RunFile, gate_args: &GateArgs) -> anyhow::Result<()> {
+    if let Some(path) = &gate_args.badge
+        && let Some(svg) = crate::report::badge::for_run(run)
+    {
+        write_file(path, &svg)?;
+        if let Some(json) = crate::report::badge::endpoint_json(run) {
+            write_file(&crate::report::badge::endpoint_path(path), &json)?;
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn print_run(run: &RunFile, format: Format) {
+    match format {
+        Format::Json => print(&crate::record::v1::to_text(run).unwrap_or_default()),
+        Format::Markdown | Format::Github => print(&run_report::markdown(run)),
+        Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
+    }
+}
