@@ -96,9 +96,5 @@ pub async fn run_shard(
     for n in notices {
         eprintln!("note: {n}");
     }
-    Ok(if rd.run.status == crate::record::RunStatus::Complete {
-        Exit::Pass
-    } else {
-        Exit::CouldNotRun
-    })
+    Ok(crate::gate::shard(&rd.run).exit())
 }

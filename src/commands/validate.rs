@@ -49,9 +49,6 @@ pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if tasks.is_empty() && malformed.is_empty() {
         anyhow::bail!("{} has no tasks", args.tasks.display());
     }
-    Ok(if errors > 0 {
-        Exit::GateFailed
-    } else {
-        Exit::Pass
-    })
+    // Already said above, line by line: the exit is the gate's.
+    Ok(crate::gate::validation(errors).exit())
 }

@@ -82,6 +82,63 @@ pub fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
     )
 }
 
+/// The verdict on one shard of a sharded run: a shard is not gated on its numbers (the merge
+/// is), only on being a complete, valid measurement of its slice.
+pub fn shard(run: &RunFile) -> GateDecision {
+    let mut d = GateDecision::default();
+    if run.status != RunStatus::Complete {
+        d.reasons
+            .push(GateReason::Incomplete { status: run.status });
+    }
+    d
+}
+
+/// The verdict of `validate`: a suite with task errors fails.
+pub fn validation(errors: usize) -> GateDecision {
+    let mut d = GateDecision::default();
+    if errors > 0 {
+        d.reasons.push(GateReason::InvalidTasks { errors });
+    }
+    d
+}
+
+/// The verdict of `report DIR` on a finished run: `fresh` is the policy applied now. Without
+/// new thresholds the recorded decision stands unless the fresh one is stricter; a recorded
+/// failure from an older toolgate, which has only its wording, still fails.
+pub fn rejudge(run: &RunFile, fresh: GateDecision, thresholds: bool) -> Rejudged {
+    let decision = match &run.gate {
+        Some(g) if !thresholds && !g.passed && fresh.passed() => GateDecision {
+            reasons: g.failures.clone(),
+            notices: vec![],
+        },
+        _ => fresh,
+    };
+    let record = thresholds || run.gate.is_none() || !decision.passed();
+    let mut exit_decision = decision.clone();
+    if !record
+        && let Some(g) = &run.gate
+        && !g.passed
+        && exit_decision.passed()
+    {
+        exit_decision.reasons.push(GateReason::Recorded {
+            reasons: g.reasons.clone(),
+        });
+    }
+    Rejudged {
+        decision,
+        record,
+        exit: exit_decision,
+    }
+}
+
+/// What [`rejudge`] decided: the run's decision (and whether run.json is to carry it), and the
+/// decision the exit comes from.
+pub struct Rejudged {
+    pub decision: GateDecision,
+    pub record: bool,
+    pub exit: GateDecision,
+}
+
 /// Applies `policy` to `input`.
 pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
     let mut d = GateDecision::default();

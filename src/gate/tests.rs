@@ -1,4 +1,5 @@
 use super::*;
+use crate::record::GateResult;
 use crate::record::run::{CatalogInfo, ModelResult, SuiteInfo};
 use crate::score::Rate;
 use crate::score::compare::Delta;
@@ -286,4 +287,70 @@ fn recall_floor_gates_ranking_models_and_needs_one() {
     for bad in ["4:0.9", "5", "5:1.5", "x:0.5"] {
         assert!(bad.parse::<RecallFloor>().is_err(), "{bad}");
     }
+}
+
+#[test]
+fn a_shard_passes_only_when_complete_whatever_its_numbers() {
+    assert_eq!(
+        shard(&run(RunStatus::Complete, 0, 10, 0)).exit(),
+        Exit::Pass
+    );
+    for s in [RunStatus::Partial, RunStatus::Errored, RunStatus::Running] {
+        assert_eq!(shard(&run(s, 10, 10, 0)).exit(), Exit::CouldNotRun, "{s}");
+    }
+}
+
+#[test]
+fn validation_fails_on_any_task_error() {
+    assert_eq!(validation(0).exit(), Exit::Pass);
+    let d = validation(3);
+    assert_eq!(d.exit(), Exit::GateFailed);
+    assert_eq!(d.wording(), ["3 task error(s) found by validate"]);
+}
+
+#[test]
+fn rejudging_keeps_a_recorded_failure_unless_new_thresholds_are_given() {
+    let policy = GatePolicy::default();
+    let fresh = |r: &RunFile| {
+        decide(
+            &GateInput {
+                run: Some(r),
+                ..Default::default()
+            },
+            &policy,
+        )
+    };
+    // A typed recorded failure stands without new thresholds, and is recorded again.
+    let mut r = run(RunStatus::Complete, 5, 10, 0);
+    let failed = GateDecision {
+        reasons: vec![GateReason::UnderThreshold {
+            model: "bm25".into(),
+            accuracy: 0.5,
+            n: 10,
+            min: 0.9,
+        }],
+        notices: vec![],
+    };
+    r.gate = Some((&failed).into());
+    let j = rejudge(&r, fresh(&r), false);
+    assert_eq!(j.exit.exit(), Exit::GateFailed);
+    assert!(j.record);
+    // With thresholds the fresh decision wins.
+    let j = rejudge(&r, fresh(&r), true);
+    assert_eq!(j.exit.exit(), Exit::Pass);
+    // An older toolgate's failure, wording only, still fails and keeps its record.
+    r.gate = Some(GateResult {
+        passed: false,
+        reasons: vec!["old reason".into()],
+        failures: vec![],
+    });
+    let j = rejudge(&r, fresh(&r), false);
+    assert!(!j.record);
+    assert!(j.decision.passed());
+    assert_eq!(j.exit.exit(), Exit::GateFailed);
+    assert_eq!(j.exit.wording(), ["old reason"]);
+    // Nothing recorded: the fresh decision is recorded.
+    r.gate = None;
+    let j = rejudge(&r, fresh(&r), false);
+    assert!(j.record && j.exit.passed());
 }

@@ -73,6 +73,10 @@ pub enum GateReason {
         head: f64,
         p_adjusted: f64,
     },
+    /// `validate` found task errors.
+    InvalidTasks { errors: usize },
+    /// A failure recorded by an older toolgate, which kept only its wording.
+    Recorded { reasons: Vec<String> },
 }
 
 impl GateReason {
@@ -101,6 +105,8 @@ impl GateReason {
             GateReason::Regression { .. } => "--fail-on-regression",
             GateReason::DropOverMax { .. } => "--max-drop",
             GateReason::ToolRegression { .. } => "--fail-on-tool-regression",
+            GateReason::InvalidTasks { .. } => "validate",
+            GateReason::Recorded { .. } => "the recorded gate",
         }
     }
 }
@@ -233,6 +239,10 @@ impl std::fmt::Display for GateReason {
                 pct(*head),
                 p(*p_adjusted)
             ),
+            GateReason::InvalidTasks { errors } => {
+                write!(f, "{errors} task error(s) found by validate")
+            }
+            GateReason::Recorded { reasons } => f.write_str(&reasons.join("; ")),
         }
     }
 }
