@@ -1,5 +1,6 @@
-//! toolgate's own secrets, and the environment a server subprocess gets: toolgate's own, minus every provider credential
-//! toolgate knows of, so an LLM key or the CI token never reaches third-party server code.
+//! toolgate's own secrets: the credentials it reads, URL redaction, and the environment a
+//! server subprocess gets (toolgate's own, minus every credential toolgate knows of, so an LLM
+//! key or the CI token never reaches third-party server code).
 //!
 //! Three layers keep a key away from a server that runs as the same user:
 //! 1. [`harden_process`] makes toolgate non-dumpable, so `/proc/<toolgate>/environ` (and
@@ -14,9 +15,10 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
-/// Variables that hold credentials for LLM providers or for GitHub: every provider's key
-/// variable in `crate::models::provider::PROVIDERS` is among them (a test there keeps the two
-/// lists from drifting apart; this module imports no stage, so catalog and models both use it).
+/// Variables that hold credentials for LLM providers or for GitHub. Every provider's key
+/// variable in `crate::models::provider::PROVIDERS` is among them: the test
+/// `every_provider_key_and_runner_file_is_stripped` below keeps the two lists from drifting
+/// apart (this module imports no stage, so catalog and models can both use it).
 pub const SECRET_VARS: &[&str] = &[
     "OPENAI_API_KEY",
     "OPENAI_ORG_ID",

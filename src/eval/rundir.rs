@@ -1,6 +1,6 @@
 //! The run directory: created (or resumed) from [`EvalOptions`], filled by the models one
-//! decision at a time (`predictions.jsonl`), then scored into `run.json`, `outcomes.jsonl`,
-//! `report.md` and `report.html`. A run directory is locked while a process writes to it, so
+//! decision at a time (`predictions.jsonl`), then scored into `run.json` and `outcomes.jsonl`
+//! (the report stage writes `report.md` and `report.html` beside them). A run directory is locked while a process writes to it, so
 //! two `--resume` of one directory cannot interleave.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -277,7 +277,7 @@ impl RunDir {
 
     /// Scores the predictions (read one at a time, never all held), decides the run's part of
     /// the gate, and writes run.json and outcomes.jsonl. The reports are the report stage's
-    /// (`report::run::write_files`).
+    /// (`crate::report::write_run_reports`).
     pub fn finalize(
         &mut self,
         catalog: &Catalog,

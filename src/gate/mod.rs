@@ -131,8 +131,8 @@ pub fn rejudge(run: &RunFile, fresh: GateDecision, thresholds: bool) -> Rejudged
     }
 }
 
-/// What [`rejudge`] decided: the run's decision (and whether run.json is to carry it), and the
-/// decision the exit comes from.
+/// What [`rejudge`] decided: the run's decision (and whether the run's `gate` is to be set to it
+/// for the re-rendered reports), and the decision the exit comes from.
 pub struct Rejudged {
     pub decision: GateDecision,
     pub record: bool,

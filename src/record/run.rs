@@ -1,5 +1,6 @@
-//! The run directory's files: `run.json` (versioned, `toolgate.run/v1`) and
-//! `predictions.jsonl` (one line per task × trial × model, appended as each answer arrives).
+//! The types of a run directory's files: `run.json` (versioned, `toolgate.run/v1`) and
+//! `predictions.jsonl` (one line per task × trial × model); reading and writing them is
+//! [`super::io`].
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
