@@ -12,6 +12,7 @@ TG=${TOOLGATE:-$ROOT/target/debug/toolgate}
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$ROOT/fixtures/example" "$WORK/example"
+mkdir -p "$WORK/belts" && cp -r "$ROOT/fixtures/belts/shadowing" "$WORK/belts/shadowing"
 mkdir -p "$WORK/servers" && cp "$ROOT/fixtures/servers/fakemcp.py" "$WORK/servers/"
 mkdir -p "$OUT"
 norm() {
@@ -23,7 +24,7 @@ norm() {
 tg() {
   local name=$1; shift
   local rc=0
-  (cd "$WORK/example" && env -u GITHUB_ACTIONS -u CI -u GITHUB_STEP_SUMMARY -u GITHUB_OUTPUT NO_COLOR=1 \
+  (cd "$WORK/${IN:-example}" && env -u GITHUB_ACTIONS -u CI -u GITHUB_STEP_SUMMARY -u GITHUB_OUTPUT NO_COLOR=1 \
     "$TG" "$@" >"$WORK/$name.stdout" 2>"$WORK/$name.stderr") || rc=$?
   norm "$WORK/$name.stdout" > "$OUT/$name.stdout"
   norm "$WORK/$name.stderr" > "$OUT/$name.stderr"
@@ -58,4 +59,11 @@ tg inspect inspect "$SERVER"
 tg pin-check pin --check "$SERVER"
 tg pin-before pin --check "$BEFORE"
 tg validate validate -t tasks.jsonl "$SERVER"
+tg inspect-json inspect "$SERVER" --json
+# A belt (three servers of an MCP client config): inspect, lint, pin and pin --check.
+IN=belts/shadowing tg belt-inspect inspect --mcp-config mcp.json
+IN=belts/shadowing tg belt-inspect-json inspect --mcp-config mcp.json --json
+IN=belts/shadowing tg belt-lint lint --mcp-config mcp.json --format json
+IN=belts/shadowing tg belt-pin pin --mcp-config mcp.json
+IN=belts/shadowing tg belt-pin-check pin --check --mcp-config mcp.json
 echo "wrote $OUT"

@@ -63,13 +63,8 @@ pub const RUNNER_VARS: &[&str] = &[
     "GITHUB_EVENT_PATH",
 ];
 
-/// Every credential variable toolgate knows of ([`SECRET_VARS`]).
-pub fn secret_var_names() -> Vec<&'static str> {
-    SECRET_VARS.to_vec()
-}
-
 fn is_secret_var(name: &str) -> bool {
-    secret_var_names().contains(&name)
+    SECRET_VARS.contains(&name)
 }
 
 /// True when a variable's name says it holds a credential (`…KEY…`, `…TOKEN…`, `…SECRET…`,

@@ -156,3 +156,24 @@ pub(crate) fn print_run(run: &RunFile, format: Format) {
         Format::Terminal | Format::Sarif => print(&run_report::terminal(run)),
     }
 }
+
+/// One tool's row of `inspect --json` (a belt's rows put `key` and `server` before it).
+pub fn tool_row(
+    t: &crate::catalog::Tool,
+    tokens: usize,
+    exact: bool,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::json;
+    let mut row = serde_json::Map::new();
+    row.insert("name".into(), json!(t.name()));
+    row.insert("params".into(), json!(t.params().len()));
+    row.insert("required".into(), json!(t.required()));
+    row.insert("annotations".into(), json!(t.annotations()));
+    row.insert("tokens".into(), json!(tokens));
+    row.insert("tokens_exact".into(), json!(exact));
+    row.insert(
+        "sha256".into(),
+        json!(crate::catalog::canonical::tool_hash(t)),
+    );
+    row
+}

@@ -150,7 +150,7 @@ pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
     out
 }
 
-pub use crate::secrets::redact_url;
+use crate::secrets::redact_url;
 
 /// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.
 #[derive(Clone, Debug)]

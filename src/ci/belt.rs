@@ -147,7 +147,7 @@ pub fn check_lock(
 ) -> anyhow::Result<LockStatus> {
     let (check, path) = (s.policy.lock_check, &s.policy.lock_path);
     let Some(own) = &s.lock_section else {
-        return super::lock_status(check, path, head);
+        return super::inputs::lock_status(check, path, head);
     };
     let (status, note) = lock_status(check, path, own, head, belt)?;
     notices.extend(note);

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::CiSettings;
 use super::files::OutDir;
-use super::{CiSettings, tasks_file};
+use super::inputs::tasks_file;
 use crate::catalog::Catalog;
 use crate::eval::shard::{self, Shard};
 use crate::eval::{self, EvalOptions, RunDir};

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::adapt::belt::{belt_hash, lint_report};
+use crate::adapt::tool_row;
 use crate::catalog::belt::{Belt, key};
 use crate::catalog::canonical;
 use crate::cli::{Format, InspectArgs};
@@ -69,17 +70,11 @@ fn to_json(belt: &Belt, cfg: &Config, report: &crate::report::LintReport) -> ser
     for s in &belt.servers {
         let cx = Context::new(&s.catalog, &cfg.lint);
         for (t, (n, exact)) in s.catalog.tools.iter().zip(&cx.tool_tokens) {
-            tools.push(json!({
-                "key": key(&s.name, t.name()),
-                "server": s.name,
-                "name": t.name(),
-                "params": t.params().len(),
-                "required": t.required(),
-                "annotations": t.annotations(),
-                "tokens": n,
-                "tokens_exact": exact,
-                "sha256": canonical::tool_hash(t),
-            }));
+            let mut row = serde_json::Map::new();
+            row.insert("key".into(), json!(key(&s.name, t.name())));
+            row.insert("server".into(), json!(s.name));
+            row.extend(tool_row(t, *n, *exact));
+            tools.push(serde_json::Value::Object(row));
         }
         servers.push(json!({
             "name": s.name,

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::adapt::load_catalog;
+use crate::adapt::{load_catalog, tool_row};
 use crate::catalog::{canonical, snapshot};
 use crate::cli::{Format, InspectArgs};
 use crate::config::Config;
@@ -24,17 +24,7 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
             .tools
             .iter()
             .zip(&cx.tool_tokens)
-            .map(|(t, (n, exact))| {
-                json!({
-                    "name": t.name(),
-                    "params": t.params().len(),
-                    "required": t.required(),
-                    "annotations": t.annotations(),
-                    "tokens": n,
-                    "tokens_exact": exact,
-                    "sha256": canonical::tool_hash(t),
-                })
-            })
+            .map(|(t, (n, exact))| serde_json::Value::Object(tool_row(t, *n, *exact)))
             .collect();
         let v = json!({
             "schema_version": "toolgate.inspect/v1",

@@ -5,7 +5,7 @@ use crate::record::RunFile;
 use crate::record::run::RunStatus;
 use crate::score::metrics::{ERROR, Metrics, NONE, OTHER};
 
-pub use super::escape::esc;
+use super::escape::esc;
 
 const STYLE: &str = r#"
 :root { --bg:#ffffff; --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --card:#f6f8fa; --hot:31,111,235; --bad:207,34,46; --good:26,127,55; }
