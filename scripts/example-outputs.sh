@@ -45,7 +45,9 @@ tg compare compare runs/b runs/a
 tg shard1 run "$SERVER" -t tasks.jsonl -m bm25 --out runs/s1 --shard 1/2
 tg shard2 run "$SERVER" -t tasks.jsonl -m bm25 --out runs/s2 --shard 2/2
 tg merge merge runs/s1 runs/s2 --out runs/merged
-for d in a b c merged; do
+# In the embedded ecosystem belt: the belt run, your catalog alone beside it, the distractor curve.
+tg belt-run run "$SERVER" -t tasks.jsonl -m bm25 --out runs/belt --belt ecosystem --curve-sizes 0,5,20
+for d in a b c merged belt; do
   for f in run.json report.md report.html; do
     norm "$WORK/example/runs/$d/$f" > "$OUT/runs-$d-$f"
   done

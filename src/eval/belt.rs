@@ -93,17 +93,8 @@ pub async fn alone(
             continue;
         }
         let name = model.spec();
-        let mut predictions = Vec::with_capacity(tasks.len());
-        for t in tasks {
-            predictions.push(crate::record::PredictionLine {
-                model: name.clone(),
-                task_id: t.id.clone(),
-                trial: 0,
-                decision: model.decide(t, 0).await,
-            });
-        }
-        let (results, outcomes) =
-            super::runner::score(own, tasks, std::slice::from_ref(&name), &predictions);
+        let (_, results, outcomes) =
+            super::runner::in_memory(std::slice::from_ref(&model), own, tasks, 1, None).await?;
         out.push(AloneRun {
             retrieval: results
                 .into_iter()

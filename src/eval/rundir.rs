@@ -210,7 +210,20 @@ pub async fn evaluate(
     let mut writer = PredictionWriter::open(&dir)?;
     let concurrency = opts.concurrency.max(1) * built.len().max(1);
     let mine = super::shard::select(tasks, opts.shard);
-    let ran = runner::execute(&built, &trials, &mine, &done, &mut writer, concurrency).await?;
+    let ran = runner::execute(
+        &runner::Plan {
+            models: &built,
+            trials: &trials,
+            tasks: &mine,
+            done: &done,
+            concurrency,
+        },
+        &mut writer,
+        None,
+    )
+    .await?;
+    runner::say_skipped(ran.skipped);
+    let ran = ran.made;
     for (info, m) in run.models.iter_mut().zip(&built) {
         for n in m.notes() {
             if !info.notes.contains(&n) {

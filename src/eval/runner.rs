@@ -1,5 +1,6 @@
-//! Runs every (model, task, trial) not yet in the run directory, with bounded concurrency,
-//! appending each decision to `predictions.jsonl` as it arrives; then scores the run.
+//! The one executor: runs every (model, task, trial) of a plan not yet made, with bounded
+//! concurrency, putting each decision in a sink (a run directory's `predictions.jsonl`, or
+//! memory) as it arrives; and the scoring of what it made.
 
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -33,16 +34,72 @@ fn window(concurrency: usize) -> usize {
     concurrency.max(1).saturating_mul(2)
 }
 
-/// Runs the jobs missing from `done` (keys: model spec, task id, trial) and appends each
-/// decision. Returns how many were run.
+/// Where the executor puts each decision: a run directory's `predictions.jsonl` (appended and
+/// flushed as each arrives) or memory (the belt's alone run, the distractor curve).
+pub trait Sink {
+    /// `job` is the decision's place in the plan (model, then task, then trial).
+    fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()>;
+}
+
+impl Sink for PredictionWriter {
+    fn put(&mut self, _job: usize, line: PredictionLine) -> anyhow::Result<()> {
+        self.append(&line)
+    }
+}
+
+/// Decisions held in memory, handed back in plan order whatever order they arrived in.
+#[derive(Default)]
+pub struct InMemory(Vec<(usize, PredictionLine)>);
+
+impl Sink for InMemory {
+    fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()> {
+        self.0.push((job, line));
+        Ok(())
+    }
+}
+
+impl InMemory {
+    pub fn into_predictions(mut self) -> Vec<PredictionLine> {
+        self.0.sort_by_key(|(job, _)| *job);
+        self.0.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+/// What to run: every model × task × trial not in `done` (keys: model spec, task id, trial).
+pub struct Plan<'a> {
+    pub models: &'a [Box<dyn Model>],
+    /// Trials per model.
+    pub trials: &'a [u32],
+    pub tasks: &'a [Task],
+    pub done: &'a HashSet<(String, String, u32)>,
+    /// Decisions in progress at once is twice this (see [`window`]).
+    pub concurrency: usize,
+}
+
+/// What [`execute`] did: decisions made (and put in the sink), and decisions not made because
+/// `--max-calls` ran out (not recorded: a resumed run makes them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Executed {
+    pub made: usize,
+    pub skipped: usize,
+}
+
+/// The one executor: runs the plan's missing jobs with bounded concurrency and puts each
+/// decision in `sink` as it arrives. Every evaluation (a run directory, the belt's alone run,
+/// the distractor curve, `--mutate` and `--fix`) runs its models through it. `bar`: a progress
+/// bar shared across several plans; without one, a bar of its own on a terminal.
 pub async fn execute(
-    models: &[Box<dyn Model>],
-    trials: &[u32],
-    tasks: &[Task],
-    done: &HashSet<(String, String, u32)>,
-    writer: &mut PredictionWriter,
-    concurrency: usize,
-) -> anyhow::Result<usize> {
+    plan: &Plan<'_>,
+    sink: &mut dyn Sink,
+    bar: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<Executed> {
+    let Plan {
+        models,
+        trials,
+        tasks,
+        done,
+        concurrency,
+    } = *plan;
     let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
     let mut jobs = Vec::new();
     for (mi, spec) in specs.iter().enumerate() {
@@ -69,49 +126,94 @@ pub async fn execute(
         }
     }
     let total = jobs.len();
-    let bar = if show_progress() && total > 0 {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{spinner} {bar:40} {pos}/{len} decisions  {elapsed_precise} (eta {eta})",
-        ) {
-            bar.set_style(style);
+    let own_bar = match bar {
+        Some(_) => None,
+        None if show_progress() && total > 0 => {
+            let b = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{spinner} {bar:40} {pos}/{len} decisions  {elapsed_precise} (eta {eta})",
+            ) {
+                b.set_style(style);
+            }
+            Some(b)
         }
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
+        None => Some(indicatif::ProgressBar::hidden()),
     };
-    let mut stream = futures::stream::iter(jobs)
-        .map(|job| async move {
+    let bar = bar.or(own_bar.as_ref());
+    let mut stream = futures::stream::iter(jobs.into_iter().enumerate())
+        .map(|(i, job)| async move {
             let start = Instant::now();
             let mut d = models[job.model].decide(&tasks[job.task], job.trial).await;
             if d.latency_ms == 0 {
                 d.latency_ms = start.elapsed().as_millis() as u64;
             }
-            (job, d)
+            (i, job, d)
         })
         .buffer_unordered(window(concurrency));
     let mut skipped = 0usize;
-    while let Some((job, decision)) = stream.next().await {
-        bar.inc(1);
+    while let Some((i, job, decision)) = stream.next().await {
+        if let Some(b) = bar {
+            b.inc(1);
+        }
         if decision.error.as_deref() == Some(crate::models::llm::BUDGET_EXHAUSTED) {
-            // Not made, so not recorded: a resumed run makes it.
             skipped += 1;
             continue;
         }
-        writer.append(&PredictionLine {
-            model: specs[job.model].clone(),
-            task_id: tasks[job.task].id.clone(),
-            trial: job.trial,
-            decision,
-        })?;
+        sink.put(
+            i,
+            PredictionLine {
+                model: specs[job.model].clone(),
+                task_id: tasks[job.task].id.clone(),
+                trial: job.trial,
+                decision,
+            },
+        )?;
     }
-    bar.finish_and_clear();
+    if let Some(b) = &own_bar {
+        b.finish_and_clear();
+    }
+    Ok(Executed {
+        made: total - skipped,
+        skipped,
+    })
+}
+
+/// Says on stderr that `--max-calls` stopped a run before `skipped` decisions were made.
+pub fn say_skipped(skipped: usize) {
     if skipped > 0 {
         eprintln!(
             "stopped early: --max-calls reached; {skipped} decision(s) not made (resume with a larger budget)"
         );
     }
-    Ok(total - skipped)
+}
+
+/// Runs `models` once over `tasks` in memory and scores them against `catalog`: the
+/// predictions in plan order, each model's metrics and every graded outcome.
+pub async fn in_memory(
+    models: &[Box<dyn Model>],
+    catalog: &Catalog,
+    tasks: &[Task],
+    concurrency: usize,
+    bar: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<(Executed, Vec<ModelResult>, Vec<OutcomeLine>)> {
+    let trials = vec![1; models.len()];
+    let done = HashSet::new();
+    let mut sink = InMemory::default();
+    let ran = execute(
+        &Plan {
+            models,
+            trials: &trials,
+            tasks,
+            done: &done,
+            concurrency,
+        },
+        &mut sink,
+        bar,
+    )
+    .await?;
+    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
+    let (results, outcomes) = score(catalog, tasks, &specs, &sink.into_predictions());
+    Ok((ran, results, outcomes))
 }
 
 pub use crate::record::files::OUTCOMES_FILE;
@@ -132,4 +234,106 @@ pub fn score(
     let scored = scorer.finish();
     let lines = scored.outcomes().collect();
     (scored.results, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{BoxFuture, Decision};
+
+    /// Answers later for earlier tasks, so decisions arrive out of plan order; the budget runs
+    /// out on task `t3`.
+    struct Slow;
+
+    impl Model for Slow {
+        fn spec(&self) -> String {
+            "slow".into()
+        }
+        fn deterministic(&self) -> bool {
+            true
+        }
+        fn decide<'a>(&'a self, task: &'a Task, _trial: u32) -> BoxFuture<'a, Decision> {
+            Box::pin(async move {
+                let n: u64 = task.id[1..].parse().unwrap_or(0);
+                tokio::time::sleep(std::time::Duration::from_millis(40 - 10 * n)).await;
+                Decision {
+                    error: (task.id == "t3").then(|| crate::models::llm::BUDGET_EXHAUSTED.into()),
+                    ..Default::default()
+                }
+            })
+        }
+    }
+
+    fn tasks() -> Vec<Task> {
+        (0..4)
+            .map(|i| {
+                serde_json::from_value(serde_json::json!({
+                    "id": format!("t{i}"), "request": "r", "kind": "no_tool"
+                }))
+                .unwrap()
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn in_memory_decisions_come_back_in_plan_order_and_the_budget_is_counted() {
+        let models: Vec<Box<dyn Model>> = vec![Box::new(Slow)];
+        let tasks = tasks();
+        let done = HashSet::new();
+        let mut sink = InMemory::default();
+        let ran = execute(
+            &Plan {
+                models: &models,
+                trials: &[1],
+                tasks: &tasks,
+                done: &done,
+                concurrency: 4,
+            },
+            &mut sink,
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            ran,
+            Executed {
+                made: 3,
+                skipped: 1
+            }
+        );
+        let ids: Vec<String> = sink
+            .into_predictions()
+            .into_iter()
+            .map(|p| p.task_id)
+            .collect();
+        assert_eq!(ids, ["t0", "t1", "t2"]);
+    }
+
+    #[tokio::test]
+    async fn jobs_already_done_are_not_run_again() {
+        let models: Vec<Box<dyn Model>> = vec![Box::new(Slow)];
+        let tasks = tasks();
+        let done: HashSet<_> = [("slow".to_string(), "t0".to_string(), 0)].into();
+        let mut sink = InMemory::default();
+        let ran = execute(
+            &Plan {
+                models: &models,
+                trials: &[1],
+                tasks: &tasks[..3],
+                done: &done,
+                concurrency: 1,
+            },
+            &mut sink,
+            None,
+        )
+        .await
+        .unwrap();
+        assert_eq!(ran.made, 2);
+        let ids: Vec<String> = sink
+            .into_predictions()
+            .into_iter()
+            .map(|p| p.task_id)
+            .collect();
+        assert_eq!(ids, ["t1", "t2"]);
+    }
 }

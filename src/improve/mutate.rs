@@ -69,15 +69,19 @@ pub async fn arm(
         .map(|p| (p.model, p.task_id, p.trial))
         .collect();
     let mut writer = PredictionWriter::open(dir)?;
-    runner::execute(
-        &built,
-        &per_model,
-        tasks,
-        &done,
+    let ran = runner::execute(
+        &runner::Plan {
+            models: &built,
+            trials: &per_model,
+            tasks,
+            done: &done,
+            concurrency: concurrency.max(1) * built.len(),
+        },
         &mut writer,
-        concurrency.max(1) * built.len(),
+        None,
     )
     .await?;
+    runner::say_skipped(ran.skipped);
     let predictions = read_predictions(dir)?;
     let specs: Vec<String> = built.iter().map(|m| m.spec()).collect();
     let (_, outcomes) = runner::score(catalog, tasks, &specs, &predictions);

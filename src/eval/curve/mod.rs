@@ -9,14 +9,11 @@ pub mod draw;
 
 use std::collections::{HashMap, HashSet};
 
-use futures::StreamExt;
-
 use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::combine;
 use crate::models::{self, ModelOptions};
-use crate::record::run::PredictionLine;
 use crate::score::OutcomeLine;
 use crate::score::curve::{self as stats, Curve, Draw, DrawOrder};
 use crate::tasks::Task;
@@ -175,31 +172,15 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
             .map(|s| models::build(s, &combined.catalog, req.model))
             .collect::<anyhow::Result<_>>()?;
         normalised = built.iter().map(|m| m.spec()).collect();
-        let jobs = built
-            .iter()
-            .enumerate()
-            .flat_map(|(mi, _)| req.tasks.iter().map(move |t| (mi, t)));
-        let mut stream = futures::stream::iter(jobs)
-            .map(|(mi, task)| {
-                let m = &built[mi];
-                async move { (mi, task, m.decide(task, 0).await) }
-            })
-            .buffer_unordered(req.concurrency.max(1) * 2);
-        let mut predictions = Vec::with_capacity(req.tasks.len() * built.len());
-        while let Some((mi, task, decision)) = stream.next().await {
-            bar.inc(1);
-            if decision.error.as_deref() == Some(models::llm::BUDGET_EXHAUSTED) {
-                skipped += 1;
-                continue;
-            }
-            predictions.push(PredictionLine {
-                model: normalised[mi].clone(),
-                task_id: task.id.clone(),
-                trial: 0,
-                decision,
-            });
-        }
-        let (_, lines) = runner::score(&combined.catalog, req.tasks, &normalised, &predictions);
+        let (ran, _, lines) = runner::in_memory(
+            &built,
+            &combined.catalog,
+            req.tasks,
+            req.concurrency,
+            Some(&bar),
+        )
+        .await?;
+        skipped += ran.skipped;
         outcomes.push(lines);
     }
     bar.finish_and_clear();
