@@ -35,7 +35,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
 
     fn try_from(args: &RunArgs) -> anyhow::Result<Self> {
         Ok(EvalOptions {
-            models: args.models.clone(),
+            models: models::ModelSpec::parse_all(&args.models, "--model")?,
             trials: args.trials,
             split: args.split,
             out: args.out.clone(),

@@ -107,7 +107,7 @@ pub async fn prepare(
     belt: &mut BeltRun,
     own: &Catalog,
     tasks: &[Task],
-    models: &[String],
+    models: &[crate::models::ModelSpec],
     opts: &ModelOptions,
 ) -> anyhow::Result<()> {
     belt.alone = eval::belt::alone(own, tasks, models, opts).await?;

@@ -85,6 +85,12 @@ pub fn resolve(
     if models.is_empty() {
         bail!("--model: no model spec given");
     }
+    let what = if flags.models.as_ref().is_some_and(|m| !m.is_empty()) {
+        "--model"
+    } else {
+        "[ci] models"
+    };
+    let models = crate::models::ModelSpec::parse_all(&models, what)?;
     let max_drop = rate("--max-drop", pick!(max_drop))?;
     let policy = GatePolicy {
         fail_under: rate("--fail-under", pick!(fail_under))?,

@@ -36,14 +36,17 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     };
     if opts.models.is_empty() {
         opts.models = match &previous {
-            Some(p) => p.models.iter().map(|m| m.spec.clone()).collect(),
-            None => vec!["bm25".into()],
+            Some(p) => models::ModelSpec::parse_all(
+                &p.models.iter().map(|m| m.spec.as_str()).collect::<Vec<_>>(),
+                "the resumed run's models",
+            )?,
+            None => vec![models::ModelSpec::bm25()],
         };
     }
     let providers: std::collections::BTreeSet<&str> = opts
         .models
         .iter()
-        .filter_map(|s| models::provider_of(s))
+        .filter_map(|s| s.provider())
         .map(|p| p.name)
         .collect();
     if providers.len() > 1 && (args.api_key.is_some() || args.base_url.is_some()) {

@@ -79,13 +79,13 @@ pub fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
 pub async fn alone(
     own: &Catalog,
     tasks: &[Task],
-    specs: &[String],
+    specs: &[crate::models::ModelSpec],
     opts: &crate::models::ModelOptions,
 ) -> anyhow::Result<Vec<AloneRun>> {
     let mut out = Vec::new();
     for spec in specs {
         // LLMs cost calls; a replay's decisions were made in the belt.
-        if crate::models::provider_of(spec).is_some() || spec.starts_with("replay:") {
+        if spec.is_llm() || spec.is_replay() {
             continue;
         }
         let model = crate::models::build(spec, own, opts)?;

@@ -43,7 +43,10 @@ pub(super) fn claim_dir(opts: &EvalOptions) -> anyhow::Result<PathBuf> {
         .replace('T', "-")
         .trim_end_matches('Z')
         .to_string();
-    let label = opts.label.clone().unwrap_or_else(|| opts.models.join("+"));
+    let label = opts
+        .label
+        .clone()
+        .unwrap_or_else(|| crate::models::spec::join(&opts.models, "+"));
     let base = format!("{stamp}-{}", slug(&label));
     std::fs::create_dir_all("runs").context("could not create runs/")?;
     for i in 1..1000 {

@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use crate::models::ModelOptions;
+use crate::models::{ModelOptions, ModelSpec};
 use crate::tasks::SplitArg;
 
 /// How to run an evaluation. `Default` is `toolgate run`'s defaults.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {
     /// Model specs (`bm25`, `openai:gpt-4o-mini`, …).
-    pub models: Vec<String>,
+    pub models: Vec<ModelSpec>,
     /// Trials per task for models that are not deterministic.
     pub trials: u32,
     pub split: SplitArg,
@@ -39,7 +39,7 @@ pub struct IncrementalBase {
 impl Default for EvalOptions {
     fn default() -> Self {
         EvalOptions {
-            models: vec!["bm25".into()],
+            models: vec![ModelSpec::bm25()],
             trials: 1,
             split: SplitArg::All,
             out: None,

@@ -173,7 +173,7 @@ pub async fn evaluate(
                         .map(|m| (m.spec.clone(), m.trials))
                         .collect::<Vec<_>>(),
                     max_steps: run.max_steps,
-                    approximate: run.models.iter().any(|m| !m.spec.starts_with("bm25")),
+                    approximate: opts.models.iter().any(|m| !m.is_bm25()),
                 };
                 match super::incremental::plan(&inc.base, &inc.name, &cur) {
                     Ok(plan) => {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::ImproveOptions;
 use super::mutate::{arm, patched};
 use crate::catalog::Catalog;
-use crate::models::{self, ModelOptions};
+use crate::models::{self, ModelOptions, ModelSpec};
 use crate::out::write_file;
 use crate::score::Outcome as Graded;
 use crate::score::compare::{ModelComparison, compare};
@@ -59,11 +59,11 @@ async fn measure(
     catalog: &Catalog,
     mutated: &Catalog,
     tasks: &[Task],
-    spec: &str,
+    spec: &ModelSpec,
     opts: &ModelOptions,
     args: &ImproveOptions,
 ) -> anyhow::Result<ModelComparison> {
-    let one = [spec.to_string()];
+    let one = [spec.clone()];
     let (names, base) = arm(
         &dir.join(format!("{label}-base")),
         catalog,
@@ -107,15 +107,12 @@ pub async fn run(
     args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],
-    specs: &[String],
+    specs: &[ModelSpec],
     opts: &ModelOptions,
 ) -> anyhow::Result<String> {
-    let fixer_spec = match (
-        &args.fixer,
-        specs.iter().find(|s| models::provider_of(s).is_some()),
-    ) {
+    let fixer_spec = match (&args.fixer, specs.iter().find(|s| s.is_llm())) {
         (Some(f), _) => f.clone(),
-        (None, Some(s)) => s.clone(),
+        (None, Some(s)) => s.to_string(),
         (None, None) => {
             bail!("--fix needs a model to propose rewrites: pass --fixer <provider>:<model>")
         }

@@ -27,7 +27,7 @@ pub struct ImproveOptions {
 /// descriptions out of the prompt: every result would be "no change", whatever the text.
 pub async fn require_descriptions_reach(
     catalog: &crate::catalog::Catalog,
-    specs: &[String],
+    specs: &[crate::models::ModelSpec],
     opts: &crate::models::ModelOptions,
 ) -> anyhow::Result<()> {
     for spec in specs {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::ImproveOptions;
 use crate::catalog::Catalog;
 use crate::eval::runner::{self, OutcomeLine};
-use crate::models::{self, ModelOptions};
+use crate::models::{self, ModelOptions, ModelSpec};
 use crate::out::write_file;
 use crate::record::{PredictionWriter, read_predictions};
 use crate::score::compare::{ModelComparison, compare};
@@ -50,7 +50,7 @@ pub async fn arm(
     dir: &Path,
     catalog: &Catalog,
     tasks: &[Task],
-    specs: &[String],
+    specs: &[ModelSpec],
     opts: &ModelOptions,
     trials: u32,
     concurrency: usize,
@@ -127,7 +127,7 @@ pub async fn run(
     args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],
-    specs: &[String],
+    specs: &[ModelSpec],
     opts: &ModelOptions,
 ) -> anyhow::Result<String> {
     let changes: Vec<(String, String)> = args

@@ -7,6 +7,7 @@ pub mod embed;
 pub mod llm;
 pub mod provider;
 pub mod replay;
+pub mod spec;
 pub mod wire;
 
 use std::future::Future;
@@ -15,6 +16,8 @@ use std::pin::Pin;
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+pub use spec::{ModelKind, ModelSpec};
 
 use crate::catalog::Catalog;
 use crate::tasks::Task;
@@ -120,72 +123,54 @@ pub struct ModelOptions {
     pub llm: llm::LlmOptions,
 }
 
-/// Builds an LLM model (for the task writer): `<provider>:<model>`.
+/// Builds the LLM a `--fixer`/`--writer` spec names (`<provider>:<model>`).
 pub fn build_llm(
     spec: &str,
     catalog: &Catalog,
     opts: &ModelOptions,
 ) -> anyhow::Result<llm::LlmModel> {
-    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    let Some(p) = provider::provider(kind) else {
+    let parsed: ModelSpec = spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+    let ModelKind::Llm(p) = parsed.kind() else {
         bail!(
             "`{spec}` is not an LLM: use <provider>:<model>, e.g. openai:gpt-4o-mini or ollama:llama3.1"
         );
     };
-    if rest.trim().is_empty() {
-        bail!("`{spec}`: name the model after the colon");
-    }
     let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
     llm::LlmModel::new(
-        spec.to_string(),
-        rest.to_string(),
+        parsed.as_str().to_string(),
+        parsed.rest().to_string(),
         ep,
         catalog,
         opts.llm.clone(),
     )
 }
 
-/// The provider part of a spec (`openai` in `openai:gpt-4o-mini`), if it names one.
-pub fn provider_of(spec: &str) -> Option<&'static provider::Provider> {
-    provider::provider(spec.split_once(':')?.0)
-}
-
-/// Builds a model from its spec: `bm25[:min_score]`, `embed[@min_cosine]:<dir>`,
-/// `hybrid[@min_cosine]:<dir>`, `replay:<file.jsonl>`, or
+/// Builds the model a parsed spec names, for `catalog`: `bm25[:min_score]`,
+/// `embed[@min_cosine]:<dir>`, `hybrid[@min_cosine]:<dir>`, `replay:<file.jsonl>`, or
 /// `<provider>:<model>` with provider one of openai, openrouter, ollama, vllm, llamacpp,
 /// lmstudio, openai-compat, anthropic.
-pub fn build(spec: &str, catalog: &Catalog, opts: &ModelOptions) -> anyhow::Result<Box<dyn Model>> {
-    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    match kind {
-        "bm25" => Ok(Box::new(bm25::Bm25::from_spec(rest, catalog)?)),
-        "replay" => Ok(Box::new(replay::Replay::load(rest)?)),
-        k if k == "embed" || k.starts_with("embed@") => {
-            Ok(Box::new(embed::Embed::from_spec(kind, rest, catalog)?))
-        }
-        k if k == "hybrid" || k.starts_with("hybrid@") => Ok(Box::new(
-            embed::hybrid::Hybrid::from_spec(kind, rest, catalog)?,
-        )),
-        _ => {
-            let Some(p) = provider::provider(kind) else {
-                let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
-                bail!(
-                    "unknown model `{spec}`: use bm25, embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
-                    names.join(", ")
-                );
-            };
-            if rest.trim().is_empty() {
-                bail!("`{spec}`: name the model after the colon, e.g. `{kind}:<model>`");
-            }
+pub fn build(
+    spec: &ModelSpec,
+    catalog: &Catalog,
+    opts: &ModelOptions,
+) -> anyhow::Result<Box<dyn Model>> {
+    let (head, rest) = (spec.head(), spec.rest());
+    Ok(match spec.kind() {
+        ModelKind::Bm25 => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
+        ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
+        ModelKind::Embed => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
+        ModelKind::Hybrid => Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?),
+        ModelKind::Llm(p) => {
             let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
-            Ok(Box::new(llm::LlmModel::new(
-                spec.to_string(),
+            Box::new(llm::LlmModel::new(
+                spec.as_str().to_string(),
                 rest.to_string(),
                 ep,
                 catalog,
                 opts.llm.clone(),
-            )?))
+            )?)
         }
-    }
+    })
 }
 
 #[cfg(test)]
@@ -194,20 +179,22 @@ mod tests {
 
     #[test]
     fn specs_name_their_provider() {
-        assert_eq!(provider_of("openai:gpt-4o-mini").unwrap().name, "openai");
+        let p = |s: &str| s.parse::<ModelSpec>().unwrap().provider();
+        assert_eq!(p("openai:gpt-4o-mini").unwrap().name, "openai");
         assert_eq!(
-            provider_of("anthropic:claude-x").unwrap().wire,
+            p("anthropic:claude-x").unwrap().wire,
             provider::Wire::Anthropic
         );
-        assert!(provider_of("bm25").is_none());
+        assert!(p("bm25").is_none());
         let c = Catalog::default();
         let err = |s: &str| {
-            build(s, &c, &ModelOptions::default())
+            build_llm(s, &c, &ModelOptions::default())
                 .err()
                 .map(|e| e.to_string())
                 .unwrap_or_default()
         };
         assert!(err("gpt4").contains("unknown model"));
         assert!(err("ollama:").contains("name the model"));
+        assert!(err("bm25").contains("is not an LLM"));
     }
 }

@@ -13,7 +13,7 @@ use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::combine;
-use crate::models::{self, ModelOptions};
+use crate::models::{self, ModelOptions, ModelSpec};
 use crate::score::OutcomeLine;
 use crate::score::curve::{self as stats, Curve, Draw, DrawOrder};
 use crate::tasks::Task;
@@ -48,7 +48,7 @@ pub struct Request<'a> {
     pub belt: &'a Belt,
     pub tasks: &'a [Task],
     /// Model specs of the run.
-    pub models: &'a [String],
+    pub models: &'a [ModelSpec],
     pub model: &'a ModelOptions,
     pub when: When,
     /// `--curve-sizes`; `None`: the defaults.
@@ -59,18 +59,18 @@ pub struct Request<'a> {
 }
 
 /// The models the curve measures, and why others are left out.
-pub fn models_for(specs: &[String], when: When) -> (Vec<String>, Vec<String>) {
+pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
     let mut notes = Vec::new();
     if when == When::Off {
         return (Vec::new(), notes);
     }
     let mut out = Vec::new();
     for s in specs {
-        if s.starts_with("replay:") {
+        if s.is_replay() {
             notes.push(format!(
                 "`{s}` is left out of the distractor curve: a replayed log does not depend on the catalog"
             ));
-        } else if models::provider_of(s).is_none() || when == When::On {
+        } else if !s.is_llm() || when == When::On {
             out.push(s.clone());
         } else {
             notes.push(format!(
@@ -140,12 +140,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
         );
         return Ok(None);
     }
-    let calls = slots.len()
-        * req.tasks.len()
-        * specs
-            .iter()
-            .filter(|s| models::provider_of(s).is_some())
-            .count();
+    let calls = slots.len() * req.tasks.len() * specs.iter().filter(|s| s.is_llm()).count();
     eprintln!(
         "distractor curve: {} sizes × {} draws ({} distinct catalogs) × {} tasks × {} model(s) = {decisions} decisions{}",
         sizes.len(),
@@ -161,7 +156,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
     );
     let bar = crate::progress::bar(decisions as u64, "curve decisions");
     let mut outcomes: Vec<Vec<OutcomeLine>> = Vec::with_capacity(slots.len());
-    let mut normalised: Vec<String> = specs.clone();
+    let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut skipped = 0usize;
     for slot in &slots {
         let combined = combine(req.own, &own_name, req.belt, &|s, t| {
@@ -219,18 +214,18 @@ mod tests {
 
     #[test]
     fn llms_join_the_curve_only_when_asked() {
-        let specs: Vec<String> = ["bm25", "openai:gpt-4o-mini", "replay:x.jsonl"]
-            .map(String::from)
-            .to_vec();
+        let specs =
+            ModelSpec::parse_all(&["bm25", "openai:gpt-4o-mini", "replay:x.jsonl"], "t").unwrap();
+        let names = |v: Vec<ModelSpec>| v.iter().map(ToString::to_string).collect::<Vec<_>>();
         let (auto, notes) = models_for(&specs, When::Auto);
-        assert_eq!(auto, ["bm25"]);
+        assert_eq!(names(auto), ["bm25"]);
         assert_eq!(notes.len(), 2);
         assert!(
             notes[0].contains("--curve") && notes[1].contains("replayed"),
             "{notes:?}"
         );
         let (on, _) = models_for(&specs, When::On);
-        assert_eq!(on, ["bm25", "openai:gpt-4o-mini"]);
+        assert_eq!(names(on), ["bm25", "openai:gpt-4o-mini"]);
         assert!(models_for(&specs, When::Off).0.is_empty());
     }
 }

@@ -342,10 +342,14 @@ mod tests {
             assert!(parse_spec(bad, "/m", 0.3).is_err(), "{bad}");
         }
         let c = Catalog::default();
-        let err = crate::models::build("embed:/no/such/dir", &c, &Default::default())
-            .err()
-            .unwrap()
-            .to_string();
+        let err = crate::models::build(
+            &"embed:/no/such/dir".parse().unwrap(),
+            &c,
+            &Default::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(
             err.contains("/no/such/dir") && err.contains("no such folder"),
             "{err}"

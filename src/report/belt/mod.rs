@@ -217,7 +217,10 @@ pub fn why_not_alone(run: &RunFile, model: &str) -> &'static str {
         .models
         .iter()
         .any(|m| m.spec == model && m.deterministic);
-    if model.starts_with("replay:") {
+    if model
+        .parse::<crate::models::ModelSpec>()
+        .is_ok_and(|m| m.is_replay())
+    {
         "a replay's decisions were made in the belt"
     } else if deterministic {
         "a run merged from shards does not carry it"

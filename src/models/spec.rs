@@ -1,0 +1,196 @@
+//! A model spec, parsed once where a command resolves its settings: which kind of model it
+//! names (an offline router, a replay, an LLM of a known provider) and the rest of the text.
+//! Everything downstream asks the parsed spec, never the string.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::provider::{self, Provider};
+
+/// What a spec names.
+#[derive(Clone, Debug)]
+pub enum ModelKind {
+    /// `bm25[:<min_score>]`: the offline BM25 router.
+    Bm25,
+    /// `embed[@<min_cosine>]:<dir>`: the offline embedding router.
+    Embed,
+    /// `hybrid[@<min_cosine>]:<dir>`: BM25 and embeddings fused.
+    Hybrid,
+    /// `replay:<file.jsonl>`: recorded answers.
+    Replay,
+    /// `<provider>:<model>`: an LLM behind a provider's API.
+    Llm(&'static Provider),
+}
+
+impl PartialEq for ModelKind {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ModelKind::Llm(a), ModelKind::Llm(b)) => a.name == b.name,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+impl Eq for ModelKind {}
+
+/// A parsed model spec: its kind, the head before the first `:` (`embed@0.4`), the rest after
+/// it, and the text as written (its identity until a model normalises it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelSpec {
+    text: String,
+    head: String,
+    rest: String,
+    kind: ModelKind,
+}
+
+impl ModelSpec {
+    /// `bm25`, the default model.
+    pub fn bm25() -> Self {
+        ModelSpec {
+            text: "bm25".into(),
+            head: "bm25".into(),
+            rest: String::new(),
+            kind: ModelKind::Bm25,
+        }
+    }
+
+    pub fn kind(&self) -> &ModelKind {
+        &self.kind
+    }
+
+    /// The part before the first `:` (`bm25`, `embed@0.4`, `openai`).
+    pub fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// The part after the first `:` (a BM25 floor, a directory, a file, a model name).
+    pub fn rest(&self) -> &str {
+        &self.rest
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The provider of an LLM spec.
+    pub fn provider(&self) -> Option<&'static Provider> {
+        match self.kind {
+            ModelKind::Llm(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// True for an LLM: its decisions cost provider calls.
+    pub fn is_llm(&self) -> bool {
+        matches!(self.kind, ModelKind::Llm(_))
+    }
+
+    pub fn is_replay(&self) -> bool {
+        self.kind == ModelKind::Replay
+    }
+
+    pub fn is_bm25(&self) -> bool {
+        self.kind == ModelKind::Bm25
+    }
+
+    /// Parses every spec of a list, naming `what` (a flag or a file's key) in the error.
+    pub fn parse_all<S: AsRef<str>>(specs: &[S], what: &str) -> anyhow::Result<Vec<ModelSpec>> {
+        specs
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .parse::<ModelSpec>()
+                    .map_err(|e| anyhow::anyhow!("{what}: {e}"))
+            })
+            .collect()
+    }
+}
+
+impl FromStr for ModelSpec {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let spec = spec.trim();
+        let (head, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        let kind = match head {
+            "bm25" => ModelKind::Bm25,
+            "replay" => ModelKind::Replay,
+            h if h == "embed" || h.starts_with("embed@") => ModelKind::Embed,
+            h if h == "hybrid" || h.starts_with("hybrid@") => ModelKind::Hybrid,
+            _ => {
+                let Some(p) = provider::provider(head) else {
+                    let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
+                    return Err(format!(
+                        "unknown model `{spec}`: use bm25, embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
+                        names.join(", ")
+                    ));
+                };
+                if rest.trim().is_empty() {
+                    return Err(format!(
+                        "`{spec}`: name the model after the colon, e.g. `{head}:<model>`"
+                    ));
+                }
+                ModelKind::Llm(p)
+            }
+        };
+        Ok(ModelSpec {
+            text: spec.to_string(),
+            head: head.to_string(),
+            rest: rest.to_string(),
+            kind,
+        })
+    }
+}
+
+impl fmt::Display for ModelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Joins specs with `sep`, as written.
+pub fn join(specs: &[ModelSpec], sep: &str) -> String {
+    specs
+        .iter()
+        .map(ModelSpec::as_str)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_is_recognised_once() {
+        let k = |s: &str| s.parse::<ModelSpec>().unwrap().kind().clone();
+        assert_eq!(k("bm25"), ModelKind::Bm25);
+        assert_eq!(k("bm25:2.5"), ModelKind::Bm25);
+        assert_eq!(k("embed@0.4:/m"), ModelKind::Embed);
+        assert_eq!(k("hybrid:/m"), ModelKind::Hybrid);
+        assert_eq!(k("replay:a.jsonl"), ModelKind::Replay);
+        let s: ModelSpec = " openai:gpt-4o-mini ".parse().unwrap();
+        assert_eq!(s.provider().map(|p| p.name), Some("openai"));
+        assert_eq!(
+            (s.head(), s.rest(), s.as_str()),
+            ("openai", "gpt-4o-mini", "openai:gpt-4o-mini")
+        );
+        assert!(s.is_llm() && !s.is_replay());
+    }
+
+    #[test]
+    fn bad_specs_say_what_would_work() {
+        let e = "nope:x".parse::<ModelSpec>().unwrap_err();
+        assert!(
+            e.contains("unknown model `nope:x`") && e.contains("openai"),
+            "{e}"
+        );
+        let e = "ollama:".parse::<ModelSpec>().unwrap_err();
+        assert!(e.contains("name the model after the colon"), "{e}");
+        let e = ModelSpec::parse_all(&["bm25", "x"], "--model").unwrap_err();
+        assert!(
+            e.to_string().starts_with("--model: unknown model `x`"),
+            "{e}"
+        );
+    }
+}
