@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference sentence embeddings for tests/embed.rs, computed independently of toolgate.
+"""Reference sentence embeddings for tests/it/embed.rs, computed independently of toolgate.
 
 BERT is written out here by hand in numpy (no candle, no torch): the safetensors file is parsed
 by hand, the WordPiece tokenizer is implemented from the vocabulary in tokenizer.json (BERT's

@@ -1,9 +1,7 @@
 //! `run --shard K/N` + `toolgate merge` gives the same metrics as one unsharded run, byte for
 //! byte; shards of another run, a missing or a repeated shard are refused by number.
 
-mod common;
-
-use common::{fixture, toolgate};
+use crate::common::{fixture, toolgate};
 use serde_json::Value;
 
 fn run(dir: &std::path::Path, extra: &[&str]) {

@@ -2,12 +2,10 @@
 //! their environment variables, its outputs are exactly what `toolgate ci` writes to
 //! $GITHUB_OUTPUT, and every workflow that uses the action passes only inputs it declares.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::common::{fixture, root, toolgate};
 use clap::CommandFactory;
-use common::{fixture, root, toolgate};
 use serde_json::Value;
 
 fn yaml(path: &std::path::Path) -> Value {

@@ -1,9 +1,7 @@
 //! Offline evaluation end to end: the bundled example (BM25 must prefer the "after"
 //! descriptions by 15+ points), resumable runs, gates, compare, generate, bad inputs.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -539,16 +537,16 @@ fn a_run_writes_a_badge_with_provenance() {
 fn retrieval_metrics_recompute_from_the_rankings() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    let o = common::toolgate()
-        .args(["run", &common::fixture("example/after.json"), "-t"])
-        .arg(common::fixture("example/tasks.jsonl"))
+    let o = crate::common::toolgate()
+        .args(["run", &crate::common::fixture("example/after.json"), "-t"])
+        .arg(crate::common::fixture("example/tasks.jsonl"))
         .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let expected: std::collections::HashMap<String, String> =
-        std::fs::read_to_string(common::fixture("example/tasks.jsonl"))
+        std::fs::read_to_string(crate::common::fixture("example/tasks.jsonl"))
             .unwrap()
             .lines()
             .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -596,15 +594,15 @@ fn retrieval_metrics_recompute_from_the_rankings() {
     assert!((r["ndcg"]["value"].as_f64().unwrap() - ndcg).abs() < 1e-12);
     // A ranking model's floor: met at recall@10, missed at recall@1.
     for (floor, code) in [("10:0.9", 0), ("1:0.9", 1)] {
-        let o = common::toolgate()
+        let o = crate::common::toolgate()
             .args(["report"])
             .arg(&out)
             .output()
             .unwrap();
         assert!(o.status.success());
-        let o = common::toolgate()
-            .args(["run", &common::fixture("example/after.json"), "-t"])
-            .arg(common::fixture("example/tasks.jsonl"))
+        let o = crate::common::toolgate()
+            .args(["run", &crate::common::fixture("example/after.json"), "-t"])
+            .arg(crate::common::fixture("example/tasks.jsonl"))
             .args(["--fail-under-recall", floor, "--out"])
             .arg(dir.path().join(floor.replace(':', "-")))
             .output()

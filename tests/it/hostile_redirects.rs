@@ -2,9 +2,7 @@
 //! receive the credentials: toolgate refuses the redirect and says so. Two local servers on
 //! 127.0.0.1 with different ports are different origins.
 
-mod common;
-
-use common::toolgate;
+use crate::common::toolgate;
 use toolgate::catalog::Catalog;
 use toolgate::models::{ModelOptions, build_llm};
 use wiremock::matchers::any;

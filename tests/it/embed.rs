@@ -3,15 +3,13 @@
 //! (scripts/embed-reference.py, BERT by hand in numpy), the router on the bundled example, the
 //! on-disk cache, the hybrid router, and clear errors for broken model folders.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use toolgate::models::embed::encoder::{Encoder, dot};
 
 fn minilm() -> PathBuf {
-    PathBuf::from(common::third_party("minilm"))
+    PathBuf::from(crate::common::third_party("minilm"))
 }
 
 fn json(path: &Path) -> Value {
@@ -20,7 +18,7 @@ fn json(path: &Path) -> Value {
 
 #[test]
 fn embeddings_match_the_independent_reference() {
-    let reference = json(&common::root().join("fixtures/embed/reference.json"));
+    let reference = json(&crate::common::root().join("fixtures/embed/reference.json"));
     let enc = Encoder::load(&minilm()).unwrap();
     assert_eq!(enc.dim, 384);
     let sentences: Vec<&str> = reference["sentences"]
@@ -131,9 +129,9 @@ fn broken_model_folders_are_named() {
     std::fs::write(d.path().join("config.json"), "{}").unwrap();
     assert!(err(d.path()).contains("not a BERT config"));
     // Through the CLI: exit 2 and the file named.
-    let o = common::toolgate()
-        .args(["run", &common::fixture("example/after.json"), "-t"])
-        .arg(common::fixture("example/tasks.jsonl"))
+    let o = crate::common::toolgate()
+        .args(["run", &crate::common::fixture("example/after.json"), "-t"])
+        .arg(crate::common::fixture("example/tasks.jsonl"))
         .arg("-m")
         .arg(format!("embed:{}", d.path().display()))
         .arg("--out")
@@ -145,10 +143,10 @@ fn broken_model_folders_are_named() {
 }
 
 fn run(model: &str, cache: &Path, out: &Path) -> (Value, String) {
-    let o = common::toolgate()
+    let o = crate::common::toolgate()
         .env("TOOLGATE_CACHE_DIR", cache)
-        .args(["run", &common::fixture("example/after.json"), "-t"])
-        .arg(common::fixture("example/tasks.jsonl"))
+        .args(["run", &crate::common::fixture("example/after.json"), "-t"])
+        .arg(crate::common::fixture("example/tasks.jsonl"))
         .args(["-m", model, "--out"])
         .arg(out)
         .output()
@@ -227,9 +225,9 @@ fn the_router_runs_on_the_example_and_caches_tool_embeddings() {
 #[test]
 fn lint_with_embeddings_drops_a_pair_the_model_reads_as_different() {
     let cache = tempfile::tempdir().unwrap();
-    let catalog = common::fixture("lookalike/catalogs/server-filesystem.json");
+    let catalog = crate::common::fixture("lookalike/catalogs/server-filesystem.json");
     let lint = |extra: &[&str]| -> Vec<String> {
-        let o = common::toolgate()
+        let o = crate::common::toolgate()
             .env("TOOLGATE_CACHE_DIR", cache.path())
             .args(["lint", &catalog, "--format", "json"])
             .args(extra)

@@ -1,8 +1,6 @@
 //! What `--help` promises a new user: every model spec form, the real defaults.
 
-mod common;
-
-use common::toolgate;
+use crate::common::toolgate;
 
 fn help(args: &[&str]) -> String {
     let out = toolgate().args(args).output().unwrap();

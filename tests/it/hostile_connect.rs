@@ -3,11 +3,9 @@
 //! stdout ends the connection at once; a reply toolgate cannot parse is reported at once,
 //! saying what was wrong, and a `nextCursor` that is not a string is an error.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{py_server, toolgate};
+use crate::common::{py_server, toolgate};
 
 fn alive(pid: i32) -> bool {
     // SAFETY: signal 0 only checks that the process exists.
@@ -151,7 +149,7 @@ fn a_stateless_only_server_is_read_with_discover() {
     assert!(err.contains("rejected `initialize`"), "{err}");
     assert!(err.contains("2026-07-28"), "{err}");
     assert!(err.contains("server/discover"), "{err}");
-    let v = common::read_json(snapshot.path());
+    let v = crate::common::read_json(snapshot.path());
     assert_eq!(v["tools"][0]["name"], "get_time", "{v}");
     assert_eq!(v["instructions"], "Times only.", "{v}");
 }

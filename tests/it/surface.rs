@@ -1,12 +1,10 @@
 //! What a user sees at the edges: closed pipes end quietly, errors carry a `help:` line, and
 //! the PR comment and job summary (the product's face) are pinned by snapshots.
 
-mod common;
-
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use common::{fixture, py_server, toolgate};
+use crate::common::{fixture, py_server, toolgate};
 
 /// Runs toolgate with stdout read for one line only, then closed, like `toolgate … | head -1`.
 fn first_line_then_close(args: &[&str]) -> (Option<i32>, String) {
@@ -103,7 +101,7 @@ fn words_after_a_double_dash_are_the_server_command() {
 /// Replaces what changes from machine to machine and version to version.
 fn redact(text: &str, work: &std::path::Path) -> String {
     let mut t = text.replace(&work.display().to_string(), "<work>");
-    t = t.replace(&common::root().display().to_string(), "<repo>");
+    t = t.replace(&crate::common::root().display().to_string(), "<repo>");
     t = t.replace(env!("CARGO_PKG_VERSION"), "<version>");
     let hash = regex::Regex::new(r"\b[0-9a-f]{12,64}\b").unwrap();
     hash.replace_all(&t, "<sha>").into_owned()

@@ -3,11 +3,9 @@
 //! what the 35 real servers of the ecosystem belt give; TG022's context budgets in every
 //! output; SARIF pointing at each server's section of the belt lock, valid SARIF 2.1.0.
 
-mod common;
-
 use std::path::Path;
 
-use common::{fixture, third_party, toolgate};
+use crate::common::{fixture, third_party, toolgate};
 use serde_json::{Value, json};
 use toolgate::catalog::{Catalog, snapshot};
 use toolgate::lint::{LintSettings, Severity, belt};

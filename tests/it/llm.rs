@@ -2,14 +2,12 @@
 //! Anthropic Messages wire formats: request bodies, retries, timeouts, malformed replies,
 //! invented tools, the cache, the call budget, credentials, and kill-and-resume.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};

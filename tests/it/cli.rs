@@ -1,9 +1,7 @@
 //! The CLI end to end on snapshot files: pin and check, every lint format, config, exit codes,
 //! and bad input.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use serde_json::{Value, json};
 

@@ -3,11 +3,9 @@
 //! that changed; a server that fails fails the belt; env the config names reaches its server
 //! while toolgate's own credentials do not.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{fixture, third_party, toolgate};
+use crate::common::{fixture, third_party, toolgate};
 use serde_json::{Value, json};
 
 struct Belt {

@@ -2,11 +2,9 @@
 //! environment, and prints what it found, must not see any key toolgate holds; its stderr,
 //! quoted in an error, must not publish one.
 
-mod common;
-
 use std::process::Command;
 
-use common::{py_server, read_json, toolgate};
+use crate::common::{py_server, read_json, toolgate};
 use toolgate::catalog::{self, ConnectOptions, ServerSpec};
 use toolgate::secrets as env;
 
@@ -33,7 +31,10 @@ fn run_child(test: &str, mode: &str) -> String {
     } else {
         Command::new(exe)
     };
-    cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
+    // The test's full name in this binary: its module path without the crate's name.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let full = format!("{module}::{test}");
+    cmd.args([full.as_str(), "--exact", "--nocapture", "--test-threads=1"])
         .env("HOSTILE_CHILD", mode);
     for (k, v) in KEYS {
         cmd.env(k, v);

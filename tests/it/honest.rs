@@ -1,13 +1,11 @@
 //! A gate that never lies: errors are never scores, a partial run never passes, a significant
 //! regression fails — in `run`, `ci` and `compare`, with the cause where a reader looks.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::{fixture, py_server, toolgate};
+use crate::common::{fixture, py_server, toolgate};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};

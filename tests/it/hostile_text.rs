@@ -3,9 +3,7 @@
 //! Also: one run directory is never written by two processes at once, and a repeated
 //! prediction line is scored once.
 
-mod common;
-
-use common::{fixture, toolgate};
+use crate::common::{fixture, toolgate};
 
 /// The Markdown outside inline code spans and fenced blocks (inside them nothing is live).
 fn outside_code(md: &str) -> String {

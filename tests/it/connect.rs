@@ -1,9 +1,7 @@
 //! Spawns real MCP servers — our fixtures over stdio and Streamable HTTP, hostile fixtures, and
 //! third-party servers installed from npm and PyPI by .ci/run — and reads their catalogs.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -3,9 +3,7 @@
 //! `CLICOLOR_FORCE`, machine formats never carry an escape, and a server's own escape
 //! sequences stay escaped even when toolgate colours its output.
 
-mod common;
-
-use common::{fixture, toolgate};
+use crate::common::{fixture, toolgate};
 use serde_json::json;
 use toolgate::lint::Severity;
 use toolgate::report::style::Palette;

@@ -1,11 +1,9 @@
 //! `ci --incremental` re-runs only the tasks a catalog change can reach, reuses the base's
 //! decisions for the rest, says so in every report, and reaches the verdict a full run does.
 
-mod common;
-
 use std::path::Path;
 
-use common::{fixture, toolgate};
+use crate::common::{fixture, toolgate};
 use serde_json::Value;
 
 fn ci(dir: &Path, server: &Path, out: &str, extra: &[&str]) -> std::process::Output {

@@ -3,9 +3,7 @@
 //! instructions-only change as such, and ignores a reordered `required`; a failed write
 //! leaves the reviewed lock intact.
 
-mod common;
-
-use common::{fixture, toolgate};
+use crate::common::{fixture, toolgate};
 use serde_json::{Value, json};
 use toolgate::catalog::lock::{self, LockFile};
 use toolgate::catalog::{Catalog, Tool};

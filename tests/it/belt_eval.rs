@@ -5,12 +5,10 @@
 //! belt comparison agrees with a separate run without the belt; `ci --belt` gates on the scores
 //! in the belt while locking and linting your catalog alone.
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use common::{fixture, read_json, toolgate};
+use crate::common::{fixture, read_json, toolgate};
 use serde_json::Value;
 
 fn example() -> String {

@@ -2,13 +2,11 @@
 //! environment and toolgate.toml, the sticky pull-request comment against a mock GitHub REST
 //! API, GitHub's summary and outputs, secrets, and real servers over stdio and HTTP.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use common::{HttpServer, fixture, third_party, toolgate};
+use crate::common::{HttpServer, fixture, third_party, toolgate};
 use serde_json::{Value, json};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -639,7 +637,7 @@ async fn one_sticky_comment_is_created_then_updated_and_a_foreign_one_is_never_t
 
     // Third push: the server crashes. toolgate cannot decide (exit 2), and the comment, the
     // summary and the outputs say so instead of showing the last push's verdict.
-    let crash = common::py_server("hostile/crash_on_init.py", "");
+    let crash = crate::common::py_server("hostile/crash_on_init.py", "");
     let o = gh
         .ci(vec!["--server".into(), crash, "--comment".into()], vec![])
         .await;
@@ -740,7 +738,7 @@ async fn no_secret_reaches_any_output_file_or_the_wrong_service() {
                 "--server".into(),
                 format!(
                     "{} --api-key sk-cmdline-SECRET-5",
-                    common::py_server("fakemcp.py", &example("after.json"))
+                    crate::common::py_server("fakemcp.py", &example("after.json"))
                 ),
                 "--tasks".into(),
                 "tasks.jsonl".into(),
@@ -826,7 +824,7 @@ fn ci_against_real_servers_over_stdio_and_http() {
 #[test]
 fn the_example_project_gates_from_its_own_config_against_its_committed_baseline() {
     let dir = tempfile::tempdir().unwrap();
-    let ex = common::root().join("fixtures/example");
+    let ex = crate::common::root().join("fixtures/example");
     let out = dir.path().join("out");
     let o = toolgate()
         .current_dir(&ex)

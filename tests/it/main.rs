@@ -1,0 +1,34 @@
+//! The integration tests, one binary: each module is one area (a server kind, a command, an
+//! attack), sharing the helpers in `common` (the binary with a clean environment, fixtures,
+//! third-party servers installed by .ci/run, HTTP fixture servers). One binary links the crate
+//! once instead of once per area.
+
+mod common;
+
+mod action;
+mod belt;
+mod belt_eval;
+mod belt_lint;
+mod ci;
+mod cli;
+mod color;
+mod connect;
+mod curve;
+mod embed;
+mod eval;
+mod help;
+mod honest;
+mod hostile_connect;
+mod hostile_lock;
+mod hostile_redirects;
+mod hostile_retry;
+mod hostile_secrets;
+mod hostile_text;
+mod incremental;
+mod llm;
+mod llm_concurrency;
+mod lookalike_scale;
+mod rules;
+mod sampler;
+mod shard;
+mod surface;
