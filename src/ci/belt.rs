@@ -128,6 +128,7 @@ pub async fn curve(
         belt: &b.belt,
         tasks,
         models: &s.eval.models,
+        alpha: s.policy.alpha,
         model: &s.model_options()?,
         when: s.curve,
         sizes: s.curve_sizes.as_deref(),

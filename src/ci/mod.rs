@@ -171,7 +171,7 @@ pub async fn run(
     // Compare with the base, then decide.
     let comparison = base
         .as_ref()
-        .map(|(p, b)| baseline::compare(p, b, &run, &outcomes, &lint, &head_lock, s.alpha));
+        .map(|(p, b)| baseline::compare(p, b, &run, &outcomes, &lint, &head_lock, s.policy.alpha));
     let comparable: Vec<_> = comparison
         .iter()
         .filter(|c| c.comparable)

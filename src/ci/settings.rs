@@ -20,7 +20,6 @@ pub struct CiSettings {
     pub tasks: Option<PathBuf>,
     pub eval: EvalOptions,
     pub policy: GatePolicy,
-    pub alpha: f64,
     pub base: Option<PathBuf>,
     pub badge: Option<PathBuf>,
     pub write_baseline: Option<PathBuf>,
@@ -65,10 +64,11 @@ pub fn resolve(
             flags.$f.clone().or_else(|| file.$f.clone())
         };
     }
-    let alpha = pick!(alpha).unwrap_or(0.05);
-    if !(alpha > 0.0 && alpha < 1.0) {
-        bail!("--alpha must be between 0 and 1, not {alpha}");
-    }
+    let alpha = crate::score::stats::alpha(
+        "--alpha",
+        pick!(alpha).unwrap_or(crate::score::stats::DEFAULT_ALPHA),
+    )
+    .map_err(anyhow::Error::msg)?;
     let trials = pick!(trials).unwrap_or(1);
     if trials == 0 {
         bail!("--trials must be at least 1");
@@ -103,6 +103,7 @@ pub fn resolve(
         max_drop,
         fail_on_tool_regression: pick!(fail_on_tool_regression).unwrap_or(false),
         lock_path: lock,
+        alpha,
     };
     let out = pick!(out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     let eval = EvalOptions {
@@ -133,7 +134,6 @@ pub fn resolve(
         tasks: pick!(tasks),
         eval,
         policy,
-        alpha,
         base: pick!(base),
         badge: pick!(badge),
         write_baseline: None,

@@ -353,7 +353,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = Format::Terminal)]
     pub format: Format,
     /// Significance level for the corrected tests.
-    #[arg(long, default_value_t = 0.05, value_name = "ALPHA")]
+    #[arg(long, default_value_t = crate::score::stats::DEFAULT_ALPHA, value_name = "ALPHA")]
     pub alpha: f64,
     /// Exit 1 when the overall paired test says the head is significantly worse.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]

@@ -27,10 +27,8 @@ fn pairs(a: &RunFile, b: &RunFile) -> Vec<(String, String)> {
 }
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        bail!("--alpha must be between 0 and 1");
-    }
     let policy = GatePolicy {
+        alpha: crate::score::stats::alpha("--alpha", args.alpha).map_err(anyhow::Error::msg)?,
         fail_on_regression: args.fail_on_regression,
         max_drop: rate("--max-drop", args.max_drop)?,
         fail_on_tool_regression: args.fail_on_tool_regression,
@@ -48,7 +46,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
     }
     let cmps: Vec<ModelComparison> = pairs
         .iter()
-        .map(|(ma, mb)| compare(ma, &oa, mb, &ob, args.alpha))
+        .map(|(ma, mb)| compare(ma, &oa, mb, &ob, policy.alpha))
         .collect();
     if cmps.iter().all(|c| c.shared == 0) {
         bail!(

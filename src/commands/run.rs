@@ -88,6 +88,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
             fixer: args.fixer.clone(),
             fix_tools: args.fix_tool.clone(),
             fix_max: args.fix_max,
+            alpha: policy.alpha,
         };
         let text = if args.fix {
             improve::fix::run(&iopts, &catalog, &tasks, &opts.models, &opts.model).await?
@@ -101,7 +102,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     rd.run.belt = belt;
     rd.alone = alone;
     if let Some((own, belt)) = &curve_input {
-        rd.run.curve = curve(args, &opts, own, belt, &tasks).await?;
+        rd.run.curve = curve(args, &opts, own, belt, &tasks, policy.alpha).await?;
     }
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
@@ -120,6 +121,7 @@ async fn curve(
     own: &crate::catalog::Catalog,
     belt: &crate::catalog::belt::Belt,
     tasks: &[crate::tasks::Task],
+    alpha: f64,
 ) -> anyhow::Result<Option<crate::score::curve::Curve>> {
     use crate::eval::curve::{DEFAULT_SEED, Request, When, measure};
     let when = args.curve.when();
@@ -133,6 +135,7 @@ async fn curve(
         belt,
         tasks,
         models: &opts.models,
+        alpha,
         model: &opts.model,
         when,
         sizes: (!sizes.is_empty()).then_some(sizes.as_slice()),

@@ -117,6 +117,7 @@ pub fn score_run(
     tasks: &[Task],
     outcomes: &[OutcomeLine],
     alone: &[AloneRun],
+    alpha: f64,
 ) {
     belt.scores = results
         .iter_mut()
@@ -134,6 +135,7 @@ pub fn score_run(
                     &mine,
                     a.retrieval.clone(),
                     r.metrics.retrieval.as_ref().map(|x| x.overall.clone()),
+                    alpha,
                 ));
             }
             crate::score::belt_fold::fold(&mut r.metrics, &belt.origin);

@@ -342,7 +342,14 @@ impl RunDir {
         if let Some(belt) = run.belt.as_mut() {
             // A belt run's outcomes are few (its suite, not the scale benches): held once here.
             let outcomes: Vec<_> = scored.outcomes().collect();
-            super::belt::score_run(belt, &mut run.results, tasks, &outcomes, &self.alone);
+            super::belt::score_run(
+                belt,
+                &mut run.results,
+                tasks,
+                &outcomes,
+                &self.alone,
+                policy.alpha,
+            );
         }
         let decision = decide(
             &GateInput {

@@ -35,6 +35,9 @@ pub struct GatePolicy {
     pub fail_on_tool_regression: bool,
     /// Where the lock lives (for the wording).
     pub lock_path: PathBuf,
+    /// Significance level of every paired test the run makes (base comparison, belt alone,
+    /// distractor curve, `--mutate`/`--fix`).
+    pub alpha: f64,
 }
 
 impl Default for GatePolicy {
@@ -50,6 +53,7 @@ impl Default for GatePolicy {
             max_drop: None,
             fail_on_tool_regression: false,
             lock_path: PathBuf::from(crate::config::DEFAULT_LOCK),
+            alpha: crate::score::stats::DEFAULT_ALPHA,
         }
     }
 }

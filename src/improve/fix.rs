@@ -85,7 +85,7 @@ async fn measure(
     )
     .await?;
     let name = names.first().cloned().unwrap_or_else(|| spec.to_string());
-    Ok(compare(&name, &base, &name, &head, 0.05))
+    Ok(compare(&name, &base, &name, &head, args.alpha))
 }
 
 fn words(s: &str) -> usize {
@@ -233,7 +233,7 @@ pub async fn run(
     for p in proposals.iter_mut().filter(|p| p.reason.is_empty()) {
         // Every dev task is measured, so a rewrite that steals other tools' tasks shows.
         let touching = tasks_for(&dev, &p.tool, Split::Dev).len();
-        if let Some(n) = super::too_small_note(&p.tool, touching, measured, 0.05) {
+        if let Some(n) = super::too_small_note(&p.tool, touching, measured, args.alpha) {
             eprintln!("toolgate: note: {n}");
             notes.push(n);
         }
@@ -259,7 +259,7 @@ pub async fn run(
         let hurt = super::hurt_tools(&c);
         if !hurt.is_empty() {
             p.reason = format!("rejected: {}", hurt.join("; "));
-        } else if p.p_corrected < 0.05 && c.overall.only_head > c.overall.only_base {
+        } else if p.p_corrected < args.alpha && c.overall.only_head > c.overall.only_base {
             let held: Vec<Task> = tasks
                 .iter()
                 .filter(|t| t.split == Split::Heldout)

@@ -21,6 +21,8 @@ pub struct ImproveOptions {
     /// Tools to propose rewrites for (default: the most failing).
     pub fix_tools: Vec<String>,
     pub fix_max: usize,
+    /// The policy's significance level for every paired test of the proposals.
+    pub alpha: f64,
 }
 
 /// Refuses to measure description changes with a model whose endpoint leaves tool

@@ -173,7 +173,7 @@ pub async fn run(
                 t.expected_tool() == Some(tool.as_str()) || t.lure.as_deref() == Some(tool.as_str())
             })
             .count();
-        if let Some(n) = super::too_small_note(tool, touching, groups, 0.05) {
+        if let Some(n) = super::too_small_note(tool, touching, groups, args.alpha) {
             eprintln!("toolgate: note: {n}");
             preface.push_str(&format!("note: {n}\n"));
         }
@@ -202,7 +202,7 @@ pub async fn run(
     .await?;
     let cmps: Vec<ModelComparison> = names
         .iter()
-        .map(|s| compare(s, &base, s, &head, 0.05))
+        .map(|s| compare(s, &base, s, &head, args.alpha))
         .collect();
     let mut text = preface;
     text.push_str(&render(&changes, catalog, &cmps));

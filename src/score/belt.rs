@@ -285,8 +285,9 @@ pub fn alone_vs_belt(
     belt: &[OutcomeLine],
     retrieval_alone: Option<RetrievalScores>,
     retrieval_belt: Option<RetrievalScores>,
+    alpha: f64,
 ) -> AloneVsBelt {
-    let c = compare(model, alone, model, belt, 0.05);
+    let c = compare(model, alone, model, belt, alpha);
     let mut losers: Vec<Delta> = c
         .per_tool
         .into_iter()

@@ -143,7 +143,7 @@ fn alone_against_the_belt_is_paired_per_task() {
             line(&id, Some("a"), Some("a"), Correct)
         });
     }
-    let c = alone_vs_belt("m", &alone, &belt, None, None);
+    let c = alone_vs_belt("m", &alone, &belt, None, None, 0.05);
     assert_eq!((c.overall.only_base, c.overall.only_head), (10, 0));
     assert_eq!(c.overall.verdict, crate::score::compare::Verdict::Worse);
     assert_eq!(c.losers.len(), 1);

@@ -14,7 +14,8 @@ use super::stats::Rate;
 use crate::score::{Outcome, OutcomeLine};
 
 /// The significance level of the one-sided test at each point.
-pub const ALPHA: f64 = 0.05;
+#[cfg(test)]
+const ALPHA: f64 = super::stats::DEFAULT_ALPHA;
 
 /// The metric every point reports (the run's headline).
 pub const METRIC: &str = "tool accuracy";
@@ -162,10 +163,16 @@ pub fn accuracy(lines: &[OutcomeLine], model: &str) -> Rate {
 
 /// The point at `size` whose outcomes are `here`, paired on the same tasks with `base` (the
 /// outcomes with no distractors).
-pub fn point(model: &str, size: usize, base: &[OutcomeLine], here: &[OutcomeLine]) -> Point {
+pub fn point(
+    model: &str,
+    size: usize,
+    base: &[OutcomeLine],
+    here: &[OutcomeLine],
+    alpha: f64,
+) -> Point {
     // The paired comparison of `compare` (tasks as clusters, discordant tasks counted), read
     // one-sided: only a drop is a break.
-    let c = compare(model, base, model, here, ALPHA);
+    let c = compare(model, base, model, here, alpha);
     let (lost, gained) = (c.overall.only_base, c.overall.only_head);
     let p = p_worse(lost, gained);
     Point {
@@ -174,7 +181,7 @@ pub fn point(model: &str, size: usize, base: &[OutcomeLine], here: &[OutcomeLine
         lost,
         gained,
         p,
-        below: p < ALPHA,
+        below: p < alpha,
     }
 }
 
@@ -257,10 +264,10 @@ mod tests {
             lines("m", &right)
         };
         let points = vec![
-            point("m", 0, &base, &base),
-            point("m", 10, &base, &at(4)),
-            point("m", 50, &base, &at(6)),
-            point("m", 100, &base, &at(12)),
+            point("m", 0, &base, &base, ALPHA),
+            point("m", 10, &base, &at(4), ALPHA),
+            point("m", 50, &base, &at(6), ALPHA),
+            point("m", 100, &base, &at(12), ALPHA),
         ];
         assert_eq!((points[0].p, points[0].below), (1.0, false));
         assert_eq!((points[1].lost, points[1].gained), (4, 0));
@@ -272,11 +279,21 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_alpha_decides_a_break() {
+        // 4 of 20 tasks lost: one-sided p = 1/16, a break at alpha 0.1, not at the default.
+        let base: Vec<bool> = (0..20).map(|i| i < 10).collect();
+        let here: Vec<bool> = (0..20).map(|i| (4..10).contains(&i)).collect();
+        let (b, h) = (lines("m", &base), lines("m", &here));
+        assert!(!point("m", 10, &b, &h, ALPHA).below);
+        assert!(point("m", 10, &b, &h, 0.1).below);
+    }
+
+    #[test]
     fn swaps_that_cancel_out_do_not_break() {
         // 6 tasks lost and 6 gained: the accuracy is unchanged and nothing breaks.
         let base: Vec<bool> = (0..20).map(|i| i < 10).collect();
         let here: Vec<bool> = (0..20).map(|i| (4..16).contains(&i) ^ (i < 10)).collect();
-        let p = point("m", 10, &lines("m", &base), &lines("m", &here));
+        let p = point("m", 10, &lines("m", &base), &lines("m", &here), ALPHA);
         assert_eq!((p.lost, p.gained), (6, 6));
         assert!(!p.below);
         let s = series("m", Draw::Nearest, vec![p]);

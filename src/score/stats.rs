@@ -86,6 +86,19 @@ fn z975() -> f64 {
 }
 
 /// Wilson score interval at 95% for k successes in n trials; (0, 1) when n is 0.
+/// The significance level of every paired test unless the policy says otherwise
+/// (`GatePolicy::alpha`, `--alpha`, `[ci] alpha`).
+pub const DEFAULT_ALPHA: f64 = 0.05;
+
+/// `--alpha`: a significance level strictly between 0 and 1.
+pub fn alpha(flag: &str, v: f64) -> Result<f64, String> {
+    if v > 0.0 && v < 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{flag} must be between 0 and 1, not {v}"))
+    }
+}
+
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);

@@ -49,6 +49,8 @@ pub struct Request<'a> {
     pub tasks: &'a [Task],
     /// Model specs of the run.
     pub models: &'a [ModelSpec],
+    /// The policy's significance level (a point is below the base when p < alpha).
+    pub alpha: f64,
     pub model: &'a ModelOptions,
     pub when: When,
     /// `--curve-sizes`; `None`: the defaults.
@@ -190,14 +192,22 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
             let base = &outcomes[slot_of[&(d.draw, 0)]];
             let points = sizes
                 .iter()
-                .map(|&size| stats::point(model, size, base, &outcomes[slot_of[&(d.draw, size)]]))
+                .map(|&size| {
+                    stats::point(
+                        model,
+                        size,
+                        base,
+                        &outcomes[slot_of[&(d.draw, size)]],
+                        req.alpha,
+                    )
+                })
                 .collect();
             series.push(stats::series(model, d.draw, points));
         }
     }
     Ok(Some(Curve {
         metric: stats::METRIC.into(),
-        alpha: stats::ALPHA,
+        alpha: req.alpha,
         seed: req.seed,
         available: candidates.len(),
         sizes,
