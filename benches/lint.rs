@@ -121,11 +121,11 @@ fn per_rule_times() {
     let docs: Vec<_> = catalog
         .tools
         .iter()
-        .map(|t| lint::text::similarity_doc(t.name(), t.description().unwrap_or("")))
+        .map(|t| toolgate::text::similarity_doc(t.name(), t.description().unwrap_or("")))
         .collect();
     eprintln!("similarity docs (stemming): {:?}", t.elapsed());
     let t = std::time::Instant::now();
-    let n = lint::text::similar_pairs(&docs, settings.lookalike_threshold).len();
+    let n = toolgate::text::similar_pairs(&docs, settings.lookalike_threshold).len();
     eprintln!("similarity pairs: {:?} ({n})", t.elapsed());
     let t = std::time::Instant::now();
     let pairs = cx.similar().len();

@@ -24,4 +24,5 @@ pub mod report;
 pub mod score;
 pub mod secrets;
 pub mod tasks;
+pub mod text;
 pub mod tokens;

@@ -6,7 +6,6 @@ pub mod finding;
 pub mod lookalike_bench;
 mod rules;
 pub mod settings;
-pub mod text;
 
 use std::sync::OnceLock;
 
@@ -19,7 +18,7 @@ pub(crate) use rules::resolve_ref;
 pub use settings::{Level, LintSettings, RuleConfig};
 
 use crate::catalog::{Catalog, Tool};
-use text::SimilarPair;
+use crate::text::{self, SimilarPair};
 
 /// Where rule pages are published.
 pub const DOCS_BASE: &str = "https://github.com/toolgate-dev/toolgate/blob/main/docs/rules";

@@ -22,7 +22,7 @@ use anyhow::Context as _;
 
 use super::{BoxFuture, Decision, Model};
 use crate::catalog::{Catalog, Tool};
-use crate::lint::text;
+use crate::text;
 
 pub const DEFAULT_MIN_SCORE: f64 = 3.0;
 /// Background tools (sharing no words with the catalog) added to IDF's document count.

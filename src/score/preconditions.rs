@@ -48,7 +48,7 @@ pub fn preconditions(
         .into_iter()
         .map(|((before, tool), count)| {
             let rate = Rate::new(count, n.get(&tool).copied().unwrap_or(count));
-            let declared = crate::lint::text::mentions(&description_of(&tool), &before);
+            let declared = crate::text::mentions(&description_of(&tool), &before);
             Precondition {
                 undeclared: !declared && rate.value >= UNDECLARED_AT,
                 before,

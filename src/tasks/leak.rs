@@ -4,7 +4,7 @@
 
 use aho_corasick::AhoCorasick;
 
-use crate::lint::text;
+use crate::text;
 
 /// Whether `request` names `tool`: its identifier form (`search_free_slots`, `searchFreeSlots`)
 /// anywhere is leakage; a single plain English word that happens to be a tool's name

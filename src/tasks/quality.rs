@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::lint::text;
+use crate::text;
 
 /// Phrases of the writer's own prompt: a request that carries them echoed the instructions.
 const INSTRUCTION_MARKS: &[&str] = &[

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::sampler::{rng_for, sample_args};
 use super::task::{Expected, Kind, Split, Task};
 use crate::catalog::{Catalog, Tool};
-use crate::lint::text;
+use crate::text;
 
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {

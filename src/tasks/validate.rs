@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::task::{Kind, Numbered};
 use crate::catalog::Catalog;
 use crate::lint::Severity;
-use crate::lint::text;
+use crate::text;
 
 use super::leak::LeakIndex;
 pub use super::leak::leaks;

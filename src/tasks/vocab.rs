@@ -120,7 +120,7 @@ pub fn uuid<R: Rng>(rng: &mut R) -> String {
 
 /// An identifier for an entity named by `name` (`invoice_id` → `inv_2291`).
 pub fn identifier<R: Rng>(rng: &mut R, name: &str) -> String {
-    let words = crate::lint::text::name_words(name);
+    let words = crate::text::name_words(name);
     let entity = words
         .iter()
         .find(|w| *w != "id" && *w != "ids")
@@ -132,7 +132,7 @@ pub fn identifier<R: Rng>(rng: &mut R, name: &str) -> String {
 
 /// A realistic string for a property called `name`.
 pub fn string_for<R: Rng>(rng: &mut R, name: &str) -> String {
-    let words = crate::lint::text::name_words(name);
+    let words = crate::text::name_words(name);
     let has = |w: &[&str]| words.iter().any(|x| w.contains(&x.as_str()));
     let last = words.last().map(String::as_str).unwrap_or("");
     if has(&["email", "mail"]) {

@@ -11,9 +11,9 @@ use rand_chacha::ChaCha8Rng;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::distractors;
-use crate::lint::text;
 use crate::models::bm25::Bm25;
 use crate::score::curve::Draw;
+use crate::text;
 
 /// The sizes measured unless `--curve-sizes` says otherwise (plus every tool when the belt
 /// has more than the largest).

@@ -7,9 +7,10 @@ use std::collections::HashSet;
 
 use super::super::rules::common::shown_pair;
 use super::super::rules::look_alike_tools::{Facts, describe};
-use super::super::{Finding, LintSettings, Severity, lookalike_pairs, text};
+use super::super::{Finding, LintSettings, Severity, lookalike_pairs};
 use super::server_words;
 use crate::catalog::{Catalog, Tool};
+use crate::text;
 
 /// The words that say which service a server's tools act on: its name's ([`server_words`])
 /// and the namespace its tool names share (`jira` of `jira_create_issue`, `jira_get_issue`, …:

@@ -51,7 +51,7 @@ pub(crate) fn server_words(key: &str, own: Option<&str>) -> HashSet<String> {
     ];
     let mut out = HashSet::new();
     for name in std::iter::once(key).chain(own) {
-        for w in super::text::name_words(name) {
+        for w in crate::text::name_words(name) {
             if w.chars().count() >= 3
                 && !GENERIC.contains(&w.as_str())
                 && !w.chars().all(|c| c.is_ascii_digit())

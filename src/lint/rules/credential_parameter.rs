@@ -34,7 +34,8 @@
 use serde_json::Value;
 
 use super::common::{declared_type, properties};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG025",

@@ -23,7 +23,8 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::common::quote;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG014",

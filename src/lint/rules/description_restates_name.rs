@@ -19,7 +19,8 @@
 //! user id or email. Use list_users to search by name."`.
 
 use super::common::quote;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG024",

@@ -27,7 +27,8 @@
 //! the ticket"}`.
 
 use super::common::{declared_type, has_description, is_free_text};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG019",

@@ -20,7 +20,8 @@
 //! `run_sql_migration`. Keep names short, lower case, with underscores.
 
 use super::common::ticked;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG013",

@@ -45,7 +45,8 @@ use std::collections::HashSet;
 
 use super::common::shown_pair;
 use crate::catalog::Tool;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG005",

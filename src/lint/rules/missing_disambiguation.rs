@@ -28,7 +28,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::common::{shown_name, ticked};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG006",

@@ -40,8 +40,8 @@
 use std::sync::LazyLock;
 
 use super::common::{quote, tool_texts};
-use crate::lint::text;
 use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 use regex::Regex;
 
 pub(crate) const RULE: Rule = Rule {

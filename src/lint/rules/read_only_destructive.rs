@@ -25,7 +25,8 @@
 
 use super::common::destructive_verb;
 use crate::catalog::Tool;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG016",

@@ -20,7 +20,8 @@
 //! `[lint] min_description_words` in `toolgate.toml`.
 
 use super::common::{plural, quote};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc, text};
+use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG003",

@@ -25,7 +25,7 @@ use anyhow::{Context as _, bail};
 
 use super::{BoxFuture, Decision, Model};
 use crate::catalog::{Catalog, Tool};
-use crate::lint::text;
+use crate::text;
 use encoder::{Encoder, MAX_TEXT_CHARS, clip};
 
 /// The cosine the best tool must reach to be called. Chosen on the bundled example: the

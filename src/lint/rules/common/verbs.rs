@@ -1,7 +1,7 @@
 //! Destructive-verb detection: the verb a tool leads with, in its name or its description.
 
 use crate::catalog::Tool;
-use crate::lint::text;
+use crate::text;
 
 /// Verbs that make a tool destructive (or irreversible) when it leads with them.
 pub(crate) const DESTRUCTIVE_VERBS: &[&str] = &[

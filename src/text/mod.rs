@@ -1,4 +1,5 @@
-//! Text helpers shared by rules: word and name tokenising, stop words and stemming. Synonym
+//! Text analysis shared by the stages (lint rules, the BM25 and embedding routers, task
+//! generation and validation, scoring, the distractor curve): word and name tokenising, stop words and stemming. Synonym
 //! folding, tool roles and the IDF-weighted similarity index used to find look-alike tools
 //! without comparing every pair live in the submodules, re-exported here.
 
