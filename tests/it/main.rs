@@ -14,6 +14,7 @@ mod cli;
 mod color;
 mod connect;
 mod curve;
+#[cfg(feature = "embed")]
 mod embed;
 mod eval;
 mod help;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+pub use super::common::{MAX_TEXT_CHARS, clip, dot, init_process_env, resolve_dir};
 use anyhow::{Context as _, bail};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -17,27 +18,10 @@ use candle_transformers::models::bert::{BertModel, Config};
 use sha2::{Digest, Sha256};
 use tokenizers::{Tokenizer, TruncationParams};
 
-/// Texts are cut to this many characters before tokenizing (the model reads at most
-/// `max_seq_length` tokens anyway): a hostile description cannot make tokenizing costly.
-pub const MAX_TEXT_CHARS: usize = 4000;
 /// Texts per forward pass.
 const BATCH: usize = 64;
 /// The largest weights file read (a BERT-large is ~1.3 GB).
 const MAX_WEIGHTS_BYTES: u64 = 2 << 30;
-
-/// Makes candle's kernels run on the calling thread (`CANDLE_NUM_THREADS=1` unless the user
-/// set it): [`Encoder::embed`] runs one worker per core itself, and candle's spinning barrier
-/// pool next to those workers made a 2-core run 1.4× slower (6.1 s → 4.3 s wall for 1,000
-/// requests, release build).
-///
-/// # Safety
-/// Changes the environment: call it before any other thread starts (first thing in `main`).
-pub unsafe fn init_process_env() {
-    if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
-        // SAFETY: the caller guarantees no other thread exists.
-        unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
-    }
-}
 
 /// One batch's vectors, or why it failed.
 type Batch = anyhow::Result<Vec<Vec<f32>>>;
@@ -50,44 +34,6 @@ pub struct Encoder {
     pub dim: usize,
     tokenizer: Tokenizer,
     bert: BertModel,
-}
-
-/// `<dir>` itself, or for a Hugging Face cache repo folder (`models--org--name`, holding
-/// `refs/main` and `snapshots/<rev>/`) the snapshot `refs/main` names.
-pub fn resolve_dir(dir: &Path) -> anyhow::Result<PathBuf> {
-    if !dir.is_dir() {
-        bail!(
-            "{}: no such folder (fetch the model once, e.g. `huggingface-cli download sentence-transformers/all-MiniLM-L6-v2`)",
-            dir.display()
-        );
-    }
-    if dir.join("config.json").is_file() {
-        return Ok(dir.to_path_buf());
-    }
-    let refs = dir.join("refs").join("main");
-    if refs.is_file() {
-        let rev = std::fs::read_to_string(&refs)
-            .with_context(|| format!("could not read {}", refs.display()))?;
-        let rev = rev.trim();
-        if rev.is_empty()
-            || rev.len() > 100
-            || !rev
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        {
-            bail!("{}: not a revision name", refs.display());
-        }
-        let snap = dir.join("snapshots").join(rev);
-        if !snap.is_dir() {
-            bail!(
-                "{} names revision {rev}, but {} is missing",
-                refs.display(),
-                snap.display()
-            );
-        }
-        return Ok(snap);
-    }
-    Ok(dir.to_path_buf())
 }
 
 fn need(dir: &Path, name: &str) -> anyhow::Result<PathBuf> {
@@ -292,31 +238,4 @@ fn check_config(c: &Config) -> Result<(), String> {
         return bad("vocab_size, max_position_embeddings and type_vocab_size must be positive");
     }
     Ok(())
-}
-
-/// The first `max` characters of `s`.
-pub fn clip(s: &str, max: usize) -> &str {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
-}
-
-/// Cosine of two unit vectors.
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    // Eight running sums the compiler can keep in one vector register.
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
 }

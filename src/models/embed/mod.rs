@@ -14,6 +14,11 @@
 //! runner announces them ([`Model::prepare`]). Deterministic: one trial per task.
 
 pub mod cache;
+mod common;
+#[cfg(feature = "embed")]
+pub mod encoder;
+#[cfg(not(feature = "embed"))]
+#[path = "encoder_off.rs"]
 pub mod encoder;
 pub mod hybrid;
 
