@@ -100,75 +100,23 @@ pub fn lint_report(
     cfg: &Config,
     locate_in: Option<&Path>,
 ) -> anyhow::Result<LintReport> {
-    let mut reports = Vec::new();
-    let mut shares = Vec::new();
+    let mut contexts = Vec::new();
     for s in &belt.servers {
-        let mut cx = Context::new(&s.catalog, &cfg.lint);
+        let mut cx = Context::new(&s.catalog, &cfg.lint).in_belt();
         if let Some(dir) = &cfg.lint.embed_model {
             cx = cx.with_semantic(crate::models::embed::tool_embeddings(dir, &s.catalog)?);
         }
-        shares.push(crate::lint::belt::Share {
-            server: &s.name,
-            tools: s.catalog.tools.len(),
-            tokens: cx.total_tokens(),
-        });
-        reports.push((s.name.as_str(), LintReport::for_context(&cx, None)));
+        contexts.push((s.name.as_str(), cx));
     }
-    let total_tokens = shares.iter().map(|s| s.tokens).sum();
-    let mut out = LintReport::new(
-        &crate::catalog::Catalog {
-            source: format!("{} ({} servers)", belt.config, belt.servers.len()),
-            ..Default::default()
-        },
-        &[],
-        total_tokens,
-        None,
+    let refs: Vec<(&str, &Context)> = contexts.iter().map(|(n, cx)| (*n, cx)).collect();
+    let lint = crate::lint::belt::lint(&refs, &cfg.lint);
+    let mut out = LintReport::for_belt(
+        format!("{} ({} servers)", belt.config, belt.servers.len()),
+        belt_hash(belt),
+        belt.tool_count(),
+        &lint,
+        &belt.servers.iter().map(|s| &s.catalog).collect::<Vec<_>>(),
     );
-    out.catalog_sha256 = belt_hash(belt);
-    out.tool_count = belt.tool_count();
-    for (name, r) in reports {
-        out.summary.errors += r.summary.errors;
-        out.summary.warnings += r.summary.warnings;
-        out.summary.infos += r.summary.infos;
-        for mut f in r.findings {
-            if crate::lint::belt::RECHECKED.contains(&f.code.as_str()) {
-                // Checked again below with the whole belt in view.
-                match f.severity {
-                    crate::lint::Severity::Error => out.summary.errors -= 1,
-                    crate::lint::Severity::Warning => out.summary.warnings -= 1,
-                    crate::lint::Severity::Info => out.summary.infos -= 1,
-                }
-                continue;
-            }
-            match &f.tool {
-                Some(t) => f.tool = Some(belt::key(name, t)),
-                None => {
-                    f.message = format!("server `{name}`: {}", f.message);
-                    // Located at the server's section of a belt lock.
-                    f.related.push(crate::report::lint_report::RelatedLocation {
-                        key: name.to_string(),
-                        file: None,
-                        line: None,
-                    });
-                }
-            }
-            out.findings.push(f);
-        }
-    }
-    let catalogs: Vec<(&str, &crate::catalog::Catalog)> = belt
-        .servers
-        .iter()
-        .map(|s| (s.name.as_str(), &s.catalog))
-        .collect();
-    let mut across = crate::lint::belt::across(&catalogs, &cfg.lint);
-    across.extend(crate::lint::belt::budget(&shares, &cfg.lint));
-    let none = crate::catalog::Catalog::default();
-    let extra = LintReport::new(&none, &across, 0, None);
-    out.summary.errors += extra.summary.errors;
-    out.summary.warnings += extra.summary.warnings;
-    out.summary.infos += extra.summary.infos;
-    // Belt-wide findings first: they concern every server named.
-    out.findings.splice(0..0, extra.findings);
     if let Some(path) = locate_in {
         locate(&mut out, path);
     }

@@ -38,6 +38,61 @@ impl LintReport {
         LintReport::new(catalog, &findings, cx.total_tokens(), locator.as_ref())
     }
 
+    /// A belt's report: findings across servers first (they concern every server named), then
+    /// each server's own, keyed `server/tool` (a catalog-wide finding names its server in the
+    /// message and points at the server's section of a belt lock). `catalogs` are the
+    /// servers' catalogs in the lint's order.
+    pub fn for_belt(
+        source: String,
+        catalog_sha256: String,
+        tool_count: usize,
+        lint: &crate::lint::belt::BeltLint,
+        catalogs: &[&Catalog],
+    ) -> Self {
+        let total_tokens = lint.servers.iter().map(|(_, _, s)| s.tokens).sum();
+        let mut out = LintReport::new(
+            &Catalog {
+                source,
+                ..Default::default()
+            },
+            &[],
+            total_tokens,
+            None,
+        );
+        out.catalog_sha256 = catalog_sha256;
+        out.tool_count = tool_count;
+        for ((name, findings, share), catalog) in lint.servers.iter().zip(catalogs) {
+            let locator = catalog
+                .snapshot_path
+                .as_deref()
+                .and_then(Locator::from_file);
+            let r = LintReport::new(catalog, findings, share.tokens, locator.as_ref());
+            out.summary.errors += r.summary.errors;
+            out.summary.warnings += r.summary.warnings;
+            out.summary.infos += r.summary.infos;
+            for mut f in r.findings {
+                match &f.tool {
+                    Some(t) => f.tool = Some(crate::catalog::belt::key(name, t)),
+                    None => {
+                        f.message = format!("server `{name}`: {}", f.message);
+                        f.related.push(RelatedLocation {
+                            key: name.to_string(),
+                            file: None,
+                            line: None,
+                        });
+                    }
+                }
+                out.findings.push(f);
+            }
+        }
+        let extra = LintReport::new(&Catalog::default(), &lint.across, 0, None);
+        out.summary.errors += extra.summary.errors;
+        out.summary.warnings += extra.summary.warnings;
+        out.summary.infos += extra.summary.infos;
+        out.findings.splice(0..0, extra.findings);
+        out
+    }
+
     pub fn new(
         catalog: &Catalog,
         findings: &[Finding],

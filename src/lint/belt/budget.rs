@@ -29,9 +29,8 @@ pub fn budget(shares: &[Share], settings: &LintSettings) -> Vec<Finding> {
     let mut by_size: Vec<&Share> = shares.iter().collect();
     let mut out = Vec::new();
     let tools: usize = shares.iter().map(|s| s.tools).sum();
-    if tools > settings.warn_tools
-        && let Some(rule) = super::super::rule("TG021")
-    {
+    if tools > settings.warn_tools {
+        let rule = &super::super::rules::too_many_tools::RULE;
         by_size.sort_by(|a, b| b.tools.cmp(&a.tools).then(a.server.cmp(b.server)));
         let split: Vec<String> = by_size
             .iter()
@@ -64,9 +63,8 @@ pub fn budget(shares: &[Share], settings: &LintSettings) -> Vec<Finding> {
         out.push(f);
     }
     let tokens: usize = shares.iter().map(|s| s.tokens).sum();
-    if tokens > settings.max_catalog_tokens
-        && let Some(rule) = super::super::rule("TG022")
-    {
+    if tokens > settings.max_catalog_tokens {
+        let rule = &super::super::rules::catalog_token_budget::RULE;
         by_size.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.server.cmp(b.server)));
         let share = |n: usize| 100.0 * n as f64 / tokens.max(1) as f64;
         let mut split: Vec<String> = by_size

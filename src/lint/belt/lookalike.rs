@@ -50,9 +50,7 @@ struct Entry<'a> {
 /// Cross-server look-alike pairs of the belt, most alike first; `servers` are (name,
 /// catalog) in config order.
 pub fn lookalikes(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<Finding> {
-    let Some(rule) = super::super::rule("TG028") else {
-        return Vec::new();
-    };
+    let rule = &super::super::rules::cross_server_look_alike::RULE;
     if settings.level_of(rule.code) == Some(super::super::Level::Off) || servers.len() < 2 {
         return Vec::new();
     }

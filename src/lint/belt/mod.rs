@@ -20,9 +20,48 @@ pub use shadow::shadowing;
 use super::{Finding, LintSettings, Severity};
 use crate::catalog::Catalog;
 
-/// Codes the belt lint checks again with the whole belt in view: a belt report keeps the
-/// belt's findings of these codes and drops each server's own.
-pub const RECHECKED: &[&str] = &["TG029"];
+/// A belt's lint: each server's own findings (rules of [`super::Scope::CatalogOrBelt`] left
+/// to the belt), then what only the whole belt shows.
+pub struct BeltLint<'a> {
+    /// Per server, in config order: its name, its findings, and its share of the belt.
+    pub servers: Vec<(&'a str, Vec<Finding>, Share<'a>)>,
+    /// Findings across servers (TG001, TG028, TG029) and the belt's budget (TG021, TG022).
+    pub across: Vec<Finding>,
+}
+
+/// The lint stage over a belt: `servers` are (name, that server's context built with
+/// [`super::Context::in_belt`]) in config order.
+pub fn lint<'a>(
+    servers: &[(&'a str, &super::Context<'a>)],
+    settings: &LintSettings,
+) -> BeltLint<'a> {
+    let per: Vec<(&'a str, Vec<Finding>, Share<'a>)> = servers
+        .iter()
+        .map(|(name, cx)| {
+            let share = Share {
+                server: name,
+                tools: cx.catalog.tools.len(),
+                tokens: cx.total_tokens(),
+            };
+            (*name, super::run_in(cx), share)
+        })
+        .collect();
+    let catalogs: Vec<(&str, &Catalog)> = servers.iter().map(|(n, cx)| (*n, cx.catalog)).collect();
+    let mut across = across(&catalogs, settings);
+    let shares: Vec<Share> = per
+        .iter()
+        .map(|(_, _, s)| Share {
+            server: s.server,
+            tools: s.tools,
+            tokens: s.tokens,
+        })
+        .collect();
+    across.extend(budget(&shares, settings));
+    BeltLint {
+        servers: per,
+        across,
+    }
+}
 
 /// Every finding across the belt's servers: TG001, TG028, TG029 (the budget is [`budget`]'s,
 /// from token counts the caller already has).
@@ -66,9 +105,7 @@ pub(crate) fn server_words(key: &str, own: Option<&str>) -> HashSet<String> {
 /// Findings about the belt as a whole; `servers` are (name, catalog) in config order. A
 /// finding's `tool` is `server/tool` of the first server offering the name.
 pub fn cross_server(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<Finding> {
-    let Some(rule) = super::rule("TG001") else {
-        return Vec::new();
-    };
+    let rule = &super::rules::duplicate_name::RULE;
     if settings.level_of(rule.code) == Some(super::Level::Off) {
         return Vec::new();
     }

@@ -158,9 +158,7 @@ fn named_in(
 
 /// TG029 findings across the belt; `servers` are (name, catalog) in config order.
 pub fn shadowing(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<Finding> {
-    let Some(rule) = super::super::rule("TG029") else {
-        return Vec::new();
-    };
+    let rule = &super::super::rules::tool_shadowing::RULE;
     if settings.level_of(rule.code) == Some(super::super::Level::Off) {
         return Vec::new();
     }

@@ -33,7 +33,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::common::{quote, tool_texts};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG027",
@@ -42,6 +42,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tool text tells the model its earlier limits or instructions no longer apply.",
     doc: rule_doc!("capability_override"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Wording that overrides what the model was told before.

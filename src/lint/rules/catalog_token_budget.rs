@@ -25,7 +25,7 @@
 //! tools. Raise `[lint] max_catalog_tokens` if the size is deliberate.
 
 use super::common::thousands;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::tokens::TOKENIZER;
 
 pub(crate) const RULE: Rule = Rule {
@@ -35,6 +35,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "The whole tool list costs more tokens than the budget.",
     doc: rule_doc!("catalog_token_budget"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -34,7 +34,7 @@
 use serde_json::Value;
 
 use super::common::{declared_type, properties};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -44,6 +44,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool that is not about authentication asks the model for a credential.",
     doc: rule_doc!("credential_parameter"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Last name words that are a credential by themselves.

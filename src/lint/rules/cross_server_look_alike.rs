@@ -33,7 +33,7 @@
 //! connected PostgreSQL database") and when to use it. If the two tools really do the same
 //! job, do not load both servers together.
 
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG028",
@@ -42,6 +42,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tools on two servers of a belt are described so alike that a model cannot tell them apart.",
     doc: rule_doc!("cross_server_look_alike"),
     check,
+    scope: Scope::Belt,
 };
 
 /// A single catalog has no other server: the belt lint (`lint::belt`) checks this rule.

@@ -23,7 +23,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::common::quote;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -33,6 +33,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A deprecated tool is still listed.",
     doc: rule_doc!("deprecated_tool"),
     check,
+    scope: Scope::Catalog,
 };
 
 static DEPRECATED: LazyLock<Regex> =

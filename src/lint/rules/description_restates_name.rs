@@ -19,7 +19,7 @@
 //! user id or email. Use list_users to search by name."`.
 
 use super::common::quote;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -29,6 +29,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's description only repeats its name.",
     doc: rule_doc!("description_restates_name"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Words that add nothing to a description on their own.

@@ -25,7 +25,7 @@
 //! disable this rule for the tool in `toolgate.toml`.
 
 use super::common::destructive_verb;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG015",
@@ -34,6 +34,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A destructive-sounding tool is not annotated as destructive.",
     doc: rule_doc!("destructive_without_hint"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::common::quote;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG004",
@@ -30,6 +30,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Two tools share the same description.",
     doc: rule_doc!("duplicate_description"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Lower-case words joined by single spaces: punctuation and spacing do not count.

@@ -17,7 +17,7 @@
 //! Give every tool a unique name that says what it acts on: `search_tickets`,
 //! `search_customers`. When two servers are combined, prefix each server's tools.
 
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use std::collections::HashMap;
 
 pub(crate) const RULE: Rule = Rule {
@@ -27,6 +27,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Two tools share one name.",
     doc: rule_doc!("duplicate_name"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

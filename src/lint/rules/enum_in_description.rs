@@ -28,7 +28,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::common::{properties, quote};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG020",
@@ -37,6 +37,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A parameter's allowed values are listed in prose instead of an enum.",
     doc: rule_doc!("enum_in_description"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// One quoted single-token value.

@@ -27,7 +27,7 @@
 //! the ticket"}`.
 
 use super::common::{declared_type, has_description, is_free_text};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -37,6 +37,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "An undescribed free-text parameter can carry conversation data out.",
     doc: rule_doc!("exfiltration_parameter"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Name words of catch-all fields a model fills with whatever it has at hand.

@@ -20,7 +20,7 @@
 //! `run_sql_migration`. Keep names short, lower case, with underscores.
 
 use super::common::ticked;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -30,6 +30,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's name is too generic to say what it acts on.",
     doc: rule_doc!("generic_tool_name"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Words that say nothing about what a tool acts on.

@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::common::{join, quote};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG017",
@@ -39,6 +39,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tool text contains invisible Unicode characters.",
     doc: rule_doc!("hidden_unicode"),
     check,
+    scope: Scope::Catalog,
 };
 
 pub(crate) fn is_hidden(c: char) -> bool {

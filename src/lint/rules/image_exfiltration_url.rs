@@ -28,7 +28,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::common::{quote, tool_texts};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG026",
@@ -37,6 +37,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tool text shows the model an image URL with a slot for data to send out.",
     doc: rule_doc!("image_exfiltration_url"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// A Markdown image or an HTML `<img>`; one of groups 1 to 4 is the URL.

@@ -23,7 +23,7 @@
 use serde_json::Value;
 
 use crate::catalog::kind;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG010",
@@ -32,6 +32,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's input (or output) schema is not an object schema.",
     doc: rule_doc!("input_schema_not_object"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// What is wrong with a schema that must be `"type": "object"`, and where.

@@ -27,7 +27,7 @@
 use serde_json::Value;
 
 use super::common::{join, quote, subschemas};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG009",
@@ -36,6 +36,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's input or output schema is not valid JSON Schema.",
     doc: rule_doc!("invalid_schema"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Validates `schema` against its metaschema; the error text and instance path on failure.

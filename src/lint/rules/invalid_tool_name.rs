@@ -21,7 +21,7 @@
 //! prefix with an underscore rather than a dot or slash.
 
 use super::common::{quote, ticked};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG023",
@@ -30,6 +30,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's name breaks MCP or model-provider naming rules.",
     doc: rule_doc!("invalid_tool_name"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn allowed(c: char) -> bool {

@@ -45,7 +45,7 @@ use std::collections::HashSet;
 
 use super::common::shown_pair;
 use crate::catalog::Tool;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -55,6 +55,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Two tools are described so alike that a model cannot tell them apart.",
     doc: rule_doc!("look_alike_tools"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Each content word of a tool's description and name: (as written, stem, concept).

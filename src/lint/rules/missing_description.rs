@@ -16,7 +16,7 @@
 //! than its siblings: `"Push local calendar changes to the server. Use after create_event or
 //! update_event when the user asks to sync."`
 
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG002",
@@ -25,6 +25,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool has no description.",
     doc: rule_doc!("missing_description"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

@@ -28,7 +28,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::common::{shown_name, ticked};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -38,6 +38,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool with a look-alike sibling does not say when to use it instead.",
     doc: rule_doc!("missing_disambiguation"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Wording that tells a model when (not) to pick a tool.

@@ -40,7 +40,7 @@
 use std::sync::LazyLock;
 
 use super::common::{quote, tool_texts};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 use regex::Regex;
 
@@ -51,6 +51,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tool text gives the model hidden orders (tool poisoning).",
     doc: rule_doc!("model_directed_instructions"),
     check,
+    scope: Scope::Catalog,
 };
 
 struct Pattern {

@@ -22,7 +22,7 @@
 //! deliberate.
 
 use super::common::thousands;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::tokens::TOKENIZER;
 
 pub(crate) const RULE: Rule = Rule {
@@ -32,6 +32,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A single tool definition costs too many tokens.",
     doc: rule_doc!("oversized_definition"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

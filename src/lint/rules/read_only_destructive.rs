@@ -25,7 +25,7 @@
 
 use super::common::destructive_verb;
 use crate::catalog::Tool;
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -35,6 +35,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A destructive tool is annotated as read-only.",
     doc: rule_doc!("read_only_destructive"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Verbs of actions with effects outside the tool: money moved, messages sent, things written.

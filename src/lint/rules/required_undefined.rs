@@ -24,7 +24,7 @@
 use serde_json::{Map, Value};
 
 use super::common::{quote, subschemas};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG008",
@@ -33,6 +33,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A required parameter is not defined in the schema.",
     doc: rule_doc!("required_undefined"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// True when `name` is a property of `node` or of one of its combinator branches.

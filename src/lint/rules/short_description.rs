@@ -20,7 +20,7 @@
 //! `[lint] min_description_words` in `toolgate.toml`.
 
 use super::common::{plural, quote};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
 
 pub(crate) const RULE: Rule = Rule {
@@ -30,6 +30,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool's description is too short to guide a model.",
     doc: rule_doc!("short_description"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Descriptions shorter than this many characters say too little, whatever the word count.

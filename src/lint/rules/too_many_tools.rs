@@ -19,7 +19,7 @@
 //! `get_issue`), drop rarely used ones, or split the server into focused servers (or toolsets
 //! the user enables). Thresholds are `[lint] warn_tools` and `max_tools`.
 
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG021",
@@ -28,6 +28,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "The server lists more tools than hosts handle well.",
     doc: rule_doc!("too_many_tools"),
     check,
+    scope: Scope::Catalog,
 };
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {

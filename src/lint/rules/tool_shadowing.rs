@@ -39,7 +39,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::common::{quote, shown_name, tool_texts};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG029",
@@ -48,6 +48,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "Tool text claims other tools' jobs or tells the model to prefer it over them.",
     doc: rule_doc!("tool_shadowing"),
     check,
+    scope: Scope::CatalogOrBelt,
 };
 
 /// Wording that tells the model to prefer this tool over other tools, naming none.

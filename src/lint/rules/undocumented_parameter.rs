@@ -24,7 +24,7 @@
 use serde_json::Value;
 
 use super::common::{has_description, properties, resolve_ref};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG007",
@@ -33,6 +33,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A tool parameter has no description.",
     doc: rule_doc!("undocumented_parameter"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Hops followed through `$ref`s and branches when looking for a description.

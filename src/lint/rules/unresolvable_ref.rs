@@ -28,7 +28,7 @@
 use serde_json::Value;
 
 use super::common::{local_fragment, quote, resolve_fragment, subschemas};
-use crate::lint::{Context, Finding, Rule, Severity, rule_doc};
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG011",
@@ -37,6 +37,7 @@ pub(crate) const RULE: Rule = Rule {
     summary: "A schema `$ref` cannot be resolved, is remote, or loops.",
     doc: rule_doc!("unresolvable_ref"),
     check,
+    scope: Scope::Catalog,
 };
 
 /// Longest `$ref` chain followed before giving up.
