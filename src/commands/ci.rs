@@ -5,7 +5,7 @@
 use crate::adapt::{load_catalog, lock_path};
 use crate::ci::{self, CiSettings};
 use crate::cli::{CiArgs, ServerArgs};
-use crate::config::{CiConfig, Config};
+use crate::config::Config;
 use crate::gate::Exit;
 use crate::github::GithubEnv;
 
@@ -16,47 +16,10 @@ fn trimmed(v: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The flags as a `[ci]` layer, to merge over the file's.
-fn flag_layer(a: &CiArgs) -> CiConfig {
-    CiConfig {
-        tasks: a.tasks.clone(),
-        models: (!a.models.is_empty()).then(|| a.models.clone()),
-        trials: a.trials,
-        split: a.split,
-        fail_under: a.fail_under,
-        min_tool_accuracy: a.min_tool_accuracy,
-        fail_under_recall: a.fail_under_recall,
-        lint_fail_on: a.lint_fail_on,
-        lock_check: a.lock_check,
-        out: a.out.clone(),
-        badge: a.badge.clone(),
-        base: a.base.clone(),
-        comment: a.comment,
-        comment_id: a.comment_id.clone(),
-        comment_author: a.comment_author.clone(),
-        alpha: a.alpha,
-        max_calls: a.max_calls,
-        max_steps: a.max_steps,
-        concurrency: a.concurrency,
-        timeout: a.timeout,
-        base_url: a.base_url.clone(),
-        seed: a.seed,
-        max_error_rate: a.max_error_rate,
-        fail_on_regression: a.fail_on_regression,
-        max_drop: a.max_drop,
-        fail_on_tool_regression: a.fail_on_tool_regression,
-        no_cache: a.no_cache,
-        belt: a.belt.clone(),
-        curve: a.curve,
-        curve_sizes: a.curve_sizes.clone(),
-        mcp_config: a.mcp_config.clone(),
-    }
-}
-
 /// Settings from flags, toolgate.toml and defaults.
 pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<CiSettings> {
     let mut s = ci::resolve(
-        &flag_layer(a),
+        &a.settings,
         &cfg.ci,
         lock_path(a.lock.as_ref(), cfg),
         on_actions,
@@ -94,7 +57,11 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         request_timeout: a.request_timeout,
         max_pages: None,
         pass_env: trimmed(&a.pass_env),
-        mcp_config: a.mcp_config.clone().or_else(|| cfg.ci.mcp_config.clone()),
+        mcp_config: a
+            .settings
+            .mcp_config
+            .clone()
+            .or_else(|| cfg.ci.mcp_config.clone()),
     };
     s.lock_section = crate::adapt::belt::section_of(&server, a.lock.as_ref(), cfg);
     let result = async {
