@@ -155,7 +155,7 @@ pub async fn execute(
         if let Some(b) = bar {
             b.inc(1);
         }
-        if decision.error.as_deref() == Some(crate::models::llm::BUDGET_EXHAUSTED) {
+        if decision.error_kind == Some(crate::models::ErrorKind::Budget) {
             skipped += 1;
             continue;
         }
@@ -258,6 +258,7 @@ mod tests {
                 tokio::time::sleep(std::time::Duration::from_millis(40 - 10 * n)).await;
                 Decision {
                     error: (task.id == "t3").then(|| crate::models::llm::BUDGET_EXHAUSTED.into()),
+                    error_kind: (task.id == "t3").then_some(crate::models::ErrorKind::Budget),
                     ..Default::default()
                 }
             })

@@ -4,6 +4,7 @@
 pub mod bm25;
 pub mod cache;
 pub mod embed;
+pub mod error;
 pub mod llm;
 pub mod provider;
 pub mod replay;
@@ -17,6 +18,7 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use error::{DecisionError, ErrorKind};
 pub use spec::{ModelKind, ModelSpec};
 
 use crate::catalog::Catalog;
@@ -35,6 +37,9 @@ pub struct Decision {
     /// confusion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The error's kind, typed where it happened (absent in files of older toolgates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
     /// What the model said instead of calling (kept for the report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,

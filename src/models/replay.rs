@@ -156,6 +156,7 @@ impl Model for Replay {
             .cloned()
             .unwrap_or_else(|| Decision {
                 error: Some("the replay log has no decision for this task".into()),
+                error_kind: Some(super::ErrorKind::NotRecorded),
                 ..Default::default()
             });
         Box::pin(async move { found })

@@ -44,6 +44,9 @@ pub struct Graded {
     pub args_correct: Option<bool>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// An error's kind, as the model adapter typed it (or an invented tool name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<crate::models::ErrorKind>,
 }
 
 pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChecker) -> Graded {
@@ -52,6 +55,7 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         args_valid: None,
         args_correct: None,
         notes: vec![],
+        error_kind: None,
     };
     // Multi-step: the task passes when the intended call is made at any step and nothing
     // before it may have written without being asked; that step's arguments are graded.
@@ -82,6 +86,7 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
     if let Some(e) = &d.error {
         g.outcome = Outcome::Error;
         g.notes.push(e.clone());
+        g.error_kind = d.error_kind;
         return g;
     }
     let Some(called) = &d.tool else {
@@ -97,6 +102,7 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         g.notes.push(format!(
             "called `{called}`, which is not a tool of this catalog"
         ));
+        g.error_kind = Some(crate::models::ErrorKind::InventedTool);
         return g;
     }
     let Some(exp) = &task.expected else {

@@ -229,7 +229,13 @@ impl Metrics {
                 .first()
                 .map(String::as_str)
                 .unwrap_or("error");
-            *m.errors_by_cause.entry(error_cause(text)).or_default() += 1;
+            // Typed where the error happened; files of older toolgates carry only the text.
+            let cause = o
+                .graded
+                .error_kind
+                .and_then(crate::models::ErrorKind::label)
+                .unwrap_or_else(|| error_cause(text));
+            *m.errors_by_cause.entry(cause).or_default() += 1;
             if m.first_error.is_none() {
                 m.first_error = Some(text.chars().take(1000).collect());
             }

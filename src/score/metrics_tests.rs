@@ -19,6 +19,7 @@ fn obs<'a>(task: &'a Task, called: Option<&str>, outcome: Outcome) -> Observatio
             args_valid: None,
             args_correct: None,
             notes: vec![],
+            error_kind: None,
         },
         text: None,
     }
@@ -61,4 +62,52 @@ fn counts_outcomes_apart_and_fills_the_matrix() {
         (1, 2, 1, 2)
     );
     assert_eq!(m.most_confused.len(), 3);
+}
+
+#[test]
+fn errors_are_counted_by_their_typed_kind_and_old_files_by_their_text() {
+    let t = [
+        task("1", "direct", Some("a")),
+        task("2", "direct", Some("a")),
+        task("3", "direct", Some("a")),
+    ];
+    let err = |task, note: &str, kind| {
+        let mut o = obs(task, None, Outcome::Error);
+        o.graded.notes.push(note.into());
+        o.graded.error_kind = kind;
+        o
+    };
+    let o = vec![
+        // The wording mentions a timeout; the adapter typed it as an HTTP 503.
+        err(
+            &t[0],
+            "HTTP 503: upstream timed out",
+            Some(crate::models::ErrorKind::Http(503)),
+        ),
+        err(
+            &t[1],
+            "called `zz`, which is not a tool of this catalog",
+            Some(crate::models::ErrorKind::InventedTool),
+        ),
+        // A predictions file of an older toolgate: no kind, the text decides.
+        err(
+            &t[2],
+            "request failed: tcp connect error: Connection refused",
+            None,
+        ),
+    ];
+    let m = Metrics::compute(&["a".to_string()], &o);
+    let causes: Vec<(&str, u64)> = m
+        .errors_by_cause
+        .iter()
+        .map(|(k, v)| (k.as_str(), *v))
+        .collect();
+    assert_eq!(
+        causes,
+        [
+            ("HTTP 503", 1),
+            ("connection refused", 1),
+            ("invented tool name", 1)
+        ]
+    );
 }

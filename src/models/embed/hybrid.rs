@@ -35,6 +35,7 @@ impl Hybrid {
             Err(e) => {
                 return Decision {
                     error: Some(format!("embedding the request failed: {e:#}")),
+                    error_kind: Some(crate::models::ErrorKind::Embedding),
                     ..Default::default()
                 };
             }

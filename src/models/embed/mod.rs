@@ -212,6 +212,7 @@ impl Embed {
             Err(e) => {
                 return Decision {
                     error: Some(format!("embedding the request failed: {e:#}")),
+                    error_kind: Some(crate::models::ErrorKind::Embedding),
                     ..Default::default()
                 };
             }

@@ -43,7 +43,8 @@ impl Model for LlmModel {
                     Ok(r) => r,
                     Err(e) if first.is_none() => {
                         return Decision {
-                            error: Some(e),
+                            error: Some(e.message),
+                            error_kind: Some(e.kind),
                             ..Default::default()
                         };
                     }
@@ -51,7 +52,7 @@ impl Model for LlmModel {
                         steps.push(Step {
                             tool: "(error)".into(),
                             arguments: None,
-                            error: Some(e),
+                            error: Some(e.message),
                         });
                         break;
                     }
@@ -167,6 +168,7 @@ fn reply_first_call(reply: Reply) -> Decision {
             Err(e) => Decision {
                 tool: Some(call.name),
                 error: Some(e),
+                error_kind: Some(crate::models::ErrorKind::Malformed),
                 text: reply.text,
                 served_by,
                 ..Default::default()

@@ -14,6 +14,7 @@ use tokio::sync::Semaphore;
 use super::cache::Cache;
 use super::provider::{Endpoint, Wire};
 use super::wire::{self, Reply};
+use super::{DecisionError, ErrorKind};
 use crate::catalog::Catalog;
 
 mod decide;
@@ -226,7 +227,7 @@ impl LlmModel {
         &self,
         make_body: &(dyn Fn(bool) -> Value + Sync),
         trial: u32,
-    ) -> Result<Reply, String> {
+    ) -> Result<Reply, DecisionError> {
         self.exchange_with(make_body, trial, true).await
     }
 
@@ -237,7 +238,7 @@ impl LlmModel {
         make_body: &(dyn Fn(bool) -> Value + Sync),
         trial: u32,
         budgeted: bool,
-    ) -> Result<Reply, String> {
+    ) -> Result<Reply, DecisionError> {
         loop {
             let body = make_body(self.temperature.load(Ordering::SeqCst));
             let key = Cache::key(
@@ -276,7 +277,9 @@ impl LlmModel {
                     r.elapsed = if cached { Duration::ZERO } else { elapsed };
                     r
                 })
-                .map_err(|e| format!("unexpected reply: {e}"));
+                .map_err(|e| {
+                    DecisionError::new(ErrorKind::Malformed, format!("unexpected reply: {e}"))
+                });
         }
     }
 
@@ -286,11 +289,9 @@ impl LlmModel {
         if let Some(v) = self.opts.cache.as_ref().and_then(|c| c.get(key)) {
             return Ok((v, true, Duration::ZERO));
         }
-        let _permit = self
-            .sem
-            .acquire()
-            .await
-            .map_err(|e| CallError::Failed(e.to_string()))?;
+        let _permit = self.sem.acquire().await.map_err(|e| {
+            CallError::Failed(DecisionError::new(ErrorKind::Transport, e.to_string()))
+        })?;
         // Built before a request that was sent meanwhile learned the model rejects
         // temperature 0: rebuilt without it rather than sent to be refused.
         if body.get("temperature").is_some() && !self.temperature.load(Ordering::SeqCst) {
@@ -309,14 +310,19 @@ impl LlmModel {
     pub async fn complete(&self, system: &str, user: &str, variant: u32) -> Result<String, String> {
         let wire = self.endpoint.provider.wire;
         let make = |t: bool| wire::text_body(wire, &self.model, system, user, t && variant == 0);
-        let reply = self.exchange(&make, variant).await?;
+        let reply = self.exchange(&make, variant).await.map_err(|e| e.message)?;
         reply
             .text
             .ok_or_else(|| "the writer replied with no text".to_string())
     }
 
     /// One model turn with the tools offered.
-    async fn turn(&self, request: &str, turns: &[wire::Turn], trial: u32) -> Result<Reply, String> {
+    async fn turn(
+        &self,
+        request: &str,
+        turns: &[wire::Turn],
+        trial: u32,
+    ) -> Result<Reply, DecisionError> {
         let wire = self.endpoint.provider.wire;
         let make = |t: bool| {
             wire::body(

@@ -9,11 +9,12 @@ use serde_json::Value;
 
 use super::{BUDGET_EXHAUSTED, LlmModel};
 use crate::models::provider::Wire;
+use crate::models::{DecisionError, ErrorKind};
 
 #[derive(Clone, Debug)]
 pub(super) enum CallError {
     TemperatureRejected,
-    Failed(String),
+    Failed(DecisionError),
 }
 
 /// An error and its causes, `: `-joined (reqwest hides the reason behind "error sending
@@ -115,7 +116,10 @@ impl LlmModel {
                 && let Some(b) = &self.opts.budget
                 && !b.take()
             {
-                return Err(CallError::Failed(BUDGET_EXHAUSTED.into()));
+                return Err(CallError::Failed(DecisionError::new(
+                    ErrorKind::Budget,
+                    BUDGET_EXHAUSTED,
+                )));
             }
             self.calls.fetch_add(1, Ordering::SeqCst);
             let mut req = self
@@ -131,7 +135,7 @@ impl LlmModel {
             if self.endpoint.provider.wire == Wire::Anthropic {
                 req = req.header("anthropic-version", "2023-06-01");
             }
-            let outcome: Result<Value, (String, Option<Duration>)> = match req.send().await {
+            let outcome: Result<Value, (DecisionError, Option<Duration>)> = match req.send().await {
                 Ok(resp) => {
                     let status = resp.status();
                     let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
@@ -143,8 +147,9 @@ impl LlmModel {
                         match serde_json::from_str::<Value>(&text) {
                             Ok(v) => return Ok(v),
                             Err(e) => {
-                                return Err(CallError::Failed(format!(
-                                    "the reply is not JSON: {e}"
+                                return Err(CallError::Failed(DecisionError::new(
+                                    ErrorKind::Malformed,
+                                    format!("the reply is not JSON: {e}"),
                                 )));
                             }
                         }
@@ -160,39 +165,46 @@ impl LlmModel {
                     }
                     let prefix: String = self.scrub(&text).chars().take(300).collect();
                     let msg = format!("HTTP {status}: {prefix}");
+                    let err = DecisionError::http(status.as_u16(), &text, msg);
                     if status.as_u16() == 429 || status.as_u16() == 408 || status.is_server_error()
                     {
-                        Err((msg, wait))
+                        Err((err, wait))
                     } else {
-                        return Err(CallError::Failed(msg));
+                        return Err(CallError::Failed(err));
                     }
                 }
                 Err(e) if e.is_redirect() => {
                     // A refused cross-origin redirect: retrying cannot help.
-                    return Err(CallError::Failed(format!(
-                        "request failed: {}",
-                        self.scrub(&error_chain(&e))
+                    return Err(CallError::Failed(DecisionError::new(
+                        ErrorKind::Transport,
+                        format!("request failed: {}", self.scrub(&error_chain(&e))),
                     )));
                 }
                 Err(e) => {
                     let what = if e.is_timeout() {
-                        format!(
-                            "no reply within {}s (--timeout)",
-                            self.opts.timeout.as_secs_f64()
+                        DecisionError::new(
+                            ErrorKind::Timeout,
+                            format!(
+                                "no reply within {}s (--timeout)",
+                                self.opts.timeout.as_secs_f64()
+                            ),
                         )
                     } else {
-                        format!("request failed: {}", self.scrub(&error_chain(&e)))
+                        DecisionError::transport(
+                            &e,
+                            format!("request failed: {}", self.scrub(&error_chain(&e))),
+                        )
                     };
                     Err((what, None))
                 }
             };
-            let Err((msg, wait)) = outcome else {
+            let Err((err, wait)) = outcome else {
                 unreachable!("successes return early")
             };
             if attempt >= self.opts.retries {
-                return Err(CallError::Failed(format!(
-                    "{msg} (after {} retries)",
-                    self.opts.retries
+                return Err(CallError::Failed(DecisionError::new(
+                    err.kind,
+                    format!("{} (after {} retries)", err.message, self.opts.retries),
                 )));
             }
             let backoff = self
