@@ -140,3 +140,127 @@ fn the_comment_and_summary_are_pinned() {
         insta::assert_snapshot!(format!("comment-{name}"), redact(&comment, dir.path()));
     }
 }
+
+/// `toolgate ci` over the bundled example with `extra` flags, in a fresh folder: the job
+/// summary, the PR comment and the run's report.md, redacted.
+fn ci_surface(extra: &[&str]) -> (String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = toolgate();
+    cmd.current_dir(dir.path()).args([
+        "ci",
+        "--server",
+        &py_server("fakemcp.py", &fixture("example/after.json")),
+        "--tasks",
+        &fixture("example/tasks.jsonl"),
+        "--lock",
+        &fixture("example/toolgate.lock"),
+        "--out",
+        "out",
+        "--comment",
+        "true",
+    ]);
+    cmd.args(extra).assert().success();
+    let read = |p: &str| {
+        redact(
+            &std::fs::read_to_string(dir.path().join(p)).unwrap(),
+            dir.path(),
+        )
+    };
+    (
+        read("out/summary.md"),
+        read("out/comment.md"),
+        read("out/run/report.md"),
+    )
+}
+
+/// Every variant of the comment and summary the ci stage renders (a belt with its distractor
+/// curve, an incremental run, a fan-in of shards), and the run reports, pinned.
+#[test]
+fn every_comment_variant_and_the_run_reports_are_pinned() {
+    let base = fixture("example/toolgate-baseline.json");
+    let (summary, comment, report) = ci_surface(&[
+        "--belt",
+        "ecosystem",
+        "--curve-sizes",
+        "0,5,20",
+        "--lock-check",
+        "warn",
+    ]);
+    insta::assert_snapshot!("summary-belt-curve", summary);
+    insta::assert_snapshot!("comment-belt-curve", comment);
+    insta::assert_snapshot!("report-md-belt-curve", report);
+
+    let (summary, comment, _) = ci_surface(&["--base", &base, "--incremental"]);
+    insta::assert_snapshot!("summary-incremental", summary);
+    insta::assert_snapshot!("comment-incremental", comment);
+
+    // Two shards, then the fan-in that gates, comments and reports.
+    let dir = tempfile::tempdir().unwrap();
+    for k in ["1/2", "2/2"] {
+        let out = format!("shard-{}", &k[..1]);
+        toolgate()
+            .current_dir(dir.path())
+            .args([
+                "ci",
+                "--server",
+                &py_server("fakemcp.py", &fixture("example/after.json")),
+                "--tasks",
+                &fixture("example/tasks.jsonl"),
+                "--out",
+                &out,
+                "--shard",
+                k,
+            ])
+            .assert()
+            .success();
+    }
+    toolgate()
+        .current_dir(dir.path())
+        .args([
+            "ci",
+            "--tasks",
+            &fixture("example/tasks.jsonl"),
+            "--lock",
+            &fixture("example/toolgate.lock"),
+            "--base",
+            &base,
+            "--out",
+            "out",
+            "--comment",
+            "true",
+            "--merge",
+            "shard-1",
+            "shard-2",
+        ])
+        .assert()
+        .success();
+    let read = |p: &str| {
+        redact(
+            &std::fs::read_to_string(dir.path().join(p)).unwrap(),
+            dir.path(),
+        )
+    };
+    insta::assert_snapshot!("summary-merged-shards", read("out/summary.md"));
+    insta::assert_snapshot!("comment-merged-shards", read("out/comment.md"));
+    insta::assert_snapshot!("report-md", read("out/run/report.md"));
+
+    // The terminal report of a run.
+    let o = toolgate()
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .args([
+            "run",
+            &py_server("fakemcp.py", &fixture("example/after.json")),
+            "-t",
+            &fixture("example/tasks.jsonl"),
+            "--out",
+            "run",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    insta::assert_snapshot!(
+        "terminal-report",
+        redact(&String::from_utf8_lossy(&o.stdout), dir.path())
+    );
+}
