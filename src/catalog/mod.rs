@@ -5,6 +5,7 @@ pub mod belt;
 pub mod canonical;
 pub mod connect;
 pub mod jsonpos;
+pub mod locate;
 pub mod lock;
 pub mod mcp_config;
 pub mod net;

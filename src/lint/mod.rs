@@ -4,6 +4,7 @@
 pub mod belt;
 pub mod finding;
 pub mod lookalike_bench;
+pub mod report;
 mod rules;
 pub mod settings;
 

@@ -8,8 +8,6 @@ pub mod compare;
 pub mod escape;
 pub mod github;
 pub mod html;
-pub mod lint_report;
-pub mod locate;
 pub mod markdown;
 pub mod run;
 pub mod sarif;
@@ -17,7 +15,7 @@ pub mod style;
 pub mod table;
 pub mod terminal;
 
-pub use lint_report::{LintReport, LintSummary, ReportFinding};
+pub use crate::record::lint::{LintReport, LintSummary, ReportFinding};
 
 /// A format a report can be printed in.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

@@ -1,8 +1,9 @@
-//! The versioned lint report (`toolgate.lint/v1`): what `--format json` prints and what every
-//! other lint renderer reads.
+//! The lint stage's product: the versioned lint report (`toolgate.lint/v1`, a record type)
+//! built from a catalog's (or a belt's) findings, each located in the snapshot or lock file
+//! when one is known. The renderers (`crate::report`) only read it.
 
-use super::locate::Locator;
 use crate::catalog::Catalog;
+use crate::catalog::locate::Locator;
 use crate::lint::{Finding, Severity};
 pub use crate::record::lint::{
     LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding,
