@@ -23,7 +23,7 @@ use crate::record::run::{
 use crate::record::{PredictionWriter, for_each_prediction, read_predictions};
 use crate::tasks::{Task, suite_hash};
 
-pub use super::suite::{check_tasks_against, load_tasks};
+pub use super::suite::load_tasks;
 
 pub use super::options::{EvalOptions, IncrementalBase};
 

@@ -216,7 +216,6 @@ pub async fn in_memory(
     Ok((ran, results, outcomes))
 }
 
-pub use crate::record::files::OUTCOMES_FILE;
 pub use crate::score::OutcomeLine;
 
 /// Grades every prediction and computes each model's metrics; also returns every graded

@@ -6,15 +6,9 @@ use std::path::Path;
 use anyhow::bail;
 
 use crate::catalog::Catalog;
-use crate::tasks::{SplitArg, Task, parse_tasks};
+use crate::tasks::{SplitArg, Task};
 
 /// Checks that every tool a task names exists in the catalog (errors name the line).
-pub fn check_tasks_against(catalog: &Catalog, path: &Path) -> anyhow::Result<()> {
-    let (numbered, _) = parse_tasks(path)?;
-    check_numbered(catalog, path, &numbered)
-}
-
-/// The check of [`check_tasks_against`] on tasks already read.
 fn check_numbered(
     catalog: &Catalog,
     path: &Path,

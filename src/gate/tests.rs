@@ -1,5 +1,5 @@
 use super::*;
-use crate::record::GateResult;
+use crate::record::gate::GateResult;
 use crate::record::run::{CatalogInfo, ModelResult, SuiteInfo};
 use crate::score::Rate;
 use crate::score::compare::Delta;

@@ -13,10 +13,10 @@ pub mod run;
 pub mod shard;
 pub mod v1;
 
-pub use gate::{Exit, GateDecision, GateReason, GateResult};
+pub use gate::GateReason;
 pub use io::{PredictionWriter, for_each_prediction, read_outcomes, read_predictions};
-pub use lint::{LintReport, LintSummary};
-pub use run::{ModelInfo, ModelResult, PredictionLine, RunFile, RunStatus};
+pub use lint::LintSummary;
+pub use run::{ModelResult, PredictionLine, RunFile, RunStatus};
 
 /// Every file name of a run directory, defined once.
 pub mod files {

@@ -22,7 +22,7 @@ pub type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>
 pub const OTHER: &str = "(other tools)";
 
 pub use super::errors::error_cause;
-pub use super::preconditions::{Precondition, UNDECLARED_AT, preconditions};
+pub use super::preconditions::{Precondition, preconditions};
 
 fn is_zero(v: &u64) -> bool {
     *v == 0

@@ -114,6 +114,7 @@ fn scores(ranks: &[Option<usize>]) -> RetrievalScores {
 }
 
 /// Scores `(expected tool, ranking)` pairs, one per task decision that expects a tool.
+#[cfg(test)]
 pub fn score<'a>(items: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Retrieval {
     score_ranks(
         items
