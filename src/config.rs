@@ -147,17 +147,41 @@ pub struct CiConfig {
     pub curve_sizes: Option<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// `[connect]` and the connection flags of every command that reaches a server: one
+/// spelling for the flag, its variable and its key.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, clap::Args)]
 #[serde(deny_unknown_fields, default)]
 pub struct ConnectConfig {
-    /// HTTP headers (`"Name: value"`) for URL servers.
+    /// Extra HTTP header for URL servers, `'Name: value'` (repeatable; one per line in the variable).
+    #[arg(
+        long = "header",
+        short = 'H',
+        env = "TOOLGATE_HEADERS",
+        value_delimiter = '\n',
+        value_name = "K: V",
+        hide_env_values = true
+    )]
     pub headers: Vec<String>,
-    /// Name of the environment variable that holds a bearer token for URL servers.
+    /// Environment variable holding a bearer token for URL servers (the value is never printed).
+    #[arg(long, env = "TOOLGATE_BEARER_ENV", value_name = "VAR")]
     pub bearer_env: Option<String>,
+    /// Seconds allowed for start-up and the MCP handshake.
+    #[arg(long, env = "TOOLGATE_CONNECT_TIMEOUT", value_name = "SECS")]
     pub connect_timeout: Option<f64>,
+    /// Seconds allowed for each tools/list page.
+    #[arg(long, env = "TOOLGATE_REQUEST_TIMEOUT", value_name = "SECS")]
     pub request_timeout: Option<f64>,
+    /// Most tools/list pages to read.
+    #[arg(long, env = "TOOLGATE_MAX_PAGES", value_name = "N")]
     pub max_pages: Option<usize>,
-    /// Credential variables the server process may see although toolgate strips them.
+    /// Let the server process see this credential variable, which toolgate strips by default
+    /// (e.g. GITHUB_TOKEN) (repeatable or comma-separated).
+    #[arg(
+        long,
+        env = "TOOLGATE_PASS_ENV",
+        value_delimiter = ',',
+        value_name = "VAR"
+    )]
     pub pass_env: Vec<String>,
 }
 

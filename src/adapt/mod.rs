@@ -62,6 +62,7 @@ pub fn resolve_server(
 pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
     let mut opts = ConnectOptions::default();
     let c = &cfg.connect;
+    let args = &args.connect;
     if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
         opts.connect_timeout = secs(v, "--connect-timeout")?;
     }

@@ -17,33 +17,9 @@ pub struct CiArgs {
     /// name), spelled once in [`crate::config::CiConfig`].
     #[command(flatten)]
     pub settings: crate::config::CiConfig,
-    /// Extra HTTP header for URL servers, `'Name: value'` (repeatable; one per line in the variable).
-    #[arg(
-        long = "header",
-        short = 'H',
-        env = "TOOLGATE_HEADERS",
-        value_delimiter = '\n',
-        value_name = "K: V",
-        hide_env_values = true
-    )]
-    pub headers: Vec<String>,
-    /// Environment variable holding a bearer token for URL servers (the value is never printed).
-    #[arg(long, env = "TOOLGATE_BEARER_ENV", value_name = "VAR")]
-    pub bearer_env: Option<String>,
-    /// Seconds allowed for start-up and the MCP handshake.
-    #[arg(long, env = "TOOLGATE_CONNECT_TIMEOUT", value_name = "SECS")]
-    pub connect_timeout: Option<f64>,
-    /// Seconds allowed for each tools/list page.
-    #[arg(long, env = "TOOLGATE_REQUEST_TIMEOUT", value_name = "SECS")]
-    pub request_timeout: Option<f64>,
-    /// Credential variables the server process may see (comma-separated or repeated).
-    #[arg(
-        long,
-        env = "TOOLGATE_PASS_ENV",
-        value_delimiter = ',',
-        value_name = "VAR"
-    )]
-    pub pass_env: Vec<String>,
+    /// How to connect (`[connect]` in toolgate.toml gives the same settings).
+    #[command(flatten)]
+    pub connect: crate::config::ConnectConfig,
     /// Lock file to check (default: toolgate.lock).
     #[arg(long, env = "TOOLGATE_LOCK", value_name = "FILE")]
     pub lock: Option<PathBuf>,

@@ -94,25 +94,9 @@ pub struct ServerArgs {
     /// one; without it, inspect/lint/pin read them all as one belt (tools keyed server/tool).
     #[arg(long, value_name = "FILE")]
     pub mcp_config: Option<PathBuf>,
-    /// Extra HTTP header for URL servers, `'Name: value'` (repeatable).
-    #[arg(long = "header", short = 'H', value_name = "K: V")]
-    pub headers: Vec<String>,
-    /// Environment variable holding a bearer token for URL servers (the value is never printed).
-    #[arg(long, value_name = "VAR")]
-    pub bearer_env: Option<String>,
-    /// Seconds allowed for start-up and the MCP handshake.
-    #[arg(long, value_name = "SECS")]
-    pub connect_timeout: Option<f64>,
-    /// Seconds allowed for each tools/list page.
-    #[arg(long, value_name = "SECS")]
-    pub request_timeout: Option<f64>,
-    /// Most tools/list pages to read.
-    #[arg(long, value_name = "N")]
-    pub max_pages: Option<usize>,
-    /// Let the server process see this credential variable, which toolgate strips by default
-    /// (e.g. GITHUB_TOKEN) (repeatable).
-    #[arg(long, value_name = "VAR")]
-    pub pass_env: Vec<String>,
+    /// How to connect (`[connect]` in toolgate.toml gives the same settings).
+    #[command(flatten)]
+    pub connect: crate::config::ConnectConfig,
 }
 
 #[derive(Args, Debug, Clone)]

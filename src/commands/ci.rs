@@ -51,12 +51,11 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],
-        headers: trimmed(&a.headers),
-        bearer_env: a.bearer_env.clone(),
-        connect_timeout: a.connect_timeout,
-        request_timeout: a.request_timeout,
-        max_pages: None,
-        pass_env: trimmed(&a.pass_env),
+        connect: crate::config::ConnectConfig {
+            headers: trimmed(&a.connect.headers),
+            pass_env: trimmed(&a.connect.pass_env),
+            ..a.connect.clone()
+        },
         mcp_config: a
             .settings
             .mcp_config
