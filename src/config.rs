@@ -91,7 +91,8 @@ pub struct CiConfig {
     /// Login whose comments toolgate may edit [default: the token's user, else github-actions[bot]].
     #[arg(long, env = "TOOLGATE_COMMENT_AUTHOR", value_name = "LOGIN")]
     pub comment_author: Option<String>,
-    /// Significance level of the paired tests against the base [default: 0.05].
+    /// Significance level of every paired test: against the base, alone vs in the belt, the
+    /// distractor curve's points [default: 0.05].
     #[arg(long, env = "TOOLGATE_ALPHA", value_name = "ALPHA")]
     pub alpha: Option<f64>,
     /// Stop after this many provider calls; the run is marked partial and cannot pass.

@@ -58,6 +58,15 @@ pub fn resolve_server(
     Ok((ServerSpec::parse(&text, rest)?, opts))
 }
 
+/// A variable's values (one header a line, comma-separated names) may carry blanks and a
+/// trailing separator: trimmed, and empty ones dropped, for every command.
+pub fn trimmed(v: &[String]) -> Vec<String> {
+    v.iter()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .collect()
+}
+
 /// Timeouts, limits, headers, bearer token and `--pass-env`, from flags then toolgate.toml.
 pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
     let mut opts = ConnectOptions::default();
@@ -72,7 +81,7 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
     if let Some(v) = args.max_pages.or(c.max_pages) {
         opts.max_pages = v.max(1);
     }
-    for h in c.headers.iter().chain(&args.headers) {
+    for h in trimmed(&c.headers).iter().chain(&trimmed(&args.headers)) {
         opts.headers.push(catalog::source::parse_header(h)?);
     }
     if let Some(var) = args.bearer_env.as_ref().or(c.bearer_env.as_ref()) {
@@ -81,7 +90,10 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
             None => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
         }
     }
-    opts.pass_env = c.pass_env.iter().chain(&args.pass_env).cloned().collect();
+    opts.pass_env = trimmed(&c.pass_env)
+        .into_iter()
+        .chain(trimmed(&args.pass_env))
+        .collect();
     Ok(opts)
 }
 
@@ -177,4 +189,27 @@ pub fn tool_row(
         json!(crate::catalog::canonical::tool_hash(t)),
     );
     row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_values_are_trimmed_for_every_command() {
+        // TOOLGATE_HEADERS from a YAML `|` block ends in a newline; TOOLGATE_PASS_ENV="A, B".
+        let args = ServerArgs {
+            server: None,
+            server_args: vec![],
+            mcp_config: None,
+            connect: crate::config::ConnectConfig {
+                headers: vec!["X-One: 1".into(), "".into()],
+                pass_env: vec!["A".into(), " B".into()],
+                ..Default::default()
+            },
+        };
+        let opts = connect_options(&args, &Config::default()).unwrap();
+        assert_eq!(opts.headers.len(), 1);
+        assert_eq!(opts.pass_env, ["A", "B"]);
+    }
 }

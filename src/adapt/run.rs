@@ -78,7 +78,7 @@ pub async fn load_belt(
     use crate::catalog::belt::source::{BeltSpec, load};
     let parsed = BeltSpec::parse(spec)?;
     let base = super::connect_options(server, cfg)?;
-    let belt = load(&parsed, &base, &server.connect.pass_env).await?;
+    let belt = load(&parsed, &base, &super::trimmed(&server.connect.pass_env)).await?;
     let (combined, info) = eval::belt::with_belt(own, &belt, &parsed.display());
     for s in &info.skipped {
         eprintln!("note: the belt's server {s} is left out of the belt");

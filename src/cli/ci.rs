@@ -1,4 +1,5 @@
-//! `toolgate ci`'s flags: each has an environment variable and a `[ci]` key of the same name.
+//! `toolgate ci`'s flags, each with its environment variable: the `[ci]` settings (a key of the
+//! same name in toolgate.toml) and the `[connect]` ones are flattened in, spelled once each.
 
 use std::path::PathBuf;
 

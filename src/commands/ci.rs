@@ -9,13 +9,6 @@ use crate::config::Config;
 use crate::gate::Exit;
 use crate::github::GithubEnv;
 
-fn trimmed(v: &[String]) -> Vec<String> {
-    v.iter()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .collect()
-}
-
 /// Settings from flags, toolgate.toml and defaults.
 pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<CiSettings> {
     let mut s = ci::resolve(
@@ -51,11 +44,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],
-        connect: crate::config::ConnectConfig {
-            headers: trimmed(&a.connect.headers),
-            pass_env: trimmed(&a.connect.pass_env),
-            ..a.connect.clone()
-        },
+        connect: a.connect.clone(),
         mcp_config: a
             .settings
             .mcp_config

@@ -187,8 +187,8 @@ pub fn say_skipped(skipped: usize) {
     }
 }
 
-/// Runs `models` once over `tasks` in memory and scores them against `catalog`: the
-/// predictions in plan order, each model's metrics and every graded outcome.
+/// Runs `models` once over `tasks` in memory (decisions kept in plan order) and scores them
+/// against `catalog`: what ran, each model's metrics and every graded outcome.
 pub async fn in_memory(
     models: &[Box<dyn Model>],
     catalog: &Catalog,

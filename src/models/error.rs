@@ -79,6 +79,9 @@ impl DecisionError {
         ];
         let kind = if context.iter().any(|w| lower.contains(w)) {
             ErrorKind::ContextLength
+        } else if status == 408 || status == 504 {
+            // Request Timeout and Gateway Timeout: the reply did not come in time.
+            ErrorKind::Timeout
         } else {
             ErrorKind::Http(status)
         };
@@ -136,6 +139,8 @@ mod tests {
             "HTTP 400".into(),
         );
         assert_eq!(e.kind, ErrorKind::ContextLength);
+        let e = DecisionError::http(504, "", "HTTP 504 Gateway Timeout".into());
+        assert_eq!(e.kind.label().as_deref(), Some("timeout"));
     }
 
     #[test]

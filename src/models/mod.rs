@@ -128,17 +128,25 @@ pub struct ModelOptions {
     pub llm: llm::LlmOptions,
 }
 
-/// Builds the LLM a `--fixer`/`--writer` spec names (`<provider>:<model>`).
+/// Builds the LLM a `--fixer`/`--generator` spec names (`<provider>:<model>`).
 pub fn build_llm(
     spec: &str,
     catalog: &Catalog,
     opts: &ModelOptions,
 ) -> anyhow::Result<llm::LlmModel> {
-    let parsed: ModelSpec = spec.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-    let ModelKind::Llm(p) = parsed.kind() else {
-        bail!(
+    let not_llm = || {
+        anyhow::anyhow!(
             "`{spec}` is not an LLM: use <provider>:<model>, e.g. openai:gpt-4o-mini or ollama:llama3.1"
-        );
+        )
+    };
+    let parsed: ModelSpec = match spec.parse() {
+        Ok(p) => p,
+        // A provider named without its model says so; anything else is not an LLM at all.
+        Err(e) if e.contains("name the model") => bail!(e),
+        Err(_) => return Err(not_llm()),
+    };
+    let ModelKind::Llm(p) = parsed.kind() else {
+        return Err(not_llm());
     };
     let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
     llm::LlmModel::new(
@@ -198,7 +206,7 @@ mod tests {
                 .map(|e| e.to_string())
                 .unwrap_or_default()
         };
-        assert!(err("gpt4").contains("unknown model"));
+        assert!(err("gpt4").contains("is not an LLM"));
         assert!(err("ollama:").contains("name the model"));
         assert!(err("bm25").contains("is not an LLM"));
     }

@@ -1,6 +1,6 @@
 //! The versioned lint report (`toolgate.lint/v1`) as data: what `lint --format json` prints,
 //! what ci.json and the baseline carry, and what the gate counts. Building one from a catalog
-//! is the lint and report stages' work (`crate::report::lint_report`).
+//! is the lint and report stages' work (`crate::lint::report`).
 
 use serde::{Deserialize, Serialize};
 

@@ -13,7 +13,7 @@ use super::compare::compare;
 use super::stats::Rate;
 use crate::score::{Outcome, OutcomeLine};
 
-/// The significance level of the one-sided test at each point.
+/// The tests' significance level (a curve's own is the policy's, in `Curve::alpha`).
 #[cfg(test)]
 const ALPHA: f64 = super::stats::DEFAULT_ALPHA;
 

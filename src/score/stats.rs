@@ -85,7 +85,6 @@ fn z975() -> f64 {
     Normal::standard().inverse_cdf(0.975)
 }
 
-/// Wilson score interval at 95% for k successes in n trials; (0, 1) when n is 0.
 /// The significance level of every paired test unless the policy says otherwise
 /// (`GatePolicy::alpha`, `--alpha`, `[ci] alpha`).
 pub const DEFAULT_ALPHA: f64 = 0.05;
@@ -99,6 +98,7 @@ pub fn alpha(flag: &str, v: f64) -> Result<f64, String> {
     }
 }
 
+/// Wilson score interval at 95% for k successes in n trials; (0, 1) when n is 0.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);

@@ -10,7 +10,7 @@ use anyhow::{Context as _, bail};
 /// `max_seq_length` tokens anyway): a hostile description cannot make tokenizing costly.
 pub const MAX_TEXT_CHARS: usize = 4000;
 /// Makes candle's kernels run on the calling thread (`CANDLE_NUM_THREADS=1` unless the user
-/// set it): [`Encoder::embed`] runs one worker per core itself, and candle's spinning barrier
+/// set it): the encoder's `embed` runs one worker per core itself, and candle's spinning barrier
 /// pool next to those workers made a 2-core run 1.4× slower (6.1 s → 4.3 s wall for 1,000
 /// requests, release build).
 ///

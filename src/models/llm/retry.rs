@@ -142,7 +142,23 @@ impl LlmModel {
                     if let Some(n) = wait_note {
                         self.note(format!("{}: {n}", self.spec));
                     }
-                    let text = resp.text().await.unwrap_or_default();
+                    let text = match resp.text().await {
+                        Ok(t) => t,
+                        // A reply cut off while its body was read: the transport's failure (a
+                        // timeout or a reset), not a malformed reply.
+                        Err(e) if status.is_success() => {
+                            let message = format!(
+                                "reading the reply failed: {}",
+                                self.scrub(&error_chain(&e))
+                            );
+                            return Err(CallError::Failed(if e.is_timeout() {
+                                DecisionError::new(ErrorKind::Timeout, message)
+                            } else {
+                                DecisionError::transport(&e, message)
+                            }));
+                        }
+                        Err(_) => String::new(),
+                    };
                     if status.is_success() {
                         match serde_json::from_str::<Value>(&text) {
                             Ok(v) => return Ok(v),
