@@ -73,6 +73,14 @@ pub fn tasks_file(
             catalog.source
         );
     }
+    if !g.unphrased.is_empty() {
+        let names: Vec<String> = g.unphrased.iter().map(|(t, _)| format!("`{t}`")).collect();
+        notices.push(format!(
+            "{} tool(s) have no generated tasks because their descriptions add too few words to their names to ask for them without echoing the name: {}. Write tasks for them.",
+            names.len(),
+            names.join(", ")
+        ));
+    }
     let p = out.file(files::TASKS_JSONL);
     crate::tasks::write_tasks(&p, &g.tasks)?;
     notices.push(format!(

@@ -55,7 +55,7 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     if out.tasks.is_empty() {
         bail!(
-            "no tasks could be generated from {} (see the unsampleable tools above)",
+            "no tasks could be generated from {} (see the tools listed above)",
             catalog.source
         );
     }
@@ -81,6 +81,15 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
             out.unsampleable.len()
         );
         for (tool, reason) in &out.unsampleable {
+            eprintln!("  {tool}: {reason}");
+        }
+    }
+    if !out.unphrased.is_empty() {
+        eprintln!(
+            "{} tool(s) have no template tasks: a template cannot ask for them without echoing the name (write tasks for them, or use --generator):",
+            out.unphrased.len()
+        );
+        for (tool, reason) in &out.unphrased {
             eprintln!("  {tool}: {reason}");
         }
     }

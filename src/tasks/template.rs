@@ -8,6 +8,7 @@
 use rand::{RngExt, seq::SliceRandom};
 use serde_json::{Map, Value};
 
+use super::echo;
 use super::sampler::{rng_for, sample_args};
 use super::task::{Expected, Kind, Split, Task};
 use crate::catalog::{Catalog, Tool};
@@ -30,6 +31,9 @@ pub struct Generated {
     pub tasks: Vec<Task>,
     /// (tool, reason) for every tool whose schema could not be sampled.
     pub unsampleable: Vec<(String, String)>,
+    /// (tool, reason) for every tool no template could ask for without echoing its name or
+    /// quoting its description: it has no template tasks.
+    pub unphrased: Vec<(String, String)>,
     /// (task id, reason) for every written request dropped: an echo of the instructions, a
     /// request that omits its values, a near duplicate.
     pub rejected: Vec<(String, String)>,
@@ -54,8 +58,9 @@ fn phrasings(class: &str) -> &'static [&'static str] {
     }
 }
 
-/// A short natural phrase for one argument.
-fn arg_phrase(name: &str, value: &Value) -> String {
+/// A short natural phrase for one argument: its name's words and its value, or (`bare`) the
+/// value alone, for a parameter whose name would echo the tool's.
+fn arg_phrase(name: &str, value: &Value, bare: bool) -> String {
     let words = text::name_words(name).join(" ");
     let v = match value {
         Value::String(s) => s.clone(),
@@ -68,55 +73,143 @@ fn arg_phrase(name: &str, value: &Value) -> String {
             })
             .collect::<Vec<_>>()
             .join(", "),
-        Value::Bool(true) => return format!("with {words} on"),
-        Value::Bool(false) => return format!("with {words} off"),
+        Value::Bool(true) if !bare => return format!("with {words} on"),
+        Value::Bool(false) if !bare => return format!("with {words} off"),
         other => other.to_string(),
     };
-    format!("{words} {v}")
+    if bare { v } else { format!("{words} {v}") }
 }
 
-/// The verb class and the object words of a tool name (`search_free_slots` → `search`, `free slots`).
-fn split_name(name: &str) -> (String, String) {
+/// The verb class of the first verb in a tool name (`search_free_slots` → `search`,
+/// `slack_list_channels` → `list`), else empty. A one-word name is not taken for a verb.
+fn name_class(name: &str) -> String {
     let words = text::name_words(name);
-    let Some(first) = words.first() else {
-        return (String::new(), name.to_string());
-    };
-    let class = text::verb_class(&text::stem(first)).to_string();
-    let is_verb = class != text::stem(first)
-        || [
-            "list", "run", "set", "check", "toggle", "trigger", "simulate", "echo",
-        ]
-        .contains(&first.as_str());
-    if is_verb && words.len() > 1 {
-        let class = if first == "list" {
-            "list".to_string()
-        } else {
-            class
-        };
-        (class, words[1..].join(" "))
-    } else {
-        (String::new(), words.join(" "))
+    if words.len() < 2 {
+        return String::new();
     }
+    for w in &words {
+        if w == "list" {
+            return "list".into();
+        }
+        if let Some(class) = text::verb_class_of(&text::stem(w)) {
+            return class.to_string();
+        }
+    }
+    String::new()
 }
 
-fn direct_request<R: rand::Rng>(
-    tool: &Tool,
+/// A description's words as written, lower-cased, hyphenated words kept whole (`pre-defined`).
+fn surface_words(description: &str) -> impl Iterator<Item = String> + '_ {
+    description
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .map(|w| w.trim_matches('-').to_lowercase())
+        .filter(|w| !w.is_empty())
+}
+
+/// How many description words a topic reads.
+const TOPIC_WORDS: usize = 80;
+
+/// What a template request says a tool is for, without its name: a verb class for the opener
+/// and up to three keywords of its description that are not words of its name (so the task
+/// measures the description, not the name against itself).
+#[derive(Clone, Debug)]
+struct Topic {
+    class: String,
+    keywords: Vec<String>,
+}
+
+/// The topic of a tool, or why it has none: a description that adds fewer than two words of its
+/// own to the name cannot be asked for without echoing the name.
+fn topic(tool: &Tool) -> Result<Topic, String> {
+    let stems: std::collections::HashSet<String> =
+        echo::name_stems(tool.name()).into_iter().collect();
+    let mut class = name_class(tool.name());
+    let mut keywords = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for w in surface_words(tool.description().unwrap_or("")).take(TOPIC_WORDS) {
+        if echo::weak(&w)
+            || w.chars().count() < 3
+            || !w.chars().all(|c| c.is_alphabetic() || c == '-')
+        {
+            continue;
+        }
+        let s = text::stem(&w);
+        if stems.contains(&s) {
+            continue;
+        }
+        if let Some(c) = text::verb_class_of(&s) {
+            // A verb says what kind of action, through the opener, not as a keyword.
+            if class.is_empty() {
+                class = c.to_string();
+            }
+            continue;
+        }
+        if seen.insert(s) {
+            keywords.push(w);
+        }
+        if keywords.len() == 3 {
+            break;
+        }
+    }
+    if keywords.len() < 2 {
+        return Err(format!(
+            "its description adds {} word(s) of its own to the name, too few to ask for it without echoing the name",
+            keywords.len()
+        ));
+    }
+    Ok(Topic { class, keywords })
+}
+
+/// The keyword arrangements tried, in order, until one neither echoes nor repeats a request.
+fn arrangements(keywords: &[String]) -> Vec<Vec<String>> {
+    let k = keywords.to_vec();
+    let mut out = vec![k.clone()];
+    let mut rev = k.clone();
+    rev.reverse();
+    out.push(rev);
+    if k.len() == 3 {
+        out.push(vec![k[0].clone(), k[2].clone(), k[1].clone()]);
+        out.push(vec![k[1].clone(), k[0].clone(), k[2].clone()]);
+    }
+    out.push(k[..2].to_vec());
+    out
+}
+
+/// Every request a template can make for `tool` with these arguments, in the order tried.
+fn candidates<R: rand::Rng>(
+    topic: &Topic,
     args: &Map<String, Value>,
     rng: &mut R,
-    variant: usize,
-) -> String {
-    let (class, object) = split_name(tool.name());
-    let openers = phrasings(&class);
-    let opener =
-        openers[(rng.random_range(0..openers.len() as u64) as usize + variant) % openers.len()];
-    let mut parts: Vec<String> = args.iter().map(|(k, v)| arg_phrase(k, v)).collect();
-    parts.shuffle(rng);
-    let detail = if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" — {}", parts.join("; "))
-    };
-    format!("{opener} {object}{detail}.")
+) -> Vec<String> {
+    let openers = phrasings(&topic.class);
+    let start = rng.random_range(0..openers.len() as u64) as usize;
+    let mut order: Vec<&String> = args.keys().collect();
+    order.shuffle(rng);
+    let mut out = Vec::new();
+    for bare in [false, true] {
+        let parts: Vec<String> = order
+            .iter()
+            .map(|k| arg_phrase(k, &args[k.as_str()], bare))
+            .collect();
+        let detail = if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", parts.join("; "))
+        };
+        for keywords in arrangements(&topic.keywords) {
+            for v in 0..openers.len() {
+                let opener = openers[(start + v) % openers.len()];
+                out.push(format!("{opener} {}{detail}.", keywords.join(" ")));
+            }
+        }
+    }
+    out
+}
+
+/// True when a template request would echo or name its tool (or the lure's name).
+fn echoes(request: &str, tool: &Tool) -> bool {
+    super::leak::leaks(request, tool.name())
+        || echo::echo(request, tool.name(), tool.description().unwrap_or("")).is_some()
 }
 
 const NO_TOOL: &[&str] = &[
@@ -180,13 +273,23 @@ pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
 pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     let mut tasks = Vec::new();
     let mut unsampleable = Vec::new();
+    let mut unphrased = Vec::new();
     let sibling = most_similar_siblings(catalog);
+    let topics: Vec<Result<Topic, String>> = catalog.tools.iter().map(topic).collect();
     for (i, tool) in catalog.tools.iter().enumerate() {
         if !opts.only.is_empty() && !opts.only.iter().any(|o| o == tool.name()) {
             continue;
         }
+        let topic = match &topics[i] {
+            Ok(t) => t,
+            Err(why) => {
+                unphrased.push((tool.name().to_string(), why.clone()));
+                continue;
+            }
+        };
         let mut reason = None;
         let mut seen = std::collections::HashSet::new();
+        let mut echoed = 0;
         for n in 0..opts.per_tool + opts.near_miss {
             let args = match sample_args(tool, opts.seed, n as u64) {
                 Ok(a) => a,
@@ -197,26 +300,42 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
             };
             let mut rng = rng_for(opts.seed, tool.name(), 1_000_000 + n as u64);
             let near = n >= opts.per_tool;
-            let lure = near
-                .then(|| sibling[i].map(|(j, _)| catalog.tools[j].name().to_string()))
-                .flatten();
+            let lure_at = near.then(|| sibling[i].map(|(j, _)| j)).flatten();
+            let lure = lure_at.map(|j| &catalog.tools[j]);
             if near && lure.is_none() {
                 continue;
             }
-            let phrasings_n = phrasings(&split_name(tool.name()).0).len();
-            let Some(mut request) = (0..phrasings_n)
-                .map(|v| direct_request(tool, &args, &mut rng.clone(), v))
-                .find(|r| !seen.contains(r))
-            else {
-                continue; // every phrasing of these arguments is taken: no duplicate tasks
+            // A near miss borrows the lure's topic: "Not <what the lure does> this time."
+            let prefix = match lure_at.map(|j| &topics[j]) {
+                Some(Ok(their)) => format!(
+                    "Not \"{} {}\" this time. ",
+                    phrasings(&their.class)[0].to_lowercase(),
+                    their.keywords.join(" ")
+                ),
+                Some(Err(_)) => continue, // the lure has no topic to borrow
+                None => String::new(),
+            };
+            // Requests that share no word at all with the name first ("Show me…" for `list_x`
+            // rather than "List…"), in the seeded order otherwise.
+            let mut tried: Vec<String> = candidates(topic, &args, &mut rng)
+                .into_iter()
+                .map(|r| format!("{prefix}{r}"))
+                .collect();
+            let stems = echo::name_stems(tool.name());
+            tried.sort_by_cached_key(|r| {
+                let said: std::collections::HashSet<String> =
+                    text::words_iter(r).map(|w| text::stem(&w)).collect();
+                stems.iter().filter(|s| said.contains(*s)).count()
+            });
+            let Some(request) = tried.into_iter().find(|r| {
+                !seen.contains(r)
+                    && !echoes(r, tool)
+                    && lure.is_none_or(|l| !super::leak::leaks(r, l.name()) && !echo::name_echo(r, l.name()))
+            }) else {
+                echoed += 1; // every phrasing echoes a name or repeats a request
+                continue;
             };
             seen.insert(request.clone());
-            if let Some(l) = &lure {
-                let (_, their_object) = split_name(l);
-                let (class, _) = split_name(l);
-                let their_verb = phrasings(&class)[0].to_lowercase();
-                request = format!("Not \"{their_verb} {their_object}\" this time. {request}");
-            }
             let id = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
             tasks.push(Task {
                 id,
@@ -227,7 +346,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
                     arguments: Some(args),
                     acceptable: vec![],
                 }),
-                lure,
+                lure: lure.map(|l| l.name().to_string()),
                 split: heldout(&mut rng, opts.heldout),
                 source: "template".into(),
                 seed: Some(opts.seed),
@@ -236,6 +355,11 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
         }
         if let Some(r) = reason {
             unsampleable.push((tool.name().to_string(), r));
+        } else if echoed > 0 && !tasks.iter().any(|t| t.expected_tool() == Some(tool.name())) {
+            unphrased.push((
+                tool.name().to_string(),
+                "every phrasing of its arguments echoes its name or its description".into(),
+            ));
         }
     }
     let mut vocab: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -266,6 +390,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     Generated {
         tasks,
         unsampleable,
+        unphrased,
         rejected: vec![],
     }
 }
@@ -316,6 +441,17 @@ mod tests {
         assert_eq!(near.len(), 2);
         assert_eq!(near[0].lure.as_deref(), Some("delete_event"));
         assert_eq!(a.tasks.iter().filter(|t| t.kind == Kind::NoTool).count(), 3);
+        // No request carries its tool's name words or quotes its description.
+        let catalog = catalog();
+        for t in a.tasks.iter().filter(|t| t.expected.is_some()) {
+            let tool = catalog.tool(t.expected_tool().unwrap()).unwrap();
+            assert_eq!(
+                echo::echo(&t.request, tool.name(), tool.description().unwrap_or("")),
+                None,
+                "{}",
+                t.request
+            );
+        }
         for t in &a.tasks {
             assert!(
                 !crate::tasks::validate::leaks(&t.request, t.expected_tool().unwrap_or("-")),
@@ -323,5 +459,59 @@ mod tests {
                 t.request
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod phrasing_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, description: &str) -> Tool {
+        Tool::from_value(
+            json!({"name": name, "description": description, "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"}}, "required": ["repo_path"]}}),
+            "t",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_tool_whose_description_only_repeats_its_name_is_said_not_phrased() {
+        let catalog = Catalog {
+            tools: vec![
+                tool("git_log", "Shows the commit logs"),
+                tool("git_status", "Shows the working tree status"),
+            ],
+            ..Default::default()
+        };
+        let opts = GenerateOptions {
+            per_tool: 3,
+            near_miss: 0,
+            no_tool: 0,
+            seed: 1,
+            heldout: 0.0,
+            only: vec![],
+        };
+        let g = generate(&catalog, &opts);
+        assert_eq!(g.unphrased.len(), 1, "{:?}", g.unphrased);
+        assert_eq!(g.unphrased[0].0, "git_log");
+        assert!(g.unphrased[0].1.contains("adds 1 word(s)"), "{:?}", g.unphrased);
+        assert_eq!(g.tasks.len(), 3);
+        for t in &g.tasks {
+            assert_eq!(t.expected_tool(), Some("git_status"));
+            let words = text::words(&t.request);
+            assert!(!words.iter().any(|w| w == "git" || w == "status"), "{}", t.request);
+            assert!(t.request.contains("working tree"), "{}", t.request);
+        }
+    }
+
+    #[test]
+    fn a_verb_in_the_name_or_description_picks_the_opener() {
+        assert_eq!(name_class("slack_list_channels"), "list");
+        assert_eq!(name_class("search_free_slots"), "search");
+        assert_eq!(name_class("search"), "");
+        let t = topic(&tool("git_status", "Shows the working tree status")).unwrap();
+        assert_eq!(t.class, "read");
+        assert_eq!(t.keywords, ["working", "tree"]);
     }
 }

@@ -216,6 +216,24 @@ pub fn validate(
         let Some(tool) = catalog.tool(&exp.tool) else {
             continue;
         };
+        let named = leak_index
+            .leaked(&task.request)
+            .iter()
+            .any(|&i| catalog.tools[i].name() == tool.name());
+        if !named
+            && let Some(why) =
+                super::echo::echo(&task.request, tool.name(), tool.description().unwrap_or(""))
+        {
+            push(
+                line,
+                id,
+                Severity::Warning,
+                format!(
+                    "the request echoes `{}`: {why} (a router can match the words instead of the meaning; say what the user wants in their own words)",
+                    tool.name()
+                ),
+            );
+        }
         if let Some(n) = per_tool.get_mut(tool.name()) {
             *n += 1;
         }
@@ -345,5 +363,17 @@ mod tests {
         );
         assert!(has(6, "malformed task: bad json"), "{text:#?}");
         assert!(has(0, "`echo` has 0 task(s)"), "{text:#?}");
+        // Leakage is said once, not again as echo.
+        assert!(!has(3, "echoes"), "{text:#?}");
+        let echoing = vec![(
+            1,
+            task(json!({"id": "e", "request": "Book the room Vega", "kind": "direct", "expected": {"tool": "book_room", "arguments": {"room": "Vega"}}})),
+        )];
+        let problems = validate(&catalog(), &echoing, &[], 0);
+        assert!(
+            problems.iter().any(|p| p.severity == Severity::Warning
+                && p.message.contains("echoes `book_room`: it carries every word of the name")),
+            "{problems:#?}"
+        );
     }
 }

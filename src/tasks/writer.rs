@@ -141,6 +141,11 @@ pub async fn generate(
                 if let Some(why) = super::quality::echoed(&text, &prompt) {
                     problems.push(format!("echo: {why}"));
                 }
+                if let Some(why) =
+                    super::echo::echo(&text, tool.name(), tool.description().unwrap_or(""))
+                {
+                    problems.push(format!("echo: {why}"));
+                }
                 let missing = super::quality::missing_values(&text, &args);
                 if !missing.is_empty() {
                     problems.push(format!(
@@ -239,6 +244,7 @@ pub async fn generate(
     Generated {
         tasks,
         unsampleable,
+        unphrased: vec![],
         rejected,
     }
 }

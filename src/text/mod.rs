@@ -11,7 +11,7 @@ pub use role::{Role, distinct_jobs, role};
 pub use similarity::{
     SimilarPair, lookalike_doc, lookalike_doc_of, similar_pairs, similarity_doc, similarity_doc_of,
 };
-pub use synonyms::{concept, noun, verb_class};
+pub use synonyms::{concept, noun, verb_class, verb_class_of};
 
 const STOP: &[&str] = &[
     "a",

@@ -51,16 +51,23 @@ pub(super) const VERB_CLASSES: &[(&str, &[&str])] = &[
     ("send", &["send", "notify", "email", "message", "alert"]),
 ];
 
+static BY_STEM: std::sync::LazyLock<HashMap<String, &'static str>> =
+    std::sync::LazyLock::new(|| {
+        VERB_CLASSES
+            .iter()
+            .flat_map(|(class, members)| members.iter().map(move |m| (stem(m), *class)))
+            .collect()
+    });
+
 /// A stemmed word's verb class, or the word itself.
 pub fn verb_class(stemmed: &str) -> &str {
-    static BY_STEM: std::sync::LazyLock<HashMap<String, &'static str>> =
-        std::sync::LazyLock::new(|| {
-            VERB_CLASSES
-                .iter()
-                .flat_map(|(class, members)| members.iter().map(move |m| (stem(m), *class)))
-                .collect()
-        });
     BY_STEM.get(stemmed).copied().unwrap_or(stemmed)
+}
+
+/// The verb class of a stemmed word, only when it is one of the class verbs (`search` →
+/// `search`, `fetch` → `read`, `tree` → none).
+pub fn verb_class_of(stemmed: &str) -> Option<&'static str> {
+    BY_STEM.get(stemmed).copied()
 }
 
 /// Look-alike folding only (the sampler keeps [`verb_class`]): verbs that ask for a listing,
