@@ -118,8 +118,8 @@ struct Topic {
     keywords: Vec<String>,
 }
 
-/// The topic of a tool, or why it has none: a description that adds fewer than two words of its
-/// own to the name cannot be asked for without echoing the name.
+/// The topic of a tool, or why it has none: a description that adds no word of its own to the
+/// name cannot be asked for without echoing the name.
 fn topic(tool: &Tool) -> Result<Topic, String> {
     let stems: std::collections::HashSet<String> =
         echo::name_stems(tool.name()).into_iter().collect();
@@ -151,11 +151,10 @@ fn topic(tool: &Tool) -> Result<Topic, String> {
             break;
         }
     }
-    if keywords.len() < 2 {
-        return Err(format!(
-            "its description adds {} word(s) of its own to the name, too few to ask for it without echoing the name",
-            keywords.len()
-        ));
+    if keywords.is_empty() {
+        return Err(
+            "its description adds no word of its own to the name, so no request can ask for it without echoing the name".into(),
+        );
     }
     Ok(Topic { class, keywords })
 }
@@ -171,7 +170,11 @@ fn arrangements(keywords: &[String]) -> Vec<Vec<String>> {
         out.push(vec![k[0].clone(), k[2].clone(), k[1].clone()]);
         out.push(vec![k[1].clone(), k[0].clone(), k[2].clone()]);
     }
-    out.push(k[..2].to_vec());
+    if k.len() > 2 {
+        out.push(k[..2].to_vec());
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|a| seen.insert(a.clone()));
     out
 }
 
@@ -479,7 +482,7 @@ mod phrasing_tests {
     fn a_tool_whose_description_only_repeats_its_name_is_said_not_phrased() {
         let catalog = Catalog {
             tools: vec![
-                tool("git_log", "Shows the commit logs"),
+                tool("git_log", "Shows the git logs"),
                 tool("git_status", "Shows the working tree status"),
             ],
             ..Default::default()
@@ -495,7 +498,7 @@ mod phrasing_tests {
         let g = generate(&catalog, &opts);
         assert_eq!(g.unphrased.len(), 1, "{:?}", g.unphrased);
         assert_eq!(g.unphrased[0].0, "git_log");
-        assert!(g.unphrased[0].1.contains("adds 1 word(s)"), "{:?}", g.unphrased);
+        assert!(g.unphrased[0].1.contains("adds no word"), "{:?}", g.unphrased);
         assert_eq!(g.tasks.len(), 3);
         for t in &g.tasks {
             assert_eq!(t.expected_tool(), Some("git_status"));
