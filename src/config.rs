@@ -146,6 +146,12 @@ pub struct CiConfig {
     /// of the belt) [default: 0,10,50,100,200,500,all; each capped at the belt's size].
     #[arg(long, env = "TOOLGATE_CURVE_SIZES", value_name = "N,…")]
     pub curve_sizes: Option<String>,
+    /// Run the suite again without descriptions and with neutral tool names, and show in the
+    /// comment what the score measures (a suite that scores as well without descriptions does
+    /// not measure them). Default: for offline models only; `true` measures LLMs too (two more
+    /// calls per task), `false` skips it.
+    #[arg(long, env = "TOOLGATE_ABLATION", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub ablation: Option<bool>,
 }
 
 /// `[connect]` and the connection flags of every command that reaches a server: one

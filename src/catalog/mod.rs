@@ -1,6 +1,7 @@
 //! The catalog stage: what a server offers a model (tools, instructions), loaded from a live
 //! server (stdio or Streamable HTTP) or a snapshot file, kept exactly as the server sent it.
 
+pub mod ablate;
 pub mod belt;
 pub mod canonical;
 pub mod connect;

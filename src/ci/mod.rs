@@ -141,6 +141,16 @@ pub async fn run(
                 rd.alone = b.alone.clone();
                 rd.run.curve = belt::curve(s, b, &catalog, &tasks).await?;
             }
+            rd.run.ablation = crate::eval::ablation::measure(&crate::eval::ablation::Request {
+                catalog: on,
+                tasks: &tasks,
+                models: &s.eval.models,
+                alpha: s.policy.alpha,
+                model: &s.model_options()?,
+                when: s.ablation,
+                concurrency: s.eval.concurrency,
+            })
+            .await?;
             if let Some(why) = &rd.incremental_note {
                 notices.push(format!(
                     "Incremental evaluation was asked for but this run went in full: {why}."

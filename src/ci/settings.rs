@@ -46,6 +46,8 @@ pub struct CiSettings {
     /// With a belt: when the distractor curve is measured, and at which sizes.
     pub curve: crate::eval::curve::When,
     pub curve_sizes: Option<Vec<crate::eval::curve::Size>>,
+    /// When the ablation check is measured (without descriptions, with neutral names).
+    pub ablation: crate::eval::curve::When,
     /// The lock is a belt lock and your server is this section of it (`--mcp-config` with a
     /// server name): the lock check goes server by server.
     pub lock_section: Option<String>,
@@ -154,6 +156,7 @@ pub fn resolve(
         belt: pick!(belt).filter(|b| !b.trim().is_empty()),
         curve,
         curve_sizes,
+        ablation: crate::eval::curve::When::from(pick!(ablation)),
         lock_section: None,
         out,
     })

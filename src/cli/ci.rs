@@ -36,7 +36,8 @@ pub struct CiArgs {
     /// With a base written by `toolgate ci` (it keeps its decisions and per-task marks),
     /// re-run only the tasks a catalog change can reach (expected tool, lure or closest tools
     /// changed, new or edited tasks) and reuse the base's decisions for the rest. Exact for
-    /// per-tool scorers, an approximation for LLMs; every report says what was reused. Runs in
+    /// per-tool scorers; a model that is not deterministic (an LLM) reuses nothing and runs in
+    /// full; every report says what was reused. Runs in
     /// full on GitHub outside pull requests, and with --full-every.
     #[arg(long, env = "TOOLGATE_INCREMENTAL", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub incremental: Option<bool>,

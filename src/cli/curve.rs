@@ -21,9 +21,26 @@ pub struct CurveArgs {
     /// [default: 0,10,50,100,200,500,all; each capped at the belt's size].
     #[arg(long, value_name = "N,…", value_delimiter = ',')]
     pub curve_sizes: Vec<Size>,
+    /// Run the suite again without descriptions and with neutral names, to show what it
+    /// measures, for LLMs too (two more calls per task). Offline models get it by default.
+    #[arg(long, conflicts_with = "no_ablation")]
+    pub ablation: bool,
+    /// Skip the ablation check.
+    #[arg(long)]
+    pub no_ablation: bool,
 }
 
 impl CurveArgs {
+    /// The ablation check: auto, on or off.
+    pub fn ablation_when(&self) -> crate::eval::curve::When {
+        use crate::eval::curve::When;
+        match (self.ablation, self.no_ablation) {
+            (_, true) => When::Off,
+            (true, _) => When::On,
+            _ => When::Auto,
+        }
+    }
+
     /// Auto, on or off.
     pub fn when(&self) -> crate::eval::curve::When {
         use crate::eval::curve::When;

@@ -104,6 +104,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if let Some((own, belt)) = &curve_input {
         rd.run.curve = curve(args, &opts, own, belt, &tasks, policy.alpha).await?;
     }
+    rd.run.ablation = ablation(args, &opts, &catalog, &tasks, policy.alpha).await?;
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
     if decision.passed() {
@@ -111,6 +112,37 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     print_run(&rd.run, args.format);
     Ok(verdict(&decision))
+}
+
+/// The ablation check of a run (none with `--no-ablation`, for a shard, or when no model of the
+/// run is measured).
+async fn ablation(
+    args: &RunArgs,
+    opts: &EvalOptions,
+    catalog: &crate::catalog::Catalog,
+    tasks: &[crate::tasks::Task],
+    alpha: f64,
+) -> anyhow::Result<Option<crate::score::ablation::Ablation>> {
+    use crate::eval::ablation::{Request, measure};
+    use crate::eval::curve::When;
+    let when = args.curve.ablation_when();
+    if when == When::Off {
+        return Ok(None);
+    }
+    if opts.shard.is_some() {
+        eprintln!("note: the ablation check is not measured on a shard (run it unsharded)");
+        return Ok(None);
+    }
+    measure(&Request {
+        catalog,
+        tasks,
+        models: &opts.models,
+        alpha,
+        model: &opts.model,
+        when,
+        concurrency: opts.concurrency,
+    })
+    .await
 }
 
 /// The distractor curve of a `--belt` run (none with `--no-curve`, for a shard, or when no

@@ -11,9 +11,10 @@
 //! and average document length tie tools together, so a change elsewhere can push a request
 //! across its threshold: BM25's decisions cost microseconds, so each is recomputed and a task
 //! whose decision would move is re-run too, which keeps BM25 runs exact. An LLM reads every
-//! description, so any change can move any of its decisions: for LLMs the selection is an
-//! approximation, said so in every report, and kept honest by full runs (`--full-every N`, and
-//! runs outside pull requests, which always go in full).
+//! description and is not deterministic, so any change can move any of its decisions and a
+//! reused decision could flip the verdict: a run with a model that is not deterministic reuses
+//! nothing (it goes in full and says why). The `approximate` flag remains for deterministic
+//! models that read every description (none ships today).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -69,6 +70,9 @@ pub struct Current<'a> {
     pub max_steps: u32,
     /// Whether a model reads every description (anything but a per-tool scorer).
     pub approximate: bool,
+    /// The models whose decisions are not deterministic (LLMs): none of their decisions is
+    /// reused, since a reused one may differ from the one made now and flip the verdict.
+    pub nondeterministic: &'a [String],
 }
 
 /// Plans an incremental run against `base`; `Err` says why it must run in full.
@@ -88,6 +92,11 @@ pub fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, Str
     if base_models != cur.models || base.run.max_steps != cur.max_steps {
         return Err(format!(
             "the base ran other models, trials or steps ({base_models:?})"
+        ));
+    }
+    if let Some(spec) = cur.nondeterministic.first() {
+        return Err(format!(
+            "`{spec}` is not deterministic and reads every description: a decision reused from the base may differ from the one made now, so reusing it could flip the verdict (incremental runs reuse only deterministic routers' decisions)"
         ));
     }
     if base.run.status != crate::record::RunStatus::Complete {

@@ -2,6 +2,7 @@
 //! [`EvalOptions`], runs models over tasks (persisting every decision as it arrives), scores
 //! the run and writes its files and reports.
 
+pub mod ablation;
 pub mod baseline;
 pub mod belt;
 pub mod curve;

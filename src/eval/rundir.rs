@@ -66,6 +66,11 @@ pub async fn evaluate(
         .iter()
         .map(|s| models::build(s, catalog, &opts.model))
         .collect::<anyhow::Result<_>>()?;
+    let nondeterministic: Vec<String> = built
+        .iter()
+        .filter(|m| !m.deterministic())
+        .map(|m| m.spec())
+        .collect();
     let trials: Vec<u32> = built
         .iter()
         .map(|m| if m.deterministic() { 1 } else { opts.trials })
@@ -160,6 +165,7 @@ pub async fn evaluate(
                 reused: None,
                 belt: None,
                 curve: None,
+                ablation: None,
                 results: vec![],
                 gate: None,
             };
@@ -174,6 +180,7 @@ pub async fn evaluate(
                         .collect::<Vec<_>>(),
                     max_steps: run.max_steps,
                     approximate: opts.models.iter().any(|m| !m.is_bm25()),
+                    nondeterministic: &nondeterministic,
                 };
                 match super::incremental::plan(&inc.base, &inc.name, &cur) {
                     Ok(plan) => {

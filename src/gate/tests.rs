@@ -41,6 +41,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         reused: None,
         belt: None,
         curve: None,
+        ablation: None,
         results: vec![ModelResult {
             model: "bm25".into(),
             metrics,

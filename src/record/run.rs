@@ -176,6 +176,10 @@ pub struct RunFile {
     /// Accuracy as the belt's tools join yours (`--belt`): the distractor curve.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curve: Option<crate::score::curve::Curve>,
+    /// The suite run again without descriptions and with neutral names (`--ablation`): what the
+    /// score measures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ablation: Option<crate::score::ablation::Ablation>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

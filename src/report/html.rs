@@ -226,6 +226,7 @@ pub fn render(run: &RunFile) -> String {
         body.push_str(&model_section(&r.model, &r.metrics));
     }
     body.push_str(&crate::report::belt::html(run));
+    body.push_str(&crate::report::run::ablation::html(run));
     body.push_str(&crate::report::run::curve::html(run));
     format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>toolgate report</title><style>{STYLE}</style></head><body>{body}<div id=tip></div><script>{SCRIPT}</script></body></html>\n"

@@ -1,6 +1,7 @@
 //! The score stage: grading each decision, aggregating metrics with intervals, and the
 //! statistics behind them.
 
+pub mod ablation;
 pub mod belt;
 pub mod belt_fold;
 pub mod compare;

@@ -15,13 +15,77 @@ use crate::text;
 /// Words too common to say anything about a tool, on top of [`text::is_stop`]: an echo needs
 /// words that carry meaning, and a template keyword must say something.
 const WEAK: &[&str] = &[
-    "about", "after", "also", "been", "before", "between", "both", "but", "do", "does", "etc",
-    "every", "few", "given", "how", "i", "like", "may", "more", "most", "must", "no", "not",
-    "one", "only", "optional", "other", "optionally", "per", "provided", "should", "some",
-    "specific", "specified", "such", "than", "then", "there", "these", "those", "two", "up",
-    "via", "we", "what", "where", "who", "whether", "would", "e", "g", "eg", "ie", "based",
-    "able", "allows", "lets", "user", "users", "current", "currently", "new", "multiple",
-    "single", "certain", "various", "information", "details", "data", "result", "results",
+    "about",
+    "after",
+    "also",
+    "been",
+    "before",
+    "between",
+    "both",
+    "but",
+    "do",
+    "does",
+    "etc",
+    "every",
+    "few",
+    "given",
+    "how",
+    "i",
+    "like",
+    "may",
+    "more",
+    "most",
+    "must",
+    "no",
+    "not",
+    "one",
+    "only",
+    "optional",
+    "other",
+    "optionally",
+    "per",
+    "provided",
+    "should",
+    "some",
+    "specific",
+    "specified",
+    "such",
+    "than",
+    "then",
+    "there",
+    "these",
+    "those",
+    "two",
+    "up",
+    "via",
+    "we",
+    "what",
+    "where",
+    "who",
+    "whether",
+    "would",
+    "e",
+    "g",
+    "eg",
+    "ie",
+    "based",
+    "able",
+    "allows",
+    "lets",
+    "user",
+    "users",
+    "current",
+    "currently",
+    "new",
+    "multiple",
+    "single",
+    "certain",
+    "various",
+    "information",
+    "details",
+    "data",
+    "result",
+    "results",
 ];
 
 /// True for a word that is a stop word or too common to count (lower-case input).
@@ -88,7 +152,10 @@ mod tests {
         assert!(name_echo("Help me git status — repo path /x", "git_status"));
         assert!(name_echo("show the STATUS of git", "git_status"));
         assert!(name_echo("list the files in /tmp", "list_files"));
-        assert!(name_echo("searching slots that are free", "searchFreeSlots"));
+        assert!(name_echo(
+            "searching slots that are free",
+            "searchFreeSlots"
+        ));
         assert!(!name_echo("what's the status of my repo?", "git_status"));
         assert!(!name_echo("show me the files in /tmp", "list_files"));
         assert!(!name_echo("anything", "___"));
@@ -116,8 +183,20 @@ mod tests {
     fn echo_says_what_was_echoed() {
         let said = echo("git status now", "git_status", "").unwrap();
         assert!(said.contains("`git status`"), "{said}");
-        let said = echo("the working tree status", "git_status", "Shows the working tree").unwrap();
+        let said = echo(
+            "the working tree status",
+            "git_status",
+            "Shows the working tree",
+        )
+        .unwrap();
         assert!(said.contains("\"the working tree\""), "{said}");
-        assert_eq!(echo("what changed in my repo?", "git_status", "Shows the working tree status"), None);
+        assert_eq!(
+            echo(
+                "what changed in my repo?",
+                "git_status",
+                "Shows the working tree status"
+            ),
+            None
+        );
     }
 }

@@ -179,11 +179,7 @@ fn arrangements(keywords: &[String]) -> Vec<Vec<String>> {
 }
 
 /// Every request a template can make for `tool` with these arguments, in the order tried.
-fn candidates<R: rand::Rng>(
-    topic: &Topic,
-    args: &Map<String, Value>,
-    rng: &mut R,
-) -> Vec<String> {
+fn candidates<R: rand::Rng>(topic: &Topic, args: &Map<String, Value>, rng: &mut R) -> Vec<String> {
     let openers = phrasings(&topic.class);
     let start = rng.random_range(0..openers.len() as u64) as usize;
     let mut order: Vec<&String> = args.keys().collect();
@@ -333,7 +329,9 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
             let Some(request) = tried.into_iter().find(|r| {
                 !seen.contains(r)
                     && !echoes(r, tool)
-                    && lure.is_none_or(|l| !super::leak::leaks(r, l.name()) && !echo::name_echo(r, l.name()))
+                    && lure.is_none_or(|l| {
+                        !super::leak::leaks(r, l.name()) && !echo::name_echo(r, l.name())
+                    })
             }) else {
                 echoed += 1; // every phrasing echoes a name or repeats a request
                 continue;
@@ -498,12 +496,20 @@ mod phrasing_tests {
         let g = generate(&catalog, &opts);
         assert_eq!(g.unphrased.len(), 1, "{:?}", g.unphrased);
         assert_eq!(g.unphrased[0].0, "git_log");
-        assert!(g.unphrased[0].1.contains("adds no word"), "{:?}", g.unphrased);
+        assert!(
+            g.unphrased[0].1.contains("adds no word"),
+            "{:?}",
+            g.unphrased
+        );
         assert_eq!(g.tasks.len(), 3);
         for t in &g.tasks {
             assert_eq!(t.expected_tool(), Some("git_status"));
             let words = text::words(&t.request);
-            assert!(!words.iter().any(|w| w == "git" || w == "status"), "{}", t.request);
+            assert!(
+                !words.iter().any(|w| w == "git" || w == "status"),
+                "{}",
+                t.request
+            );
             assert!(t.request.contains("working tree"), "{}", t.request);
         }
     }

@@ -367,12 +367,15 @@ mod tests {
         assert!(!has(3, "echoes"), "{text:#?}");
         let echoing = vec![(
             1,
-            task(json!({"id": "e", "request": "Book the room Vega", "kind": "direct", "expected": {"tool": "book_room", "arguments": {"room": "Vega"}}})),
+            task(
+                json!({"id": "e", "request": "Book the room Vega", "kind": "direct", "expected": {"tool": "book_room", "arguments": {"room": "Vega"}}}),
+            ),
         )];
         let problems = validate(&catalog(), &echoing, &[], 0);
         assert!(
             problems.iter().any(|p| p.severity == Severity::Warning
-                && p.message.contains("echoes `book_room`: it carries every word of the name")),
+                && p.message
+                    .contains("echoes `book_room`: it carries every word of the name")),
             "{problems:#?}"
         );
     }

@@ -147,7 +147,8 @@ fn run(model: &str, cache: &Path, out: &Path) -> (Value, String) {
         .env("TOOLGATE_CACHE_DIR", cache)
         .args(["run", &crate::common::fixture("example/after.json"), "-t"])
         .arg(crate::common::fixture("example/tasks.jsonl"))
-        .args(["-m", model, "--out"])
+        // One catalog, one cache file: the ablation check's catalogs would add two.
+        .args(["-m", model, "--no-ablation", "--out"])
         .arg(out)
         .output()
         .unwrap();

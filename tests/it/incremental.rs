@@ -194,3 +194,125 @@ fn without_a_usable_base_it_runs_in_full_and_says_why() {
     assert!(c["run"].get("reused").is_none());
     assert!(c["notices"].to_string().contains("outside a pull request"));
 }
+
+/// An LLM-like mock: its answer is a function of the whole request (every description is in
+/// it), right for about four tasks in five: like a real model, editing any description can move
+/// any decision. It says nothing about being deterministic, and toolgate treats LLMs as not.
+struct Whims;
+
+impl wiremock::Respond for Whims {
+    fn respond(&self, req: &wiremock::Request) -> wiremock::ResponseTemplate {
+        use std::hash::{Hash, Hasher};
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        body.to_string().hash(&mut h);
+        let roll = h.finish();
+        let tools: Vec<String> = body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+            .collect();
+        let asked = body["messages"].as_array().unwrap().last().unwrap()["content"]
+            .as_str()
+            .unwrap_or("")
+            .to_lowercase();
+        // The tool whose name words the request uses most, else one picked by the roll.
+        let score = |t: &str| t.split('_').filter(|w| asked.contains(w)).count();
+        let best = tools.iter().max_by_key(|t| score(t)).cloned().unwrap();
+        let name = if roll.is_multiple_of(5) {
+            tools[(roll / 5) as usize % tools.len()].clone()
+        } else {
+            best
+        };
+        wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+                "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": name, "arguments": "{}"}}]}}],
+            "usage": {"prompt_tokens": body.to_string().len() / 4, "completion_tokens": 5}
+        }))
+    }
+}
+
+/// Over 20 random one-description edits, `--incremental` with a model that is not deterministic
+/// reaches the verdict (and the outcomes) of a full run: it reuses none of that model's
+/// decisions, and says why.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_nondeterministic_model_never_flips_a_verdict_through_reuse() {
+    use rand::{RngExt, SeedableRng};
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .and(wiremock::matchers::path("/v1/chat/completions"))
+        .respond_with(Whims)
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let url = format!("{}/v1", server.uri());
+    let llm = [
+        "-m",
+        "openai-compat:m",
+        "--base-url",
+        url.as_str(),
+        "--no-cache",
+        "--concurrency",
+        "4",
+        "--split",
+        "heldout",
+    ];
+    let after = std::path::PathBuf::from(fixture("example/after.json"));
+    let mut base_args = llm.to_vec();
+    base_args.extend(["--write-baseline", "base.json"]);
+    ci(d, &after, "base", &base_args);
+    let cat = json(&after);
+    let names: Vec<String> = cat["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    let words = [
+        "room", "event", "reminder", "calendar", "meeting", "the", "a", "book", "cancel", "list",
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+    for edit in 0..20 {
+        let tool = &names[rng.random_range(0..names.len())];
+        let text: Vec<&str> = (0..rng.random_range(1..12))
+            .map(|_| words[rng.random_range(0..words.len())])
+            .collect();
+        let server = changed(d, tool, &text.join(" "));
+        let mut inc_args = llm.to_vec();
+        inc_args.extend(["--base", "base.json", "--incremental"]);
+        let inc = ci(d, &server, &format!("inc-{edit}"), &inc_args);
+        let mut full_args = llm.to_vec();
+        full_args.extend(["--base", "base.json"]);
+        let full = ci(d, &server, &format!("full-{edit}"), &full_args);
+        assert_eq!(
+            inc.status.code(),
+            full.status.code(),
+            "edit {edit} of `{tool}`"
+        );
+        let (i, f) = (
+            json(&d.join(format!("inc-{edit}/ci.json"))),
+            json(&d.join(format!("full-{edit}/ci.json"))),
+        );
+        for key in ["passed", "reasons"] {
+            assert_eq!(i[key], f[key], "edit {edit} of `{tool}`: `{key}` differs");
+        }
+        assert_eq!(
+            std::fs::read_to_string(d.join(format!("inc-{edit}/run/outcomes.jsonl"))).unwrap(),
+            std::fs::read_to_string(d.join(format!("full-{edit}/run/outcomes.jsonl"))).unwrap(),
+            "edit {edit} of `{tool}`"
+        );
+        assert!(
+            i["run"].get("reused").is_none(),
+            "edit {edit}: {}",
+            i["run"]["reused"]
+        );
+        let summary = std::fs::read_to_string(d.join(format!("inc-{edit}/summary.md"))).unwrap();
+        assert!(
+            summary.contains("is not deterministic"),
+            "edit {edit}: {summary}"
+        );
+    }
+}

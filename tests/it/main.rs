@@ -5,6 +5,7 @@
 
 mod common;
 
+mod ablation;
 mod action;
 mod belt;
 mod belt_eval;

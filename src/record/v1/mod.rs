@@ -233,6 +233,8 @@ pub struct RunFileV1 {
     pub belt: Option<crate::record::belt::BeltInfo>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curve: Option<crate::score::curve::Curve>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ablation: Option<crate::score::ablation::Ablation>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +260,7 @@ impl From<internal::RunFile> for RunFileV1 {
             reused: v.reused,
             belt: v.belt,
             curve: v.curve,
+            ablation: v.ablation,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -283,6 +286,7 @@ impl From<RunFileV1> for internal::RunFile {
             reused: v.reused,
             belt: v.belt,
             curve: v.curve,
+            ablation: v.ablation,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }

@@ -83,7 +83,7 @@ mod definitions;
 mod lint_section;
 mod scores;
 
-use scores::{per_tool, scores};
+use scores::{ablation, per_tool, scores};
 
 use definitions::definitions;
 pub use definitions::diff_lines;
@@ -253,6 +253,7 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     let mut sections = vec![head];
     for render in [
         scores,
+        ablation,
         crate::report::belt::ci_section,
         per_tool,
         definitions,

@@ -114,3 +114,8 @@ pub(super) fn per_tool(r: &CiReport, out: &mut String) {
         out.push('\n');
     }
 }
+
+/// What the suite measures: the ablation check, right under the scores it qualifies.
+pub(super) fn ablation(r: &CiReport, out: &mut String) {
+    out.push_str(&crate::report::run::ablation::markdown(&r.run));
+}

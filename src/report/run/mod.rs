@@ -5,6 +5,7 @@ use crate::record::RunFile;
 use crate::report::markdown::{code, escape_cell};
 use crate::report::table::Style;
 
+pub mod ablation;
 pub mod curve;
 mod sections;
 mod tables;
@@ -132,6 +133,7 @@ pub fn terminal(run: &RunFile) -> String {
     }
     out.push_str(&crate::report::belt::section(run, Style::Terminal));
     out.push_str(&curve::terminal(run));
+    out.push_str(&ablation::terminal(run));
     out.push('\n');
     for l in legend(run) {
         out.push_str(&format!("{l}\n"));
@@ -156,10 +158,12 @@ pub fn terminal(run: &RunFile) -> String {
 
 /// The run report in Markdown (report.md).
 pub fn markdown(run: &RunFile) -> String {
-    // The curve is its own section of the PR comment, so it is not nested here.
+    // The ablation check and the curve are their own sections of the PR comment, so they are
+    // not nested here.
     format!(
-        "## toolgate run\n{}{}",
+        "## toolgate run\n{}{}{}",
         markdown_body(run),
+        ablation::markdown(run),
         curve::markdown(run)
     )
 }

@@ -1,0 +1,178 @@
+//! The ablation check (`--ablation`): the suite runs again, in memory, on the catalog without
+//! descriptions and on the catalog with neutral names ([`crate::catalog::ablate`]), and each
+//! arm is paired task by task with the full catalog ([`crate::score::ablation`]). Models whose
+//! decisions cost no provider call are measured by default; LLMs when asked (`--ablation`),
+//! since each arm is another call per task; replayed logs never (they do not depend on the
+//! catalog).
+
+use super::curve::When;
+use super::runner;
+use crate::catalog::Catalog;
+use crate::catalog::ablate::{neutral_names, without_descriptions};
+use crate::models::{self, ModelOptions, ModelSpec};
+use crate::score::ablation::{Ablation, Arm, arm_result};
+use crate::tasks::Task;
+
+/// The most decisions one check makes (arms × tasks × models) before it is skipped.
+pub const MAX_DECISIONS: usize = 1_000_000;
+
+/// What to measure.
+pub struct Request<'a> {
+    pub catalog: &'a Catalog,
+    pub tasks: &'a [Task],
+    pub models: &'a [ModelSpec],
+    pub alpha: f64,
+    pub model: &'a ModelOptions,
+    pub when: When,
+    pub concurrency: usize,
+}
+
+/// The models the check measures, and why others are left out.
+pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
+    let mut notes = Vec::new();
+    if when == When::Off {
+        return (Vec::new(), notes);
+    }
+    let mut out = Vec::new();
+    for s in specs {
+        if s.is_replay() {
+            notes.push(format!(
+                "`{s}` is left out of the ablation check: a replayed log does not depend on the catalog"
+            ));
+        } else if !s.is_llm() || when == When::On {
+            out.push(s.clone());
+        } else {
+            notes.push(format!(
+                "`{s}` is left out of the ablation check: it would cost two more provider calls per task; pass --ablation to measure it"
+            ));
+        }
+    }
+    (out, notes)
+}
+
+/// The tasks with their tool names renamed by `map` (expected, acceptable, lure).
+fn renamed(tasks: &[Task], map: &std::collections::HashMap<String, String>) -> Vec<Task> {
+    let to = |n: &String| map.get(n).cloned().unwrap_or_else(|| n.clone());
+    tasks
+        .iter()
+        .map(|t| {
+            let mut t = t.clone();
+            if let Some(e) = &mut t.expected {
+                e.tool = to(&e.tool);
+                e.acceptable = e.acceptable.iter().map(to).collect();
+            }
+            t.lure = t.lure.as_ref().map(to);
+            t
+        })
+        .collect()
+}
+
+/// Measures the check, or says why it was not (`Ok(None)`, after a note on stderr).
+pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
+    let (specs, mut notes) = models_for(req.models, req.when);
+    for n in &notes {
+        eprintln!("note: {n}");
+    }
+    if specs.is_empty() || req.tasks.is_empty() {
+        return Ok(None);
+    }
+    let decisions = 3 * req.tasks.len() * specs.len();
+    if decisions > MAX_DECISIONS {
+        eprintln!(
+            "note: the ablation check is skipped: {decisions} decisions (3 catalogs × {} tasks × {} models) is over {MAX_DECISIONS}; run it on a split (--split dev)",
+            req.tasks.len(),
+            specs.len()
+        );
+        return Ok(None);
+    }
+    let (neutral, map) = neutral_names(req.catalog);
+    let arms: [(Option<Arm>, Catalog, Vec<Task>); 3] = [
+        (None, req.catalog.clone(), req.tasks.to_vec()),
+        (
+            Some(Arm::NoDescriptions),
+            without_descriptions(req.catalog),
+            req.tasks.to_vec(),
+        ),
+        (Some(Arm::NeutralNames), neutral, renamed(req.tasks, &map)),
+    ];
+    let bar = crate::progress::bar(decisions as u64, "ablation decisions");
+    let mut outcomes = Vec::with_capacity(arms.len());
+    let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
+    let mut skipped = 0usize;
+    for (_, catalog, tasks) in &arms {
+        let built: Vec<Box<dyn models::Model>> = specs
+            .iter()
+            .map(|s| models::build(s, catalog, req.model))
+            .collect::<anyhow::Result<_>>()?;
+        normalised = built.iter().map(|m| m.spec()).collect();
+        let (ran, _, lines) =
+            runner::in_memory(&built, catalog, tasks, req.concurrency, Some(&bar)).await?;
+        skipped += ran.skipped;
+        outcomes.push(lines);
+    }
+    bar.finish_and_clear();
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} ablation decision(s) were not made: --max-calls was reached; the arms cover fewer tasks"
+        ));
+    }
+    let mut results = Vec::new();
+    for model in &normalised {
+        for (i, (arm, _, _)) in arms.iter().enumerate() {
+            if let Some(arm) = arm {
+                results.push(arm_result(
+                    model,
+                    *arm,
+                    &outcomes[0],
+                    &outcomes[i],
+                    req.alpha,
+                ));
+            }
+        }
+    }
+    Ok(Some(Ablation {
+        alpha: req.alpha,
+        results,
+        notes,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llms_join_the_check_only_when_asked() {
+        let specs =
+            ModelSpec::parse_all(&["bm25", "openai:gpt-4o-mini", "replay:x.jsonl"], "t").unwrap();
+        let names = |v: Vec<ModelSpec>| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let (auto, notes) = models_for(&specs, When::Auto);
+        assert_eq!(names(auto), ["bm25"]);
+        assert!(
+            notes[0].contains("--ablation") && notes[1].contains("replayed"),
+            "{notes:?}"
+        );
+        assert_eq!(
+            names(models_for(&specs, When::On).0),
+            ["bm25", "openai:gpt-4o-mini"]
+        );
+        assert!(models_for(&specs, When::Off).0.is_empty());
+    }
+
+    #[test]
+    fn renamed_tasks_follow_the_neutral_names() {
+        let t: Task = serde_json::from_value(serde_json::json!({
+            "id": "a", "request": "r", "kind": "near_miss",
+            "expected": {"tool": "x", "acceptable": ["y"]}, "lure": "y"
+        }))
+        .unwrap();
+        let map = [("x", "tool_01"), ("y", "tool_02")]
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let r = &renamed(&[t], &map)[0];
+        assert_eq!(r.expected_tool(), Some("tool_01"));
+        assert_eq!(r.expected.as_ref().unwrap().acceptable, ["tool_02"]);
+        assert_eq!(r.lure.as_deref(), Some("tool_02"));
+    }
+}
