@@ -29,25 +29,12 @@ pub struct Request<'a> {
 
 /// The models the check measures, and why others are left out.
 pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
-    let mut notes = Vec::new();
-    if when == When::Off {
-        return (Vec::new(), notes);
-    }
-    let mut out = Vec::new();
-    for s in specs {
-        if s.is_replay() {
-            notes.push(format!(
-                "`{s}` is left out of the ablation check: a replayed log does not depend on the catalog"
-            ));
-        } else if !s.is_llm() || when == When::On {
-            out.push(s.clone());
-        } else {
-            notes.push(format!(
-                "`{s}` is left out of the ablation check: it would cost two more provider calls per task; pass --ablation to measure it"
-            ));
-        }
-    }
-    (out, notes)
+    super::curve::measured(
+        specs,
+        when,
+        "the ablation check",
+        "it would cost two more provider calls per task; pass --ablation to measure it",
+    )
 }
 
 /// The tasks with their tool names renamed by `map` (expected, acceptable, lure).

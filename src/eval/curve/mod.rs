@@ -62,6 +62,22 @@ pub struct Request<'a> {
 
 /// The models the curve measures, and why others are left out.
 pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
+    measured(
+        specs,
+        when,
+        "the distractor curve",
+        "it calls a provider for every decision; pass --curve to measure it",
+    )
+}
+
+/// The models an in-memory check (`what`) measures under `when`: offline ones unless `On`,
+/// never a replayed log; the notes say why each other model is left out (`llm_cost` for LLMs).
+pub fn measured(
+    specs: &[ModelSpec],
+    when: When,
+    what: &str,
+    llm_cost: &str,
+) -> (Vec<ModelSpec>, Vec<String>) {
     let mut notes = Vec::new();
     if when == When::Off {
         return (Vec::new(), notes);
@@ -70,14 +86,12 @@ pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<Strin
     for s in specs {
         if s.is_replay() {
             notes.push(format!(
-                "`{s}` is left out of the distractor curve: a replayed log does not depend on the catalog"
+                "`{s}` is left out of {what}: a replayed log does not depend on the catalog"
             ));
         } else if !s.is_llm() || when == When::On {
             out.push(s.clone());
         } else {
-            notes.push(format!(
-                "`{s}` is left out of the distractor curve: it calls a provider for every decision; pass --curve to measure it"
-            ));
+            notes.push(format!("`{s}` is left out of {what}: {llm_cost}"));
         }
     }
     (out, notes)
