@@ -4,6 +4,7 @@
 pub mod belt;
 pub mod finding;
 pub mod lookalike_bench;
+pub mod precision_bench;
 pub mod report;
 mod rules;
 pub mod settings;
@@ -289,7 +290,9 @@ pub(crate) fn lookalike_pairs(
             let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
                 return false;
             };
-            (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)))
+            (p.score >= threshold
+                || (ra.same_as(rb) && ra.qualifiers_shared_with(rb))
+                || text::restates(ra, rb))
                 && !text::distinct_jobs(ra, rb)
         })
         .collect()

@@ -7,7 +7,7 @@ mod role;
 mod similarity;
 mod synonyms;
 
-pub use role::{Role, distinct_jobs, role};
+pub use role::{Role, distinct_jobs, restates, role};
 pub use similarity::{
     SimilarPair, lookalike_doc, lookalike_doc_of, similar_pairs, similarity_doc, similarity_doc_of,
 };

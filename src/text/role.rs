@@ -168,7 +168,22 @@ impl Role {
 /// comments" / reviews); or they act on one object with different actions, and each
 /// description names its own action and not the other's (`create_board` / `delete_board`).
 pub fn distinct_jobs(a: &Role, b: &Role) -> bool {
-    distinct_objects(a, b) || distinct_actions(a, b) || (states_own(a, b) && states_own(b, a))
+    distinct_objects(a, b)
+        || distinct_actions(a, b)
+        || (states_own(a, b) && states_own(b, a) && !synonym_verbs(a, b))
+}
+
+/// One object, a name verb only one side's is known to the verb lexicon, and descriptions
+/// that say the same thing besides the names' words: the unknown word is a synonym
+/// (`count_orders` / `tally_orders`), so each description stating its own verb does not set
+/// the tools apart. Two known verbs of different classes (`create` / `retrieve`) are
+/// different actions, however much boilerplate their descriptions share.
+fn synonym_verbs(a: &Role, b: &Role) -> bool {
+    a.object.is_some()
+        && a.object == b.object
+        && a.verb != b.verb
+        && !(a.verb.as_deref().is_some_and(is_verb) && b.verb.as_deref().is_some_and(is_verb))
+        && restates(a, b)
 }
 
 /// Different objects, each named by its own description.
@@ -205,6 +220,30 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
     let union = ra.len() + rb.len() - inter;
     !(inter >= 2 && inter as f64 > RESTATED * union as f64)
 }
+
+/// Two descriptions that say the same thing once the words of both names are set aside: at
+/// least [`RESTATES_MIN`] concepts, overlapping (Jaccard) by at least [`RESTATES`]. Catches
+/// a synonym pair such as `count_orders` "Count the orders placed by a customer …" next to
+/// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
+/// low (the names' distinct verbs weigh most).
+pub fn restates(a: &Role, b: &Role) -> bool {
+    let rest = |x: &Role| -> HashSet<String> {
+        x.stems
+            .iter()
+            .filter(|s| !a.name_stems.contains(s) && !b.name_stems.contains(s))
+            .map(|s| concept(s))
+            .collect()
+    };
+    let (ra, rb) = (rest(a), rest(b));
+    let inter = ra.intersection(&rb).count();
+    let union = ra.len() + rb.len() - inter;
+    inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
+}
+
+/// Concepts two descriptions must share for [`restates`].
+const RESTATES_MIN: usize = 4;
+/// Overlap for [`restates`].
+const RESTATES: f64 = 0.9;
 
 /// Overlap (Jaccard, of at least two concepts) of what two descriptions say besides their
 /// names' words above which two tools with different actions on one object count as doing

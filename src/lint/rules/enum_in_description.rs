@@ -68,6 +68,13 @@ static EITHER: LazyLock<Regex> = LazyLock::new(|| {
 static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(eg|ie|for\s+example|for\s+instance|such\s+as|like|examples?)\b").unwrap()
 });
+/// A description that says its list is not the whole set.
+static NOT_EXHAUSTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(not\s+(an\s+)?exhaustive|non-exhaustive|(common|typical|popular)\s+values|bad\s*\(|avoid\s+vague)").unwrap()
+});
+/// An innermost JSON object or array written in prose.
+static JSON_SNIPPET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\{[^{}]{0,400}\}|\[[^\[\]]{0,400}\]").unwrap());
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.;!?]\s+|\n").unwrap());
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:+-]{1,40}$").unwrap());
 static LIST_SEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i),|\bor\b|\|").unwrap());
@@ -82,6 +89,8 @@ pub(super) fn warm() {
         &EITHER,
         &EXAMPLE,
         &SENTENCE_END,
+        &NOT_EXHAUSTIVE,
+        &JSON_SNIPPET,
         &TOKEN,
         &LIST_SEP,
     ] {
@@ -122,6 +131,18 @@ fn plain(vals: &[String]) -> bool {
 
 /// The values a description lists as the only allowed ones (at least two), if it does.
 fn listed_values(desc: &str) -> Option<Vec<String>> {
+    if NOT_EXHAUSTIVE.is_match(desc) {
+        return None;
+    }
+    // Quoted strings inside JSON snippets are keys and sample data, not the allowed values.
+    let mut desc = desc.to_string();
+    for _ in 0..8 {
+        let next = JSON_SNIPPET.replace_all(&desc, " ").into_owned();
+        if next == desc {
+            break;
+        }
+        desc = next;
+    }
     let norm = desc
         .replace("e.g.", "eg")
         .replace("E.g.", "eg")
@@ -199,7 +220,9 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         let Some(root) = tool.input_schema() else {
             continue;
         };
-        for prop in properties(root, "/inputSchema") {
+        let props = properties(root, "/inputSchema");
+        let names: std::collections::HashSet<&str> = props.iter().map(|p| p.name).collect();
+        for prop in &props {
             if !unconstrained_string(prop.schema) {
                 continue;
             }
@@ -209,6 +232,10 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             let Some(mut vals) = listed_values(desc) else {
                 continue;
             };
+            // "Either 'content' or 'content_file' must be provided" names parameters.
+            if vals.iter().any(|v| names.contains(v.as_str())) {
+                continue;
+            }
             let mut seen = std::collections::HashSet::new();
             vals.retain(|v| seen.insert(v.clone()));
             vals.truncate(12);
@@ -253,6 +280,21 @@ mod tests {
             out[0].help
         );
         assert!(out[1].message.contains("'csv'"), "{}", out[1].message);
+    }
+
+    #[test]
+    fn quiet_on_json_samples_parameter_names_and_open_lists() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "create_page", "inputSchema": {"type": "object", "properties": {
+                "content": {"type": "string", "description": "Body. Either 'content' or 'content_file' must be provided."},
+                "content_file": {"type": "string", "description": "A file with the body."},
+                "fields": {"type": "string", "description": "JSON object, e.g. {\"labels\": [\"frontend\", \"urgent\"]}. Keys: {\"priority\": \"high\"}"},
+                "sql": {"type": "string", "description": "Log source, one of: edge, postgres, auth, but this list is not exhaustive."}}}}),
+            ],
+        );
+        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]

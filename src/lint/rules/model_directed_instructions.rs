@@ -59,13 +59,44 @@ struct Pattern {
     re: Regex,
     /// Also applies to server instructions (which may legitimately direct the model).
     in_instructions: bool,
+    /// A secret-file reference, which a sentence that refuses it does not count
+    /// ("paths under ~/.ssh are rejected").
+    secret_file: bool,
 }
+
+/// Wording that refuses or blocks what it names.
+static REFUSAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(rejected|refused|denied|blocked|forbidden|disallowed|prohibited|not\s+(allowed|permitted|accessible|supported)|never\s+(read|opened|accessed|returned|exposed)|cannot\s+be\s+(read|accessed|used)|are\s+excluded|is\s+excluded)\b",
+    )
+    .unwrap()
+});
+
+/// The match at `start..end` sits in a sentence that refuses it and gives no order to read or
+/// send anything.
+fn defensive(text: &str, start: usize, end: usize) -> bool {
+    let from = text[..start].rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
+    let to = text[end..]
+        .find(['.', ';', '\n'])
+        .map_or(text.len(), |i| end + i);
+    let sentence = &text[from..to];
+    REFUSAL.is_match(sentence) && !SECRET_ORDER.is_match(sentence)
+}
+
+/// An order to move data, which a refusal does not excuse.
+static SECRET_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(send|upload|exfiltrate|leak|forward|attach|include|pass|copy|post)\b")
+        .unwrap()
+});
+
+const SECRET_FILE: &str = "a reference to a secret-bearing file";
 
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let p = |what: &'static str, re: &str, in_instructions: bool| Pattern {
         what,
         re: Regex::new(re).unwrap(),
         in_instructions,
+        secret_file: what == SECRET_FILE,
     };
     vec![
         p(
@@ -89,7 +120,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
             false,
         ),
         p(
-            "a reference to a secret-bearing file",
+            SECRET_FILE,
             r#"(?i)~/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|/etc/(passwd|shadow)\b|\.aws/credentials\b|\bmcp\.json\b|(^|[\s'"`(/~])\.env\b|\.netrc\b|\.npmrc\b|\.git-credentials\b|\.kube/config\b|\bclaude_desktop_config\.json\b"#,
             true,
         ),
@@ -246,7 +277,8 @@ fn orders(text: &str, own: Option<&str>) -> Vec<(&'static str, String)> {
         .iter()
         .filter(|p| !instructions || p.in_instructions)
         .filter_map(|p| {
-            p.re.find(text)
+            p.re.find_iter(text)
+                .find(|m| !(p.secret_file && defensive(text, m.start(), m.end())))
                 .map(|m| (p.what, quote(m.as_str().trim(), 80)))
         })
         .collect();
