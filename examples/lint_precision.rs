@@ -27,7 +27,10 @@ fn main() -> ExitCode {
             Ok(cats) => {
                 for c in cats {
                     match bench::findings_of(&c) {
-                        Ok(f) => all.extend(f),
+                        Ok(f) => all.extend(
+                            f.into_iter()
+                                .filter(|s| s.severity >= toolgate::lint::Severity::Warning),
+                        ),
                         Err(e) => {
                             eprintln!("lint_precision: {e:#}");
                             return ExitCode::from(2);

@@ -106,7 +106,7 @@ fn others(f: &Finding, names: &BTreeSet<&str>) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// The warning- and error-level findings of one snapshot, keyed.
+/// The findings of one snapshot at every level, keyed.
 pub fn findings_of(path: &Path) -> anyhow::Result<Vec<Seen>> {
     let server = path
         .file_stem()
@@ -118,7 +118,6 @@ pub fn findings_of(path: &Path) -> anyhow::Result<Vec<Seen>> {
     let findings = lint::run(&catalog, &LintSettings::default());
     Ok(findings
         .iter()
-        .filter(|f| f.severity >= Severity::Warning)
         .map(|f| Seen {
             key: Key {
                 server: server.clone(),
@@ -171,6 +170,14 @@ pub fn run(dir: &Path, labels: &Labels) -> anyhow::Result<Outcome> {
     for path in catalogs(dir)? {
         out.catalogs += 1;
         for seen in findings_of(&path)? {
+            if seen.severity < Severity::Warning {
+                // An informational finding is not scored; its label (kept from when the rule
+                // warned, or for raising it again) is not stale.
+                if by_key.contains_key(&seen.key) {
+                    matched.insert(seen.key.clone());
+                }
+                continue;
+            }
             let score = out.per_rule.entry(seen.key.code.clone()).or_default();
             match by_key.get(&seen.key) {
                 Some(label) => {

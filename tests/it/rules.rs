@@ -152,3 +152,64 @@ fn lookalike_benchmark_precision_and_recall() {
         assert!(s.precision() >= 0.8, "{code} precision: {s:?} {scores:#?}");
     }
 }
+
+/// The lint precision corpus (fixtures/lint-corpus, `cargo run --example lint_precision`):
+/// every warning/error finding on the 35 ecosystem catalogs is labelled (a rule that starts
+/// reporting something new must be reviewed), no label is stale, and each rule held to the bar
+/// here reaches precision 0.9. TG005/TG006 are below it (issue 21 point 9, open) and printed.
+#[test]
+fn lint_precision_corpus_is_labelled_and_precise() {
+    use toolgate::lint::precision_bench::{read_labels, run};
+    let labels = read_labels(Path::new("fixtures/lint-corpus/labels.json")).expect("labels load");
+    let out = run(Path::new("fixtures/ecosystem"), &labels).expect("catalogs lint");
+    assert_eq!(out.catalogs, 35);
+    assert!(
+        out.unlabelled.is_empty(),
+        "unlabelled findings (review them into fixtures/lint-corpus/labels.json): {:#?}",
+        out.unlabelled
+    );
+    assert!(out.stale.is_empty(), "stale labels: {:#?}", out.stale);
+    for (code, s) in &out.per_rule {
+        if ["TG005", "TG006", "TG015"].contains(&code.as_str()) {
+            eprintln!(
+                "{code}: precision {:.3} ({s:?}), below the bar",
+                s.precision()
+            );
+            continue;
+        }
+        assert!(
+            s.precision() >= 0.9,
+            "{code} precision {:.3}: {s:?}",
+            s.precision()
+        );
+    }
+    // False findings a fix removed stay removed.
+    let fixed = read_labels(Path::new("fixtures/lint-corpus/fixed.json")).expect("fixed loads");
+    let again = run(Path::new("fixtures/ecosystem"), &fixed).expect("catalogs lint");
+    let back: usize = again.per_rule.values().map(|s| s.right + s.wrong).sum();
+    assert_eq!(back, 0, "fixed false findings are back: {:#?}", again.wrong);
+    // The planted synonym pair is found among a real server's tools.
+    let mut cat: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("fixtures/ecosystem/github.json").expect("github catalog"),
+    )
+    .expect("json");
+    let planted = serde_json::json!([
+        {"name": "count_orders", "description": "Count the orders placed by a customer in a date range and return the number.",
+         "inputSchema": {"type": "object", "properties": {"customer_id": {"type": "string", "description": "Customer id"}}}},
+        {"name": "tally_orders", "description": "Tally the orders placed by a customer in a date range and return the number.",
+         "inputSchema": {"type": "object", "properties": {"customer_id": {"type": "string", "description": "Customer id"}}}}
+    ]);
+    let tools = cat["tools"].as_array_mut().expect("tools");
+    tools.extend(planted.as_array().expect("array").iter().cloned());
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("planted.json");
+    std::fs::write(&path, cat.to_string()).expect("write");
+    let catalog = toolgate::catalog::snapshot::read(&path).expect("snapshot");
+    let found = toolgate::lint::run(&catalog, &toolgate::lint::LintSettings::default());
+    assert!(
+        found.iter().any(|f| f.code == "TG005"
+            && f.tool.as_deref() == Some("tally_orders")
+            && f.message.contains("`count_orders`")),
+        "planted synonym pair missed"
+    );
+}

@@ -174,6 +174,27 @@ fn credential_word(name: &str) -> Option<String> {
     })
 }
 
+/// A bare `token` that the tool's or the parameter's description calls something other than
+/// a credential: "a ref://<id> link token from search results", "the page token of the next
+/// page".
+fn plain_token(tool: &crate::catalog::Tool, schema: &Value) -> bool {
+    let texts = [
+        tool.description().unwrap_or(""),
+        schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or(""),
+    ];
+    texts.iter().any(|t| {
+        let words = text::words(t);
+        words.windows(2).any(|w| {
+            matches!(w[1].as_str(), "token" | "tokens")
+                && (NOT_SECRET_TOKEN.contains(&w[0].as_str())
+                    || ["link", "ref", "short", "result", "search", "url"].contains(&w[0].as_str()))
+        })
+    })
+}
+
 /// True when the tool's name says its job is authentication or secret handling.
 fn auth_tool(name: &str) -> bool {
     let words = text::name_words(name);
@@ -207,6 +228,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             let format_password =
                 p.schema.get("format").and_then(Value::as_str) == Some("password");
             let word = match credential_word(p.name) {
+                Some(w) if w == "token" && plain_token(tool, p.schema) => continue,
                 Some(w) if holds_text(p.schema) => w,
                 _ if format_password => "format: password".to_string(),
                 _ => continue,
@@ -228,6 +250,21 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_token_the_description_calls_a_link_token_is_no_credential() {
+        let out = super::super::common::lint_tools(
+            &super::RULE,
+            vec![
+                serde_json::json!({"name": "expand_link", "description": "Expand a shortened ref://<id> link token from search results back into the full URL.",
+                    "inputSchema": {"type": "object", "properties": {"token": {"type": "string"}}}}),
+                serde_json::json!({"name": "list_repos", "description": "List repositories.",
+                    "inputSchema": {"type": "object", "properties": {"token": {"type": "string"}}}}),
+            ],
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].tool.as_deref(), Some("list_repos"));
+    }
+
     use super::super::common::lint_tools;
     use super::*;
     use serde_json::json;

@@ -61,6 +61,9 @@ const PARAM_WORDS: &[&str] = &[
     "flag",
 ];
 
+/// Words showing that a sentence is about the whole server or package.
+const SERVER_WORDS: &[&str] = &["server", "package", "plugin", "extension", "integration"];
+
 /// True when "deprecated" at `[s, e)` says something IS deprecated ("DEPRECATED: …",
 /// "this tool is deprecated", "deprecated in favour of …"), not when it qualifies a noun
 /// ("lists deprecated API versions").
@@ -105,7 +108,10 @@ fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
             || params
                 .iter()
                 .any(|p| p.len() >= 3 && text::mentions(sentence, p));
-        if !about_param {
+        // "This MCP server (@x/server) is deprecated": the whole server, not this tool (the
+        // notice is repeated in every tool; there is no replacement to list next to it).
+        let about_server = words.iter().any(|w| SERVER_WORDS.contains(&w.as_str()));
+        if !about_param && !about_server {
             return Some(sentence.trim());
         }
     }
@@ -189,6 +195,16 @@ mod tests {
             out[0].message
         );
         assert_eq!(out[1].pointer, "/annotations/deprecated");
+    }
+
+    #[test]
+    fn quiet_when_the_whole_server_is_deprecated() {
+        let out = lint_tools(
+            &RULE,
+            vec![json!({"name": "get_logs",
+                "description": "Get build logs.\n\nNOTE: This CircleCI MCP server (@circleci/mcp-server-circleci) is deprecated and no longer receives feature work."})],
+        );
+        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]

@@ -2,6 +2,11 @@
 //! A tool has a description, but it is too short to say anything: fewer than
 //! `min_description_words` words (5 by default) or under 20 characters.
 //!
+//! Informational by default: on the 35 catalogs of the lint precision corpus
+//! (fixtures/lint-corpus) 13 of 21 short descriptions were judged adequate for a simple tool
+//! ("Navigate to a URL", "Merge a pull request"), so word count alone does not earn a warning.
+//! Raise it with `[lint.rules.TG003] level = "warning"`.
+//!
 //! ## Why it matters
 //! A model chooses a tool by reading its description next to every other tool's. "Lookup."
 //! or "Runs it" tells the model nothing the name did not: not what the tool acts on, what it
@@ -26,7 +31,7 @@ use crate::text;
 pub(crate) const RULE: Rule = Rule {
     code: "TG003",
     slug: "short-description",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "A tool's description is too short to guide a model.",
     doc: rule_doc!("short_description"),
     check,
