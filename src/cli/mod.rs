@@ -159,6 +159,12 @@ pub struct LintArgs {
     /// least `[lint] embed_floor` (0.7). Same as `[lint] embed_model`.
     #[arg(long, value_name = "DIR")]
     pub embed: Option<String>,
+    /// Only these rules (codes or slugs, comma-separated or repeated), e.g. `TG005,TG018`.
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Not these rules (codes or slugs, comma-separated or repeated).
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
 }
 
 #[derive(Args, Debug)]

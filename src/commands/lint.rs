@@ -39,6 +39,7 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if let Some(dir) = &args.embed {
         cfg.lint.embed_model = Some(dir.clone());
     }
+    cfg.lint.restrict(&args.select, &args.ignore)?;
     let cfg = &cfg;
     let report = if crate::adapt::belt::wanted(&args.server) {
         let belt = crate::adapt::belt::load(&args.server, cfg).await?;

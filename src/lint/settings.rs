@@ -75,6 +75,36 @@ impl Default for LintSettings {
 }
 
 impl LintSettings {
+    /// `lint --select/--ignore`: switches off every rule not in `select` (when given) and every
+    /// rule in `ignore`. Each entry is a code or slug; an unknown one is an error naming it.
+    pub fn restrict(&mut self, select: &[String], ignore: &[String]) -> anyhow::Result<()> {
+        let find = |flag: &str, id: &String| {
+            let id = id.trim();
+            crate::lint::rule(id)
+                .ok_or_else(|| anyhow::anyhow!("{flag} {id}: no such rule (see `toolgate rules`)"))
+        };
+        let selected = select
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| find("--select", s).map(|r| r.code))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let ignored = ignore
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| find("--ignore", s).map(|r| r.code))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        for rule in crate::lint::RULES {
+            let off = (!selected.is_empty() && !selected.contains(&rule.code))
+                || ignored.contains(&rule.code);
+            if off {
+                // A slug key for the same rule would be applied too; the code key wins by
+                // being set to off.
+                self.rules.entry(rule.code.to_string()).or_default().level = Some(Level::Off);
+            }
+        }
+        Ok(())
+    }
+
     /// Checks that every key under `rules` names a rule.
     pub fn validate(&self) -> anyhow::Result<()> {
         for key in self.rules.keys() {
@@ -126,5 +156,27 @@ impl LintSettings {
             };
         }
         Some(f)
+    }
+}
+
+#[cfg(test)]
+mod restrict_tests {
+    use super::*;
+
+    #[test]
+    fn select_keeps_only_its_rules_and_ignore_drops_its_own() {
+        let mut s = LintSettings::default();
+        s.restrict(
+            &["TG005".into(), "hidden-unicode".into()],
+            &["TG005".into()],
+        )
+        .expect("known rules");
+        assert_eq!(s.level_of("TG005"), Some(Level::Off));
+        assert_eq!(s.level_of("TG017"), None);
+        assert_eq!(s.level_of("TG018"), Some(Level::Off));
+        let err = LintSettings::default()
+            .restrict(&[], &["TG999".into()])
+            .expect_err("unknown rule");
+        assert!(err.to_string().contains("--ignore TG999"), "{err}");
     }
 }
