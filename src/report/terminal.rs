@@ -100,6 +100,17 @@ pub fn lint(report: &LintReport) -> String {
 
 fn lint_in(report: &LintReport, p: Palette) -> String {
     let mut out = String::new();
+    // One line per finding; each rule's fix once, after the findings, with its count (a rule
+    // that fires on forty parameters does not repeat its advice forty times).
+    // A rule whose findings each carry their own fix ("declare \"enum\": [...]") keeps it
+    // under the finding.
+    let mut helps: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for f in &report.findings {
+        helps.entry(&f.code).or_default().insert(&f.help);
+    }
+    let shared = |code: &str| helps.get(code).is_none_or(|h| h.len() == 1);
+    let mut by_rule: std::collections::BTreeMap<(&str, &str), (usize, &str)> = Default::default();
     for f in &report.findings {
         let at = match (&f.tool, &f.file, f.line) {
             (Some(t), Some(file), Some(line)) => format!("{t} ({file}:{line})"),
@@ -109,14 +120,21 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
         };
         // Tool names and messages quote the server: escape before anything is painted.
         out.push_str(&format!(
-            "{} {} {}  {}\n",
+            "{} {} {}  {}: {}\n",
             p.severity(f.severity, &format!("{:<7}", f.severity.as_str())),
             f.code,
             f.slug,
-            plain(&at)
+            plain(&at),
+            plain(&f.message)
         ));
-        out.push_str(&format!("        {}\n", plain(&f.message)));
-        out.push_str(&format!("        fix: {}\n", plain(&f.help)));
+        if shared(&f.code) {
+            by_rule.entry((&f.code, &f.slug)).or_insert((0, &f.help)).0 += 1;
+        } else {
+            out.push_str(&format!("        fix: {}\n", plain(&f.help)));
+        }
+    }
+    for ((code, slug), (n, help)) in &by_rule {
+        out.push_str(&format!("fix {code} {slug} ({n}): {}\n", plain(help)));
     }
     let s = &report.summary;
     let count = |n: usize, sev: Severity, word: &str| {
