@@ -4,7 +4,9 @@
 //! whether it is right and why. The bench prints per-rule precision; tests/it/rules.rs holds the
 //! bar (every finding labelled, every rule at warning/error ≥ 0.9).
 //!
-//!     cargo run --example lint_precision [-- CATALOG_DIR LABELS_FILE] [--verbose]
+//! ```text
+//! cargo run --example lint_precision [-- CATALOG_DIR LABELS_FILE] [--verbose]
+//! ```
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -208,6 +208,13 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
     if a.object.is_none() || a.object != b.object || a.verb == b.verb {
         return false;
     }
+    let (inter, union) = overlap_besides_names(a, b);
+    !(inter >= 2 && inter as f64 > RESTATED * union as f64)
+}
+
+/// The concepts two descriptions share, and all they name, once the words of both names are
+/// set aside.
+fn overlap_besides_names(a: &Role, b: &Role) -> (usize, usize) {
     let rest = |x: &Role| -> HashSet<String> {
         x.stems
             .iter()
@@ -217,8 +224,7 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
     };
     let (ra, rb) = (rest(a), rest(b));
     let inter = ra.intersection(&rb).count();
-    let union = ra.len() + rb.len() - inter;
-    !(inter >= 2 && inter as f64 > RESTATED * union as f64)
+    (inter, ra.len() + rb.len() - inter)
 }
 
 /// Two descriptions that say the same thing once the words of both names are set aside: at
@@ -227,16 +233,7 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
 /// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
 /// low (the names' distinct verbs weigh most).
 pub fn restates(a: &Role, b: &Role) -> bool {
-    let rest = |x: &Role| -> HashSet<String> {
-        x.stems
-            .iter()
-            .filter(|s| !a.name_stems.contains(s) && !b.name_stems.contains(s))
-            .map(|s| concept(s))
-            .collect()
-    };
-    let (ra, rb) = (rest(a), rest(b));
-    let inter = ra.intersection(&rb).count();
-    let union = ra.len() + rb.len() - inter;
+    let (inter, union) = overlap_besides_names(a, b);
     inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
 }
 
