@@ -3,7 +3,9 @@
 //!
 //!     cargo run --example lint_precision [-- CATALOG_DIR LABELS_FILE] [--verbose] [--dump]
 //!
-//! `--dump` prints every finding as a JSON label stub (verdict left for the reviewer).
+//! `--dump` prints every finding as a JSON label stub (verdict left for the reviewer). Recall
+//! is over the findings reviewers labelled right: those still reported, and those in
+//! `missed.json` beside the labels that a rule change lost.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,20 +61,39 @@ fn main() -> ExitCode {
         dir.display(),
         labels_path.display()
     );
+    // Right findings the rules no longer report (missed.json beside the labels): the
+    // corpus's known recall loss.
+    let missed_path = labels_path.with_file_name("missed.json");
+    let mut missed: std::collections::BTreeMap<String, usize> = Default::default();
+    if missed_path.exists() {
+        match bench::read_labels(&missed_path) {
+            Ok(l) => {
+                for label in l.labels {
+                    *missed.entry(label.key.code).or_default() += 1;
+                }
+            }
+            Err(e) => {
+                eprintln!("lint_precision: {e:#}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     println!(
-        "{:<7} {:>6} {:>6} {:>10} {:>9}",
-        "rule", "right", "wrong", "unlabelled", "precision"
+        "{:<7} {:>6} {:>6} {:>10} {:>9} {:>6} {:>7}",
+        "rule", "right", "wrong", "unlabelled", "precision", "missed", "recall"
     );
     let (mut r, mut w) = (0, 0);
     for (code, s) in &outcome.per_rule {
         r += s.right;
         w += s.wrong;
+        let m = missed.get(code).copied().unwrap_or(0);
         println!(
-            "{code:<7} {:>6} {:>6} {:>10} {:>9.3}",
+            "{code:<7} {:>6} {:>6} {:>10} {:>9.3} {m:>6} {:>7.3}",
             s.right,
             s.wrong,
             s.unlabelled,
-            s.precision()
+            s.precision(),
+            s.right as f64 / (s.right + m).max(1) as f64
         );
     }
     let all = if r + w == 0 {

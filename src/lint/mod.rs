@@ -3,6 +3,7 @@
 
 pub mod belt;
 pub mod finding;
+mod lookalike;
 pub mod lookalike_bench;
 pub mod precision_bench;
 pub mod report;
@@ -14,6 +15,7 @@ use std::sync::OnceLock;
 use serde_json::json;
 
 pub use finding::{Finding, Severity};
+pub(crate) use lookalike::lookalike_pairs;
 pub use rules::RULES;
 /// The one local `$ref` resolver (JSON pointers, `$anchor`, `$id`), shared with the sampler.
 pub(crate) use rules::resolve_ref;
@@ -82,10 +84,6 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
         .iter()
         .find(|r| r.code.eq_ignore_ascii_case(id) || r.slug == id)
 }
-
-/// How far under the look-alike threshold a pair may score and still be reported when both
-/// names do the same thing to the same object (`read_file` / `read_text_file`).
-const SAME_ROLE_ALLOWANCE: f64 = 0.2;
 
 /// What rules see: the catalog, settings, and shared precomputed facts.
 pub struct Context<'a> {
@@ -223,7 +221,8 @@ impl<'a> Context<'a> {
             }
             let tools: Vec<&Tool> = self.catalog.tools.iter().collect();
             let content: Vec<&[String]> = (0..tools.len()).map(|i| self.content_words(i)).collect();
-            let mut pairs = lookalike_pairs(&tools, &content, self.settings.lookalike_threshold);
+            let mut pairs =
+                lookalike_pairs(&tools, &content, self.settings.lookalike_threshold, true);
             pairs.retain(|p| {
                 self.cosine(p.a, p.b)
                     .is_none_or(|c| f64::from(c) >= self.settings.embed_floor)
@@ -253,49 +252,6 @@ impl<'a> Context<'a> {
             related: Vec::new(),
         }
     }
-}
-
-/// The look-alike pairs among `tools` (each with its description's [`text::content_words`]):
-/// what [`Context::lookalikes`] keeps for one catalog, and what the belt lint keeps across
-/// servers (TG028) over every tool of a belt at once.
-pub(crate) fn lookalike_pairs(
-    tools: &[&Tool],
-    content: &[&[String]],
-    threshold: f64,
-) -> Vec<SimilarPair> {
-    if tools.len() < 2 || content.len() != tools.len() {
-        return Vec::new();
-    }
-    let docs: Vec<_> = tools
-        .iter()
-        .zip(content)
-        .map(|(t, c)| text::lookalike_doc_of(t.name(), c))
-        .collect();
-    let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
-    let pairs = text::similar_pairs(&docs, floor);
-    // Roles only for tools in some candidate pair.
-    let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
-    for p in &pairs {
-        for i in [p.a, p.b] {
-            if roles[i].is_none() {
-                let t = tools[i];
-                roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
-            }
-        }
-    }
-    pairs
-        .into_iter()
-        .filter(|p| tools[p.a].name() != tools[p.b].name())
-        .filter(|p| {
-            let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
-                return false;
-            };
-            (p.score >= threshold
-                || (ra.same_as(rb) && ra.qualifiers_shared_with(rb))
-                || text::restates(ra, rb))
-                && !text::distinct_jobs(ra, rb)
-        })
-        .collect()
 }
 
 /// Runs every rule, then applies the configuration. Findings come sorted by tool order,

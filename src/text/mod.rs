@@ -160,16 +160,43 @@ pub fn mentions(text: &str, name: &str) -> bool {
 /// [`mentions`] over a text already lower-cased (callers that ask many times keep it).
 pub fn mentions_lower(lower: &str, name: &str) -> bool {
     let n = name.to_lowercase();
-    let hit = |needle: &str| {
-        lower.match_indices(needle).any(|(i, _)| {
+    has_whole(lower, &n)
+        || (n.contains(['_', '-']) && has_whole(lower, &name_words(name).join(" ")))
+}
+
+/// `needle` occurs in `lower` with no word character (letter, digit, `_`, `-`) either side.
+fn has_whole(lower: &str, needle: &str) -> bool {
+    !needle.is_empty()
+        && lower.match_indices(needle).any(|(i, _)| {
             let before = lower[..i].chars().next_back();
             let after = lower[i + needle.len()..].chars().next();
             let edge =
                 |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
             edge(before) && edge(after)
         })
-    };
-    hit(&n) || (n.contains(['_', '-']) && hit(&name_words(name).join(" ")))
+}
+
+/// True when `text` names `name` as written once the leading words it shares with `own` (a
+/// server prefix) are dropped: "calling upload_attachment" in `confluence_upload_attachments`
+/// names `confluence_upload_attachment`. At least two words must remain, and only the
+/// identifier form counts ("upload attachment" in prose does not).
+pub fn mentions_unprefixed(text: &str, name: &str, own: &str) -> bool {
+    let seps = ['_', '-', '.'];
+    let (ns, os): (Vec<&str>, Vec<&str>) = (name.split(seps).collect(), own.split(seps).collect());
+    let shared = ns
+        .iter()
+        .zip(&os)
+        .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+        .count();
+    // Keep two words at least: `confluence_upload_attachment` next to
+    // `confluence_upload_attachments` shares `upload` too, yet is named `upload_attachment`.
+    let shared = shared.min(ns.len().saturating_sub(2));
+    if shared == 0 {
+        return false;
+    }
+    let offset: usize = ns[..shared].iter().map(|w| w.len() + 1).sum();
+    name.get(offset..)
+        .is_some_and(|rest| has_whole(&text.to_lowercase(), &rest.to_lowercase()))
 }
 
 #[cfg(test)]
@@ -191,5 +218,27 @@ mod tests {
         assert!(mentions("Use read_text_file instead.", "read_text_file"));
         assert!(!mentions("Use read_text_file instead.", "read_text"));
         assert!(mentions("prefer the search nodes tool", "search_nodes"));
+        let own = "confluence_upload_attachments";
+        let desc = "More efficient than calling upload_attachment multiple times.";
+        assert!(mentions_unprefixed(
+            desc,
+            "confluence_upload_attachment",
+            own
+        ));
+        assert!(!mentions_unprefixed(
+            "Upload attachment to a page.",
+            "confluence_upload_attachment",
+            own
+        ));
+        assert!(!mentions_unprefixed(
+            "See attachment.",
+            "confluence_attachment",
+            "confluence_page"
+        ));
+        assert!(!mentions_unprefixed(
+            desc,
+            "upload_attachment_x",
+            "read_file"
+        ));
     }
 }

@@ -118,15 +118,14 @@ impl Role {
     }
 
     /// The description names the role's own object ("unstaged" counts as named by "not yet
-    /// staged").
+    /// staged", a "watcher" by "watching").
     fn names_object(&self) -> bool {
         let Some(o) = &self.object else { return false };
+        let word = self.object_word.as_deref().unwrap_or("");
+        let base = |w: Option<&str>| w.is_some_and(|w| w.len() > 2 && self.names(&stem(w)));
         self.names(o)
-            || self
-                .object_word
-                .as_deref()
-                .and_then(|w| w.strip_prefix("un"))
-                .is_some_and(|w| w.len() > 2 && self.names(&stem(w)))
+            || base(word.strip_prefix("un"))
+            || base(word.strip_suffix("ers").or_else(|| word.strip_suffix("er")))
     }
 
     /// Every word that sets this name apart from `other`'s (besides verb and object) is also
@@ -154,6 +153,19 @@ impl Role {
             && self.object.is_some()
             && self.verb == other.verb
             && self.object == other.object
+    }
+
+    /// The two names say the same thing in other words: the same concepts, word for word once
+    /// synonyms are folded (`create_event` / `schedule_meeting`), and the same number of them
+    /// (`get_users` is not `get_user`: a plural says the tool lists).
+    pub fn synonym_names(&self, other: &Role) -> bool {
+        let set = |r: &Role| r.name_concepts.iter().cloned().collect::<HashSet<String>>();
+        let plural = |r: &Role| {
+            r.object_word
+                .as_deref()
+                .is_some_and(|w| w.ends_with('s') && !w.ends_with("ss"))
+        };
+        set(self) == set(other) && plural(self) == plural(other)
     }
 
     /// The description says "`first` `second`" ("review comments": comments of reviews).

@@ -222,11 +222,25 @@ fn the_router_runs_on_the_example_and_caches_tool_embeddings() {
 /// `lint --embed`: TG005's pairs also need an embedding cosine of at least 0.7. On the real
 /// filesystem server, `list_allowed_directories` and `list_directory` share their words but
 /// not their job (MiniLM's cosine is about 0.64): words alone report them, the second signal
-/// drops them, and the pairs it keeps say their cosine.
+/// drops them, and the pairs it keeps say their cosine. (Their real schemas already tell them
+/// apart — one requires a path the other has no place for — so here every tool takes the same
+/// one optional parameter, leaving the descriptions to decide.)
 #[test]
 fn lint_with_embeddings_drops_a_pair_the_model_reads_as_different() {
     let cache = tempfile::tempdir().unwrap();
-    let catalog = crate::common::fixture("lookalike/catalogs/server-filesystem.json");
+    let mut real: Value = serde_json::from_str(
+        &std::fs::read_to_string(crate::common::fixture(
+            "lookalike/catalogs/server-filesystem.json",
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    for t in real["tools"].as_array_mut().unwrap() {
+        t["inputSchema"] = serde_json::json!({"type": "object", "properties": {"path": {"type": "string", "description": "A path."}}});
+    }
+    let catalog = cache.path().join("same-inputs.json");
+    std::fs::write(&catalog, real.to_string()).unwrap();
+    let catalog = catalog.display().to_string();
     let lint = |extra: &[&str]| -> Vec<String> {
         let o = crate::common::toolgate()
             .env("TOOLGATE_CACHE_DIR", cache.path())

@@ -155,8 +155,8 @@ fn lookalike_benchmark_precision_and_recall() {
 
 /// The lint precision corpus (fixtures/lint-corpus, `cargo run --example lint_precision`):
 /// every warning/error finding on the 35 ecosystem catalogs is labelled (a rule that starts
-/// reporting something new must be reviewed), no label is stale, and each rule held to the bar
-/// here reaches precision 0.9. TG005/TG006 are below it (issue 21 point 9, open) and printed.
+/// reporting something new must be reviewed), no label is stale, every rule reaches precision
+/// 0.9, and the known misses (missed.json) are still the only right findings lost.
 #[test]
 fn lint_precision_corpus_is_labelled_and_precise() {
     use toolgate::lint::precision_bench::{read_labels, run};
@@ -170,13 +170,6 @@ fn lint_precision_corpus_is_labelled_and_precise() {
     );
     assert!(out.stale.is_empty(), "stale labels: {:#?}", out.stale);
     for (code, s) in &out.per_rule {
-        if ["TG005", "TG006", "TG015"].contains(&code.as_str()) {
-            eprintln!(
-                "{code}: precision {:.3} ({s:?}), below the bar",
-                s.precision()
-            );
-            continue;
-        }
         assert!(
             s.precision() >= 0.9,
             "{code} precision {:.3}: {s:?}",
@@ -188,6 +181,15 @@ fn lint_precision_corpus_is_labelled_and_precise() {
     let again = run(Path::new("fixtures/ecosystem"), &fixed).expect("catalogs lint");
     let back: usize = again.per_rule.values().map(|s| s.right + s.wrong).sum();
     assert_eq!(back, 0, "fixed false findings are back: {:#?}", again.wrong);
+    // Right findings known to be missed (the corpus's recall loss) are still missed: one found
+    // again goes back to labels.json.
+    let missed = read_labels(Path::new("fixtures/lint-corpus/missed.json")).expect("missed loads");
+    let again = run(Path::new("fixtures/ecosystem"), &missed).expect("catalogs lint");
+    let found: usize = again.per_rule.values().map(|s| s.right).sum();
+    assert_eq!(
+        found, 0,
+        "missed.json lists findings the rules report again"
+    );
     // The planted synonym pair is found among a real server's tools.
     let mut cat: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string("fixtures/ecosystem/github.json").expect("github catalog"),

@@ -65,7 +65,7 @@ pub fn lookalikes(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<
         .map(|t| text::content_words(t.description().unwrap_or("")))
         .collect();
     let content_refs: Vec<&[String]> = content.iter().map(Vec::as_slice).collect();
-    let pairs = lookalike_pairs(&tools, &content_refs, settings.lookalike_threshold);
+    let pairs = lookalike_pairs(&tools, &content_refs, settings.lookalike_threshold, false);
     let own: Vec<HashSet<String>> = servers
         .iter()
         .map(|(name, c)| service_words(name, c))

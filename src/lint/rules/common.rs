@@ -84,6 +84,11 @@ mod tests {
         assert_eq!(destructive_verb(&described), Some("remove"));
         let harmless = t(json!({"name": "list_deleted", "description": "Lists deleted users."}));
         assert_eq!(destructive_verb(&harmless), None);
+        // Switching off a setting destroys nothing; switching off an account does.
+        let setting = t(json!({"name": "disable_telemetry", "description": "Disable telemetry."}));
+        assert_eq!(destructive_verb(&setting), None);
+        let account = t(json!({"name": "disable_user", "description": "Disable a user account."}));
+        assert_eq!(destructive_verb(&account), Some("disable"));
         assert_eq!(thousands(1234567), "1,234,567");
     }
 }

@@ -4,7 +4,9 @@
 //! terminate, kill, reset, overwrite, uninstall, unlink, rm, del, void, expunge, shred, evict,
 //! ban, deactivate, disable, unsubscribe, clear) but its annotations do not set
 //! `destructiveHint: true`: the hint is absent or explicitly `false`. Tools marked
-//! `readOnlyHint: true` are left to TG016.
+//! `readOnlyHint: true` are left to TG016. Disable and deactivate count unless the name says
+//! they switch off a setting (`disable_telemetry`, `deactivate_notifications`): that changes
+//! a preference, not data.
 //!
 //! ## Why it matters
 //! Hosts decide from the annotations whether to ask the user before a call: a tool marked

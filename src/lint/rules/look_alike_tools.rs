@@ -12,7 +12,13 @@
 //!   words of both names are set aside ("Open a new issue … and return its id" next to
 //!   `create_issue` "Create a new issue … and return its id");
 //! - each name has a word the other lacks that its own description states and the other's does
-//!   not (`gmail_get_calendar` / `jira_get_calendar`).
+//!   not (`gmail_get_calendar` / `jira_get_calendar`);
+//! - what a request must give them differs: one requires a parameter the other has nowhere
+//!   (`maps_reverse_geocode` needs a latitude, `confluence_add_inline_comment` a text
+//!   selection), unless it is a list of the other's object (`batch_create_versions` takes
+//!   `versions`: it does `create_version`'s job); or one lists what the other fetches one of
+//!   (`get_users` / `get_user`, with no list of ids to fetch). Descriptions that restate each
+//!   other are reported all the same.
 //!
 //! Two tools that do the same thing to the same object (`read_file` / `read_text_file`) are
 //! reported from 0.2 below the threshold when every other word of their names is in both
@@ -245,6 +251,32 @@ mod tests {
             assert!(["file", "drive"].contains(&w), "{w} in {m}");
         }
         assert!(m.contains("alike words: delete ≈ remove"), "{m}");
+    }
+
+    #[test]
+    fn pairs_their_inputs_or_objects_tell_apart_are_quiet() {
+        // google-maps: a request gives an address or a latitude and longitude, and only one
+        // tool takes each; without the schemas the two read alike.
+        let geo = json!({"name": "maps_geocode", "description": "Convert an address into geographic coordinates",
+            "inputSchema": {"type": "object", "properties": {"address": {"type": "string"}}, "required": ["address"]}});
+        let rev = json!({"name": "maps_reverse_geocode", "description": "Convert coordinates into an address",
+            "inputSchema": {"type": "object", "properties": {"latitude": {"type": "number"}, "longitude": {"type": "number"}},
+                "required": ["latitude", "longitude"]}});
+        assert!(lint_tools(&RULE, vec![geo.clone(), rev.clone()]).is_empty());
+        let bare = |mut t: serde_json::Value| {
+            t["inputSchema"] = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+            t
+        };
+        assert_eq!(lint_tools(&RULE, vec![bare(geo), bare(rev)]).len(), 1);
+        // atlassian: a watcher ("watching") is not the issue it watches.
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "jira_delete_issue", "description": "Delete an existing Jira issue."}),
+                json!({"name": "jira_remove_watcher", "description": "Remove a user from watching a Jira issue."}),
+            ],
+        );
+        assert!(out.is_empty(), "{out:?}");
     }
 
     #[test]

@@ -79,7 +79,10 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             .iter()
             .filter_map(|&j| cx.catalog.tools.get(j).map(|t| t.name()))
             .collect();
-        if names.iter().any(|n| text::mentions(desc, n)) {
+        if names
+            .iter()
+            .any(|n| text::mentions(desc, n) || text::mentions_unprefixed(desc, n, tool.name()))
+        {
             continue;
         }
         let names: Vec<String> = names.iter().map(|n| shown_name(n)).collect();

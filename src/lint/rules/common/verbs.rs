@@ -51,17 +51,54 @@ const LEADING_ADVERBS: &[&str] = &[
     "instantly",
 ];
 
+/// Verbs that switch something off: destructive for an account or a resource
+/// (`deactivate_user`), a setting change for a feature (`disable_telemetry`).
+const TOGGLE_VERBS: &[&str] = &["disable", "deactivate"];
+
+/// What a toggle verb may switch off without destroying anything.
+const SETTING_NOUNS: &[&str] = &[
+    "telemetry",
+    "tracking",
+    "analytics",
+    "notification",
+    "notifications",
+    "logging",
+    "debug",
+    "debugging",
+    "verbose",
+    "mode",
+    "feature",
+    "features",
+    "setting",
+    "settings",
+    "preference",
+    "preferences",
+    "option",
+    "options",
+    "reminder",
+    "reminders",
+    "autosave",
+    "autocomplete",
+    "suggestions",
+];
+
 /// The destructive verb a tool leads with: any word of its name (exact), or the first word of
-/// its description (imperative, third person or stemmed form). `None` when it sounds harmless.
+/// its description (imperative, third person or stemmed form). `None` when it sounds harmless,
+/// or when it switches off a setting (`disable_telemetry`).
 pub(crate) fn destructive_verb(tool: &Tool) -> Option<&'static str> {
-    for w in text::name_words(tool.name()) {
-        if let Some(v) = DESTRUCTIVE_VERBS.iter().copied().find(|v| *v == w) {
+    let words = text::name_words(tool.name());
+    let setting = words.iter().any(|w| SETTING_NOUNS.contains(&w.as_str()));
+    let counts = |v: &str| !(setting && TOGGLE_VERBS.contains(&v));
+    for w in &words {
+        if let Some(v) = DESTRUCTIVE_VERBS.iter().copied().find(|v| v == w)
+            && counts(v)
+        {
             return Some(v);
         }
     }
     let first = text::words_iter(tool.description().unwrap_or(""))
         .find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
-    verb_form(&first)
+    verb_form(&first).filter(|v| counts(v))
 }
 
 fn verb_form(word: &str) -> Option<&'static str> {
