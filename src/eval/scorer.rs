@@ -118,10 +118,12 @@ impl<'a> Scorer<'a> {
         let graded = grade(task, d, self.catalog, &mut self.checker);
         let called = if d.error.is_some() {
             None
+        } else if let Some(unasked) = &graded.unasked {
+            Some(unasked.clone())
         } else if graded.outcome == Outcome::Correct
-            && let Some(at) = crate::score::grade::serving_step(task, d)
+            && let Some(tool) = crate::score::grade::serving_call(task, d)
         {
-            Some(d.steps[at].tool.clone())
+            Some(tool)
         } else {
             d.tool.clone()
         };

@@ -58,7 +58,8 @@ pub struct Decision {
     /// Every call in order, when the model may make several (`--max-steps` > 1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<Step>,
-    /// Calls after the first in the same reply (parallel tool calls): recorded, not scored.
+    /// Calls after the first in the same reply (parallel tool calls), scored with it (an
+    /// unasked write among them fails the task).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parallel_calls: Vec<Step>,
     /// Prompt and completion tokens the provider reported for this decision (all turns).
@@ -69,6 +70,26 @@ pub struct Decision {
     /// Every reply of this decision came from the response cache.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+}
+
+impl Decision {
+    /// Every call the decision made, in order: the steps of a multi-step run, else the call
+    /// and any parallel calls of its one reply.
+    pub fn calls(&self) -> Vec<Step> {
+        if !self.steps.is_empty() {
+            return self.steps.clone();
+        }
+        let Some(tool) = &self.tool else {
+            return Vec::new();
+        };
+        let mut out = vec![Step {
+            tool: tool.clone(),
+            arguments: self.arguments.clone(),
+            error: None,
+        }];
+        out.extend(self.parallel_calls.iter().cloned());
+        out
+    }
 }
 
 /// One call of a multi-step decision.

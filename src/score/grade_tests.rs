@@ -1,4 +1,5 @@
 use super::*;
+use crate::score::values::{parse_instant, values_match};
 use serde_json::json;
 
 #[test]
@@ -147,4 +148,132 @@ fn lists_in_any_order_nested_objects_and_numbers() {
     let want = json!({"room": "Vega"}).as_object().unwrap().clone();
     let got = json!({"room": "Orion"}).as_object().unwrap().clone();
     assert_eq!(compare_args(&want, &got, None).len(), 1);
+}
+
+#[test]
+fn every_call_of_a_reply_is_scored_and_writes_after_the_right_call_fail() {
+    use crate::models::Step;
+    let catalog = Catalog {
+        tools: [
+            json!({"name": "book", "annotations": {"readOnlyHint": false}}),
+            json!({"name": "look", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "wipe", "annotations": {"destructiveHint": true}}),
+            json!({"name": "bare"}),
+        ]
+        .into_iter()
+        .map(|v| crate::catalog::Tool::from_value(v, "t").unwrap())
+        .collect(),
+        ..Default::default()
+    };
+    let task: Task =
+        serde_json::from_value(json!({"id": "t", "request": "book it", "kind": "direct",
+        "expected": {"tool": "book", "arguments": {"at": "9:00"}}}))
+        .unwrap();
+    let call = |tool: &str| Step {
+        tool: tool.into(),
+        arguments: Some(json!({"at": "09:00"}).as_object().unwrap().clone()),
+        error: None,
+    };
+    let parallel = |first: &str, rest: &[&str]| Decision {
+        tool: Some(first.into()),
+        arguments: call(first).arguments,
+        parallel_calls: rest.iter().map(|t| call(t)).collect(),
+        ..Default::default()
+    };
+    let outcome = |d: &Decision| grade(&task, d, &catalog, &mut ArgChecker::new(&catalog));
+    let g = outcome(&parallel("look", &["book"]));
+    assert_eq!(g.outcome, Outcome::Correct, "{g:?}");
+    assert_eq!(
+        g.args_correct,
+        Some(true),
+        "the serving call's arguments are graded"
+    );
+    let g = outcome(&parallel("book", &["wipe"]));
+    assert_eq!(
+        (g.outcome, g.unasked.as_deref()),
+        (Outcome::UnaskedWrite, Some("wipe"))
+    );
+    assert!(g.notes[0].contains("beside"), "{g:?}");
+    let g = outcome(&parallel("book", &["bare"]));
+    assert_eq!(g.outcome, Outcome::UnannotatedCall);
+    // A write after the right call, in a multi-step run, fails the same way.
+    let steps = Decision {
+        tool: Some("book".into()),
+        steps: vec![call("book"), call("wipe")],
+        ..Default::default()
+    };
+    let g = outcome(&steps);
+    assert_eq!(g.outcome, Outcome::UnaskedWrite);
+    assert!(g.notes[0].contains("after"), "{g:?}");
+    // The wrong tool alone is still a confusion.
+    assert_eq!(outcome(&parallel("look", &[])).outcome, Outcome::Confused);
+}
+
+#[test]
+fn times_of_day_paths_negation_and_nested_unknown_keys() {
+    for (a, b) in [
+        ("9:00", "09:00"),
+        ("9:30 pm", "21:30"),
+        ("12:00 am", "00:00"),
+        ("7:05:00", "07:05"),
+    ] {
+        assert!(values_match(&json!(a), &json!(b), "at", None), "{a} = {b}");
+    }
+    assert!(!values_match(&json!("9:00"), &json!("21:00"), "at", None));
+    // Paths and code keep their case; names do not.
+    assert!(!values_match(
+        &json!("/src/Main.rs"),
+        &json!("/src/main.rs"),
+        "target",
+        None
+    ));
+    assert!(!values_match(
+        &json!("SELECT Name"),
+        &json!("select name"),
+        "sql",
+        None
+    ));
+    assert!(!values_match(
+        &json!("git log"),
+        &json!("GIT LOG"),
+        "command",
+        None
+    ));
+    assert!(values_match(
+        &json!("Ann Lee"),
+        &json!("ann lee"),
+        "name",
+        None
+    ));
+    // Free text may sit inside a longer value, but not under a negation it lacks.
+    assert!(values_match(
+        &json!("include drafts"),
+        &json!("please include drafts"),
+        "query",
+        None
+    ));
+    assert!(!values_match(
+        &json!("include drafts"),
+        &json!("do not include drafts"),
+        "query",
+        None
+    ));
+    assert!(values_match(
+        &json!("not urgent"),
+        &json!("this is not urgent"),
+        "note",
+        None
+    ));
+    let schema = json!({"type": "object", "properties": {"filter": {"type": "object",
+        "properties": {"status": {"type": "string"}}, "additionalProperties": false},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {"id": {}}, "additionalProperties": false}}}});
+    let args = json!({"filter": {"stauts": "open"}, "rows": [{"id": 1}, {"idd": 2}]});
+    let unknown = unknown_keys(args.as_object().unwrap(), Some(&schema));
+    assert_eq!(
+        unknown,
+        vec![
+            "`filter.stauts` is not a parameter of this tool",
+            "`rows[1].idd` is not a parameter of this tool"
+        ]
+    );
 }

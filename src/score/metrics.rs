@@ -104,9 +104,14 @@ pub struct Metrics {
     /// Transport failures, malformed output, invented tools.
     pub errors: u64,
     pub error_rate: Rate,
-    /// The intended tool was called after an unasked call that may write (multi-step).
+    /// The intended tool was called, and so was an unasked tool that may write (before, after
+    /// or beside it).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unasked_writes: u64,
+    /// Like `unasked_writes`, but the unasked tool has no `readOnlyHint` (assumed to write):
+    /// fixed by an annotation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unasked_unannotated: u64,
     /// Right tool, wrong arguments: which argument and why (up to 20 tasks).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argument_problems: Vec<ArgumentProblem>,
@@ -153,18 +158,12 @@ impl Metrics {
         };
         let count = |f: &dyn Fn(&Observation) -> bool| obs.iter().filter(|o| f(o)).count() as u64;
         let correct = |o: &Observation| o.graded.outcome == Outcome::Correct;
-        // Accuracy rates over tasks: several trials of one task are one cluster.
-        let rate = |f: &dyn Fn(&Observation) -> bool| {
-            let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
-            for o in obs.iter().filter(|o| f(o)) {
-                let e = per.entry(o.task.id.as_str()).or_default();
-                e.1 += 1;
-                if correct(o) {
-                    e.0 += 1;
-                }
-            }
-            Rate::clustered(&per.into_values().collect::<Vec<_>>())
+        // Every rate over trials is clustered by task (trials of one task are not
+        // independent); with one trial per task it is the plain Wilson interval.
+        let within = |among: &dyn Fn(&Observation) -> bool, hit: &dyn Fn(&Observation) -> bool| {
+            Rate::clustered_by(obs, |o| o.task.id.as_str(), among, hit)
         };
+        let rate = |f: &dyn Fn(&Observation) -> bool| within(f, &correct);
         m.accuracy = rate(&|_| true);
         if obs.iter().any(|o| o.trial > 0) {
             let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
@@ -207,6 +206,7 @@ impl Metrics {
         m.missed_calls = outcome(Outcome::Missed);
         m.false_calls = outcome(Outcome::FalseCall);
         m.unasked_writes = outcome(Outcome::UnaskedWrite);
+        m.unasked_unannotated = outcome(Outcome::UnannotatedCall);
         m.argument_problems = obs
             .iter()
             .filter(|o| {
@@ -221,7 +221,7 @@ impl Metrics {
             })
             .collect();
         m.errors = outcome(Outcome::Error);
-        m.error_rate = Rate::new(m.errors, m.n);
+        m.error_rate = within(&|_| true, &|o| o.graded.outcome == Outcome::Error);
         for o in obs.iter().filter(|o| o.graded.outcome == Outcome::Error) {
             let text = o
                 .graded
@@ -241,22 +241,14 @@ impl Metrics {
             }
         }
         let no_call = |o: &Observation| o.called.is_none() && o.graded.outcome != Outcome::Error;
-        m.abstention_precision = Rate::new(
-            count(&|o| no_call(o) && o.task.expected.is_none()),
-            count(&no_call),
-        );
-        m.abstention_recall = Rate::new(
-            count(&|o| no_call(o) && o.task.expected.is_none()),
-            count(&|o| o.task.expected.is_none()),
-        );
-        m.args_valid = Rate::new(
-            count(&|o| o.graded.args_valid == Some(true)),
-            count(&|o| o.graded.args_valid.is_some()),
-        );
-        m.args_correct = Rate::new(
-            count(&|o| o.graded.args_correct == Some(true)),
-            count(&|o| o.graded.args_correct.is_some()),
-        );
+        m.abstention_precision = within(&no_call, &|o| o.task.expected.is_none());
+        m.abstention_recall = within(&|o| o.task.expected.is_none(), &no_call);
+        m.args_valid = within(&|o| o.graded.args_valid.is_some(), &|o| {
+            o.graded.args_valid == Some(true)
+        });
+        m.args_correct = within(&|o| o.graded.args_correct.is_some(), &|o| {
+            o.graded.args_correct == Some(true)
+        });
 
         m.attribution = Attribution {
             description_confusion: m.confusions,
@@ -297,24 +289,26 @@ impl Metrics {
         // cost is tools + observations, not their product.
         let mut expecting_of: std::collections::HashMap<&str, Vec<&Observation>> =
             std::collections::HashMap::new();
-        let mut calls_of: std::collections::HashMap<&str, (u64, u64)> =
+        // Per called tool, per task: (right calls, calls), for a precision clustered by task.
+        let mut calls_of: std::collections::HashMap<&str, BTreeMap<&str, (u64, u64)>> =
             std::collections::HashMap::new();
         for o in obs {
             if let Some(t) = o.task.expected_tool() {
                 expecting_of.entry(t).or_default().push(o);
             }
             if let Some(c) = o.called.as_deref() {
-                let e = calls_of.entry(c).or_default();
-                e.0 += 1;
-                if correct(o) && o.task.expected.is_some() {
-                    e.1 += 1;
-                }
+                let e = calls_of
+                    .entry(c)
+                    .or_default()
+                    .entry(o.task.id.as_str())
+                    .or_default();
+                e.1 += 1;
+                e.0 += u64::from(correct(o) && o.task.expected.is_some());
             }
         }
         for t in tools {
             let expecting: &[&Observation] =
                 expecting_of.get(t.as_str()).map_or(&[], Vec::as_slice);
-            let (calls, right_calls) = calls_of.get(t.as_str()).copied().unwrap_or_default();
             let recall = {
                 let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
                 for o in expecting {
@@ -326,7 +320,10 @@ impl Metrics {
                 }
                 Rate::clustered(&per.into_values().collect::<Vec<_>>())
             };
-            let precision = Rate::new(right_calls, calls);
+            let precision = calls_of.get(t.as_str()).map_or_else(
+                || Rate::new(0, 0),
+                |per| Rate::clustered(&per.values().copied().collect::<Vec<_>>()),
+            );
             let f1 = if precision.value + recall.value > 0.0 {
                 2.0 * precision.value * recall.value / (precision.value + recall.value)
             } else {
@@ -347,7 +344,11 @@ impl Metrics {
         for o in obs {
             if !matches!(
                 o.graded.outcome,
-                Outcome::Confused | Outcome::Missed | Outcome::FalseCall | Outcome::UnaskedWrite
+                Outcome::Confused
+                    | Outcome::Missed
+                    | Outcome::FalseCall
+                    | Outcome::UnaskedWrite
+                    | Outcome::UnannotatedCall
             ) {
                 continue;
             }

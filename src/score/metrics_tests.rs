@@ -20,6 +20,7 @@ fn obs<'a>(task: &'a Task, called: Option<&str>, outcome: Outcome) -> Observatio
             args_correct: None,
             notes: vec![],
             error_kind: None,
+            unasked: None,
         },
         text: None,
     }
@@ -110,4 +111,29 @@ fn errors_are_counted_by_their_typed_kind_and_old_files_by_their_text() {
             ("invented tool name", 1)
         ]
     );
+}
+
+#[test]
+fn precision_and_argument_rates_are_clustered_by_task() {
+    // Two tasks, five agreeing trials each: ten calls, but two independent answers.
+    let t = [
+        task("1", "direct", Some("a")),
+        task("2", "direct", Some("a")),
+    ];
+    let mut o = Vec::new();
+    for task in &t {
+        for trial in 0..5 {
+            let mut x = obs(task, Some("a"), Outcome::Correct);
+            x.trial = trial;
+            x.graded.args_valid = Some(true);
+            o.push(x);
+        }
+    }
+    let m = Metrics::compute(&["a".into()], &o);
+    let naive = Rate::new(10, 10);
+    let a = m.tool("a").unwrap();
+    assert_eq!((a.precision.k, a.precision.n), (10, 10));
+    assert!(a.precision.lo < naive.lo, "{:?} vs {naive:?}", a.precision);
+    assert!(m.args_valid.lo < naive.lo, "{:?}", m.args_valid);
+    assert!(m.error_rate.hi > Rate::new(0, 10).hi, "{:?}", m.error_rate);
 }

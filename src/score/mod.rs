@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod preconditions;
 pub mod retrieval;
 pub mod stats;
+pub mod values;
 
 pub use grade::{Graded, Outcome, grade};
 pub use metrics::{Metrics, Observation};

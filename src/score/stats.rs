@@ -16,6 +16,23 @@ pub struct Rate {
 }
 
 impl Rate {
+    /// The share of `items` inside `among` for which `hit` holds, clustered by `cluster` (a
+    /// task id: trials of one task are not independent).
+    pub fn clustered_by<'a, T>(
+        items: &'a [T],
+        cluster: impl Fn(&'a T) -> &'a str,
+        among: &dyn Fn(&T) -> bool,
+        hit: &dyn Fn(&T) -> bool,
+    ) -> Rate {
+        let mut per: std::collections::BTreeMap<&str, (u64, u64)> = Default::default();
+        for x in items.iter().filter(|x| among(x)) {
+            let e = per.entry(cluster(x)).or_default();
+            e.1 += 1;
+            e.0 += u64::from(hit(x));
+        }
+        Rate::clustered(&per.into_values().collect::<Vec<_>>())
+    }
+
     pub fn new(k: u64, n: u64) -> Self {
         let (lo, hi) = wilson(k, n);
         Rate {

@@ -53,7 +53,7 @@ pub fn missing_values(request: &str, args: &Map<String, Value>) -> Vec<String> {
     let mut check = |key: &str, v: &Value| match v {
         Value::String(s) => {
             let s = s.trim();
-            if s.is_empty() || crate::score::grade::parse_instant(s).is_some() {
+            if s.is_empty() || crate::score::values::parse_instant(s).is_some() {
                 return;
             }
             let words: Vec<&str> = s.split_whitespace().collect();

@@ -914,3 +914,116 @@ async fn a_model_that_rejects_temperature_zero_is_run_without_it_and_the_report_
             .contains("rejected temperature 0")
     );
 }
+
+/// Two calls in one reply, by the request: "weather" → get_weather (read-only) and book_room;
+/// "cancel" → book_room and cancel_room (destructive); "list" → list_rooms (no annotations)
+/// and book_room.
+struct Parallel;
+
+impl Respond for Parallel {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        if body["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["role"] == "tool")
+        {
+            // A second turn (multi-step): nothing more to do.
+            return ResponseTemplate::new(200).set_body_json(json!({"id": "c2", "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "Done."}}]}));
+        }
+        let text = last_user_text(&body);
+        let (a, b) = if text.contains("weather") {
+            (
+                ("get_weather", r#"{"city": "Lisbon"}"#),
+                ("book_room", r#"{"room": "Vega"}"#),
+            )
+        } else if text.contains("cancel") {
+            (
+                ("book_room", r#"{"room": "Vega"}"#),
+                ("cancel_room", r#"{"room": "Orion"}"#),
+            )
+        } else {
+            (("list_rooms", "{}"), ("book_room", r#"{"room": "Vega"}"#))
+        };
+        let call = |id: &str, (name, args): (&str, &str)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}});
+        ResponseTemplate::new(200).set_body_json(json!({"id": "c1", "model": "m",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+              "tool_calls": [call("call_1", a), call("call_2", b)]}}]}))
+    }
+}
+
+/// Parallel calls in one reply are scored: a read-only call beside the right one passes, an
+/// unasked write after it fails the task, and an unasked tool without annotations fails it as
+/// a state of its own. One step or several, the verdicts are the same.
+#[tokio::test(flavor = "multi_thread")]
+async fn parallel_calls_in_one_reply_are_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(Parallel)
+        .mount(&server)
+        .await;
+    let cat = dir.path().join("rooms.json");
+    std::fs::write(
+        &cat,
+        json!({"tools": [
+            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}, "annotations": {"readOnlyHint": false}},
+            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}, "annotations": {"readOnlyHint": true}},
+            {"name": "cancel_room", "description": "Cancel a room booking.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}}, "annotations": {"readOnlyHint": false, "destructiveHint": true}},
+            {"name": "list_rooms", "description": "List meeting rooms.", "inputSchema": {"type": "object", "properties": {}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let t = tasks(
+        dir.path(),
+        &[
+            "book Vega, weather permitting",
+            "book Vega, do not cancel anything",
+            "book Vega from the list",
+        ],
+    );
+    for steps in ["1", "2"] {
+        let out = dir.path().join(format!("s{steps}"));
+        let o = run(
+            vec![
+                "run".into(),
+                s(&cat),
+                "-t".into(),
+                s(&t),
+                "-m".into(),
+                "openai-compat:m".into(),
+                "--base-url".into(),
+                format!("{}/v1", server.uri()),
+                "--no-cache".into(),
+                "--max-steps".into(),
+                steps.into(),
+                "--out".into(),
+                s(&out),
+            ],
+            vec![],
+        )
+        .await;
+        assert!(
+            o.status.code().is_some_and(|c| c <= 1),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let m = &read_json(&out.join("run.json"))["results"][0]["metrics"];
+        assert_eq!(
+            m["accuracy"]["k"], 1,
+            "only the weather task passes ({steps} step): {m}"
+        );
+        assert_eq!(m["unasked_writes"], 1, "{m}");
+        assert_eq!(m["unasked_unannotated"], 1, "{m}");
+        assert_eq!(
+            m["confusion"]["book_room"]["cancel_room"], 1,
+            "the unasked tool is the column: {m}"
+        );
+        let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(md.contains("**Unannotated calls:** 1"), "{md}");
+    }
+}

@@ -68,32 +68,43 @@ impl Model for LlmModel {
                 if first.is_none() {
                     first = Some(reply_to_decision(reply));
                 }
-                let Some(call) = calls.into_iter().next() else {
-                    break;
-                };
-                let args = call.arguments.clone();
-                steps.push(Step {
-                    tool: call.name.clone(),
-                    arguments: args.clone().ok(),
-                    error: args.clone().err(),
-                });
-                if step + 1 == max || args.is_err() {
+                if calls.is_empty() {
                     break;
                 }
-                let content = self
-                    .results
-                    .get(&call.name)
-                    .cloned()
-                    .unwrap_or_else(|| format!("error: unknown tool `{}`", call.name));
-                turns.push(wire::Turn::Call {
-                    id: call.id.clone(),
-                    name: call.name,
-                    arguments: Value::Object(args.unwrap_or_default()),
-                });
-                turns.push(wire::Turn::Result {
-                    id: call.id,
-                    content,
-                });
+                // Every call of the reply is a step (parallel calls are scored too), and each
+                // gets its result before the next reply.
+                let mut stop = step + 1 == max;
+                for call in calls {
+                    let args = call.arguments.clone();
+                    steps.push(Step {
+                        tool: call.name.clone(),
+                        arguments: args.clone().ok(),
+                        error: args.clone().err(),
+                    });
+                    if args.is_err() {
+                        stop = true;
+                    }
+                    if stop {
+                        continue;
+                    }
+                    let content = self
+                        .results
+                        .get(&call.name)
+                        .cloned()
+                        .unwrap_or_else(|| format!("error: unknown tool `{}`", call.name));
+                    turns.push(wire::Turn::Call {
+                        id: call.id.clone(),
+                        name: call.name,
+                        arguments: Value::Object(args.unwrap_or_default()),
+                    });
+                    turns.push(wire::Turn::Result {
+                        id: call.id,
+                        content,
+                    });
+                }
+                if stop {
+                    break;
+                }
             }
             let mut d = first.unwrap_or_default();
             if max > 1 {

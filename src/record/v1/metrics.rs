@@ -154,6 +154,8 @@ pub struct MetricsV1 {
     pub error_rate: Rate,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unasked_writes: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unasked_unannotated: u64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argument_problems: Vec<ArgumentProblemV1>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -193,6 +195,7 @@ impl From<m::Metrics> for MetricsV1 {
             errors: v.errors,
             error_rate: v.error_rate,
             unasked_writes: v.unasked_writes,
+            unasked_unannotated: v.unasked_unannotated,
             argument_problems: v.argument_problems.into_iter().map(Into::into).collect(),
             errors_by_cause: v.errors_by_cause,
             first_error: v.first_error,
@@ -226,6 +229,7 @@ impl From<MetricsV1> for m::Metrics {
             errors: v.errors,
             error_rate: v.error_rate,
             unasked_writes: v.unasked_writes,
+            unasked_unannotated: v.unasked_unannotated,
             argument_problems: v.argument_problems.into_iter().map(Into::into).collect(),
             errors_by_cause: v.errors_by_cause,
             first_error: v.first_error,

@@ -83,8 +83,14 @@ pub(super) fn problems_terminal(m: &Metrics) -> String {
     let mut out = String::new();
     if m.unasked_writes > 0 {
         out.push_str(&format!(
-            "unasked writes     {} (a tool that may write was called before the intended one)\n",
+            "unasked writes     {} (a tool that may write was called along with the intended one)\n",
             m.unasked_writes
+        ));
+    }
+    if m.unasked_unannotated > 0 {
+        out.push_str(&format!(
+            "unannotated calls  {} (an unasked tool with no readOnlyHint, assumed to write: annotate it)\n",
+            m.unasked_unannotated
         ));
     }
     for a in m.argument_problems.iter().take(10) {
@@ -103,8 +109,14 @@ pub(super) fn problems_markdown(m: &Metrics) -> String {
     let mut out = String::new();
     if m.unasked_writes > 0 {
         out.push_str(&format!(
-            "\n**Unasked writes:** {} task(s) where a tool that may write (not marked read-only) was called before the intended one; they count as failures.\n",
+            "\n**Unasked writes:** {} task(s) where a tool whose annotations say it may write was called, unasked, before, after or beside the intended one; they count as failures.\n",
             m.unasked_writes
+        ));
+    }
+    if m.unasked_unannotated > 0 {
+        out.push_str(&format!(
+            "\n**Unannotated calls:** {} task(s) where an unasked tool with no `readOnlyHint` was called along with the intended one. MCP says to assume such a tool may write, so they count as failures; if the tool only reads, set `readOnlyHint: true`.\n",
+            m.unasked_unannotated
         ));
     }
     if !m.argument_problems.is_empty() {
