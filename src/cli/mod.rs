@@ -284,6 +284,10 @@ pub struct RunArgs {
     /// Most tools to propose rewrites for.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub fix_max: usize,
+    /// With --fix or --mutate: reject a rewrite that costs any one tool (or the no-tool tasks)
+    /// this many tasks net, without waiting for significance.
+    #[arg(long, default_value_t = crate::improve::MAX_LOSS, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_task_loss: u64,
     #[command(flatten)]
     pub curve: curve::CurveArgs,
     /// Run only slice K of N of the suite (a stable hash of each task id decides), for a CI

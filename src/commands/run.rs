@@ -89,6 +89,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
             fix_tools: args.fix_tool.clone(),
             fix_max: args.fix_max,
             alpha: policy.alpha,
+            max_loss: args.max_task_loss,
         };
         let text = if args.fix {
             improve::fix::run(&iopts, &catalog, &tasks, &opts.models, &opts.model).await?

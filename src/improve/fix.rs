@@ -103,6 +103,69 @@ fn tasks_for(tasks: &[Task], tool: &str, split: Split) -> Vec<Task> {
         .collect()
 }
 
+/// A fixer's reply as a description: surrounding quotes and a "Here is …:" preface dropped.
+fn proposed(reply: &str) -> String {
+    let t = reply.trim();
+    let lower = t.to_lowercase();
+    let t = match t.split_once(':') {
+        Some((_, rest))
+            if (lower.starts_with("here is")
+                || lower.starts_with("here's")
+                || lower.starts_with("new description"))
+                && !rest.trim().is_empty() =>
+        {
+            rest
+        }
+        _ => t,
+    };
+    t.trim()
+        .trim_matches(['"', '“', '”', '`'])
+        .trim()
+        .to_string()
+}
+
+/// Why a fixer's reply is not a description to measure: empty, a refusal or an apology, or a
+/// question back. A refusal measured as a description would be scored — and could even "win"
+/// by making the model call nothing.
+pub(crate) fn not_a_description(text: &str) -> Option<String> {
+    const REFUSALS: &[&str] = &[
+        "i'm sorry",
+        "i am sorry",
+        "sorry,",
+        "i can't",
+        "i cannot",
+        "i can not",
+        "i won't",
+        "i will not",
+        "i'm unable",
+        "i am unable",
+        "unable to help",
+        "unable to assist",
+        "cannot assist",
+        "can't assist",
+        "can't help",
+        "cannot help",
+        "as an ai",
+        "i apologize",
+        "i'm not able",
+        "i am not able",
+        "not able to help",
+    ];
+    let lower = text.trim().to_lowercase().replace('’', "'");
+    if lower.is_empty() {
+        return Some("the fixer answered with no text".into());
+    }
+    if let Some(r) = REFUSALS.iter().find(|r| lower.contains(*r)) {
+        return Some(format!(
+            "the fixer refused or apologised (\"{r}\"), which is not a description"
+        ));
+    }
+    if lower.ends_with('?') {
+        return Some("the fixer asked a question instead of writing a description".into());
+    }
+    None
+}
+
 pub async fn run(
     args: &ImproveOptions,
     catalog: &Catalog,
@@ -133,6 +196,30 @@ pub async fn run(
         .collect();
     if dev.is_empty() {
         bail!("--fix measures on the dev split, and the task file has no dev tasks");
+    }
+    // Nothing is spent — no baseline, no fixer call — on a tool whose dev tasks could not show
+    // a change even if every one of them flipped.
+    let m = if args.fix_tools.is_empty() {
+        args.fix_max.max(1)
+    } else {
+        args.fix_tools.len()
+    };
+    let small = |tool: &str| {
+        super::too_small_note(tool, tasks_for(&dev, tool, Split::Dev).len(), m, args.alpha)
+    };
+    let candidates: Vec<&str> = if args.fix_tools.is_empty() {
+        catalog.tools.iter().map(|t| t.name()).collect()
+    } else {
+        args.fix_tools.iter().map(String::as_str).collect()
+    };
+    if let Some(missing) = candidates.iter().find(|t| catalog.tool(t).is_none()) {
+        bail!("--fix-tool {missing}: the server has no such tool")
+    }
+    if candidates.iter().all(|t| small(t).is_some()) {
+        let need = super::tasks_needed(m, args.alpha);
+        bail!(
+            "--fix: no tool has the {need} dev task(s) (expecting it or luring toward it) a rewrite needs to be shown better after correcting for {m} proposal(s); nothing was run. Add tasks (`toolgate generate --only TOOL`) or name fewer tools with --fix-tool"
+        );
     }
     let one = [spec.clone()];
     let (_, base) = arm(
@@ -168,6 +255,7 @@ pub async fn run(
     let chosen: Vec<String> = if args.fix_tools.is_empty() {
         order
             .iter()
+            .filter(|(t, _)| small(t).is_none())
             .take(args.fix_max)
             .map(|(t, _)| (*t).clone())
             .collect()
@@ -214,11 +302,19 @@ pub async fn run(
             accepted: false,
             reason: String::new(),
         };
+        if let Some(note) = small(tool) {
+            p.reason = format!("not measured, nothing spent: {note}");
+            proposals.push(p);
+            continue;
+        }
         match fixer.complete(FIXER_SYSTEM, &prompt, 0).await {
             Err(e) => p.reason = format!("the fixer failed: {e}"),
             Ok(text) => {
-                p.after = text.trim().trim_matches('"').to_string();
-                if words(&p.after) > MAX_WORDS {
+                p.after = proposed(&text);
+                if let Some(why) = not_a_description(&p.after) {
+                    p.reason = format!("rejected unmeasured: {why}");
+                    p.after.clear();
+                } else if words(&p.after) > MAX_WORDS {
                     p.reason = format!(
                         "rejected unmeasured: {} words, over the {MAX_WORDS}-word limit",
                         words(&p.after)
@@ -256,7 +352,7 @@ pub async fn run(
         p.dev_n = c.overall.base.n;
         p.p = c.overall.p;
         p.p_corrected = bonferroni(c.overall.p, measured);
-        let hurt = super::hurt_tools(&c);
+        let hurt = super::hurt_tools(&c, args.max_loss);
         if !hurt.is_empty() {
             p.reason = format!("rejected: {}", hurt.join("; "));
         } else if p.p_corrected < args.alpha && c.overall.only_head > c.overall.only_base {
@@ -286,7 +382,7 @@ pub async fn run(
                     hc.overall.head.value,
                     hc.overall.base.n,
                 ));
-                let held_hurt = super::hurt_tools(&hc);
+                let held_hurt = super::hurt_tools(&hc, args.max_loss);
                 if !held_hurt.is_empty() {
                     p.reason = format!("better on dev but on held-out it {}", held_hurt.join("; "));
                 } else if hc.overall.head.value >= hc.overall.base.value {

@@ -23,7 +23,13 @@ pub struct ImproveOptions {
     pub fix_max: usize,
     /// The policy's significance level for every paired test of the proposals.
     pub alpha: f64,
+    /// A change that loses this many tasks (net) of any one tool is rejected, significant or
+    /// not: a rewrite that steals its siblings' tasks is not an improvement.
+    pub max_loss: u64,
 }
+
+/// The default of [`ImproveOptions::max_loss`].
+pub const MAX_LOSS: u64 = 2;
 
 /// Refuses to measure description changes with a model whose endpoint leaves tool
 /// descriptions out of the prompt: every result would be "no change", whatever the text.
@@ -67,13 +73,18 @@ pub fn tasks_needed(m: usize, alpha: f64) -> u64 {
 }
 
 /// Tools a change hurts, as sentences: a description that steals other tools' tasks is not an
-/// improvement. A harm is a reason to stop, not a claim to publish, so each tool's exact
-/// paired test is read uncorrected (p < α with more tasks lost than gained): guarding against
-/// a harm must not get weaker as the catalog grows.
-pub fn hurt_tools(c: &crate::score::compare::ModelComparison) -> Vec<String> {
+/// improvement. A harm is a reason to stop, not a claim to publish: a tool (or the no-tool
+/// tasks) that loses `max_loss` tasks more than it gains is hurt whatever the test says, and
+/// otherwise each tool's exact paired test is read uncorrected (p < α with more tasks lost
+/// than gained): guarding against a harm must not get weaker as the catalog grows, nor wait
+/// for a suite large enough to prove it.
+pub fn hurt_tools(c: &crate::score::compare::ModelComparison, max_loss: u64) -> Vec<String> {
     c.per_tool
         .iter()
-        .filter(|d| d.only_base > d.only_head && d.p < c.alpha)
+        .filter(|d| {
+            d.only_base > d.only_head
+                && (d.p < c.alpha || d.only_base - d.only_head >= max_loss.max(1))
+        })
         .map(|d| {
             format!(
                 "hurts `{}` ({:.1}% → {:.1}%, {} of its tasks lost, {} gained; exact paired p={:.4})",

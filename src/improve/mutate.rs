@@ -207,7 +207,7 @@ pub async fn run(
     let mut text = preface;
     text.push_str(&render(&changes, catalog, &cmps));
     for c in &cmps {
-        let hurt = super::hurt_tools(c);
+        let hurt = super::hurt_tools(c, args.max_loss);
         text.push_str(&if !hurt.is_empty() {
             format!(
                 "\nverdict for {}: REJECTED — {}\n",

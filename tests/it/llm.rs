@@ -729,7 +729,8 @@ impl Respond for FixerMock {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_enforces_25_words() {
+async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_asks_nothing_for_a_small_suite()
+ {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
     Mock::given(method("POST"))
@@ -773,9 +774,27 @@ async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_enforces_2
             .unwrap()
             .clone()
     };
-    let long = by("set_reminder");
-    assert_eq!(long["accepted"], false);
-    assert!(long["reason"].as_str().unwrap().contains("25-word limit"));
+    // set_reminder has too few dev tasks to show a change: the fixer is not even asked.
+    let small = by("set_reminder");
+    assert_eq!(small["accepted"], false);
+    assert!(
+        small["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not measured, nothing spent"),
+        "{small}"
+    );
+    let asked: Vec<String> = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| String::from_utf8_lossy(&r.body).into_owned())
+        .collect();
+    assert!(
+        asked.iter().all(|b| !b.contains("Tool `set_reminder`")),
+        "{asked:?}"
+    );
     let good = by("delete_event");
     assert!(good["dev_after"].as_f64().unwrap() > good["dev_before"].as_f64().unwrap());
     // One measured proposal: the Bonferroni factor is 1.
@@ -1026,4 +1045,126 @@ async fn parallel_calls_in_one_reply_are_scored() {
         let md = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert!(md.contains("**Unannotated calls:** 1"), "{md}");
     }
+}
+
+/// A fix loop over a ticket catalog whose fixer answers `reply` for every tool.
+async fn fix_with(dir: &Path, reply: &str, extra: &[&str]) -> (std::process::Output, MockServer) {
+    let cat = dir.join("tickets.json");
+    std::fs::write(
+        &cat,
+        json!({"tools": [
+            {"name": "archive_ticket", "description": "Handles tickets.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            {"name": "close_ticket", "description": "Marks a ticket done.", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}},
+            {"name": "get_weather", "description": "Weather forecast for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let mut lines = Vec::new();
+    for i in 0..24 {
+        let split = if i < 20 { "dev" } else { "heldout" };
+        lines.push(json!({"id": format!("a{i}"), "request": format!("shelve the stale support case {i}"), "kind": "direct", "expected": {"tool": "archive_ticket"}, "split": split}).to_string());
+    }
+    for j in 0..2 {
+        lines.push(json!({"id": format!("c{j}"), "request": format!("close resolved ticket {j}"), "kind": "direct", "expected": {"tool": "close_ticket"}, "split": "dev"}).to_string());
+    }
+    let t = dir.join("tickets.jsonl");
+    std::fs::write(&t, lines.join("\n") + "\n").unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"model": "fixer-1", "choices": [{"message": {"role": "assistant", "content": reply}}]}),
+        ))
+        .mount(&server)
+        .await;
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        s(&cat),
+        "-t".into(),
+        s(&t),
+        "-m".into(),
+        "bm25:1".into(),
+        "--fix".into(),
+        "--fixer".into(),
+        "openai-compat:fixer".into(),
+        "--base-url".into(),
+        format!("{}/v1", server.uri()),
+        "--no-cache".into(),
+        "--out".into(),
+        s(dir.join("fix")),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    (run(args, vec![]).await, server)
+}
+
+/// The stealing rewrite: it wins archive_ticket's 20 dev tasks (significant overall) by
+/// taking close_ticket's two, which no paired test could show at n=2. It is rejected for the
+/// loss itself; with the bar raised to 3 lost tasks the same rewrite passes the dev test.
+/// A refusal or a too-long reply is never measured, and a tool with too few tasks spends
+/// nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_fix_loop_rejects_a_stealing_rewrite_a_refusal_and_a_long_reply() {
+    let stealing = "Close ticket: when the issue is resolved close the ticket, close any resolved ticket, or shelve a stale support case.";
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = fix_with(dir.path(), stealing, &["--fix-tool", "archive_ticket"]).await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = &read_json(&dir.path().join("fix/fix.json"))[0];
+    assert_eq!(p["accepted"], false, "{p}");
+    let why = p["reason"].as_str().unwrap();
+    assert!(
+        why.contains("hurts `close_ticket`") && why.contains("2 of its tasks lost"),
+        "{why}"
+    );
+    assert!(
+        p["p_corrected"].as_f64().unwrap() < 0.05,
+        "it is significant overall: {p}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let (o, _) = fix_with(
+        dir.path(),
+        stealing,
+        &["--fix-tool", "archive_ticket", "--max-task-loss", "3"],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = &read_json(&dir.path().join("fix/fix.json"))[0];
+    assert!(!p["reason"].as_str().unwrap().contains("hurts"), "{p}");
+
+    for (reply, want) in [
+        (
+            "I'm sorry, but I can't help with rewriting that description.",
+            "refused",
+        ),
+        ("", "no text"),
+        (&"word ".repeat(30), "25-word limit"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, server) = fix_with(dir.path(), reply, &["--fix-tool", "archive_ticket"]).await;
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let p = &read_json(&dir.path().join("fix/fix.json"))[0];
+        assert_eq!(p["accepted"], false);
+        assert!(p["reason"].as_str().unwrap().contains(want), "{want}: {p}");
+        assert_eq!(p["dev_n"], 0, "never measured: {p}");
+        assert_eq!(
+            server.received_requests().await.unwrap().len(),
+            1,
+            "only the fixer was asked"
+        );
+        assert!(!dir.path().join("fix/dev-archive_ticket-fix").exists());
+    }
+
+    // close_ticket has two dev tasks: no rewrite of it could be shown better, so nothing runs.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, server) = fix_with(dir.path(), stealing, &["--fix-tool", "close_ticket"]).await;
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing was run"));
+    assert!(server.received_requests().await.unwrap().is_empty());
+    assert!(!dir.path().join("fix/baseline").exists());
 }
