@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use super::ImproveOptions;
 use super::mutate::{arm, patched};
+use super::reply::{not_a_description, proposed};
 use crate::catalog::Catalog;
 use crate::models::{self, ModelOptions, ModelSpec};
 use crate::out::write_file;
@@ -101,69 +102,6 @@ fn tasks_for(tasks: &[Task], tool: &str, split: Split) -> Vec<Task> {
         })
         .cloned()
         .collect()
-}
-
-/// A fixer's reply as a description: surrounding quotes and a "Here is …:" preface dropped.
-fn proposed(reply: &str) -> String {
-    let t = reply.trim();
-    let lower = t.to_lowercase();
-    let t = match t.split_once(':') {
-        Some((_, rest))
-            if (lower.starts_with("here is")
-                || lower.starts_with("here's")
-                || lower.starts_with("new description"))
-                && !rest.trim().is_empty() =>
-        {
-            rest
-        }
-        _ => t,
-    };
-    t.trim()
-        .trim_matches(['"', '“', '”', '`'])
-        .trim()
-        .to_string()
-}
-
-/// Why a fixer's reply is not a description to measure: empty, a refusal or an apology, or a
-/// question back. A refusal measured as a description would be scored — and could even "win"
-/// by making the model call nothing.
-pub(crate) fn not_a_description(text: &str) -> Option<String> {
-    const REFUSALS: &[&str] = &[
-        "i'm sorry",
-        "i am sorry",
-        "sorry,",
-        "i can't",
-        "i cannot",
-        "i can not",
-        "i won't",
-        "i will not",
-        "i'm unable",
-        "i am unable",
-        "unable to help",
-        "unable to assist",
-        "cannot assist",
-        "can't assist",
-        "can't help",
-        "cannot help",
-        "as an ai",
-        "i apologize",
-        "i'm not able",
-        "i am not able",
-        "not able to help",
-    ];
-    let lower = text.trim().to_lowercase().replace('’', "'");
-    if lower.is_empty() {
-        return Some("the fixer answered with no text".into());
-    }
-    if let Some(r) = REFUSALS.iter().find(|r| lower.contains(*r)) {
-        return Some(format!(
-            "the fixer refused or apologised (\"{r}\"), which is not a description"
-        ));
-    }
-    if lower.ends_with('?') {
-        return Some("the fixer asked a question instead of writing a description".into());
-    }
-    None
 }
 
 pub async fn run(

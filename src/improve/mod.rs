@@ -4,6 +4,7 @@
 
 pub mod fix;
 pub mod mutate;
+mod reply;
 
 use std::path::PathBuf;
 
