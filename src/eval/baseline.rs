@@ -244,14 +244,14 @@ pub fn compare(
         ));
     }
     for (side, run) in [("this run", head), ("the base", b)] {
-        for m in run
-            .models
-            .iter()
-            .filter(|m| m.descriptions.as_ref().is_some_and(|p| !p.reach))
-        {
+        for m in run.models.iter().filter(|m| {
+            m.descriptions
+                .as_ref()
+                .is_some_and(|p| p.canary == crate::models::Canary::Ignores)
+        }) {
             comparable = false;
             notes.push(format!(
-                "Tool descriptions do not reach `{}` on the endpoint {side} used (the same prompt tokens with and without a description change), so a score delta could not come from a description change and is not shown.",
+                "Tool descriptions do not reach `{}` on the endpoint {side} used (the description canary got the same call with the descriptions swapped), so a score delta could not come from a description change and is not shown.",
                 m.spec
             ));
         }

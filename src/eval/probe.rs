@@ -4,9 +4,9 @@ use crate::models;
 use crate::record::run::RunFile;
 use crate::tasks::Task;
 
-/// Once per LLM and run: do descriptions reach the model on this endpoint at all? One
-/// decision's request is sent again with one description made longer; the same prompt tokens
-/// mean the endpoint leaves descriptions out. Needs an endpoint that reports `usage`.
+/// Once per LLM and run: do descriptions reach the model on this endpoint at all? The
+/// behavioural canary ([`models::Canary`]) answers, two requests; the `usage` an endpoint
+/// reports is kept for the record but decides nothing.
 pub(super) async fn probe_descriptions(
     run: &mut RunFile,
     built: &[Box<dyn models::Model>],
@@ -17,23 +17,32 @@ pub(super) async fn probe_descriptions(
         if info.deterministic || info.descriptions.is_some() {
             continue;
         }
-        let Some((request, tokens)) = predictions
+        let mine = predictions
             .iter()
-            .filter(|p| p.model == info.spec && p.decision.error.is_none())
-            .filter(|p| p.decision.steps.len() <= 1)
-            .find_map(|p| {
-                let t = tasks.iter().find(|t| t.id == p.task_id)?;
-                Some((t.request.clone(), p.decision.prompt_tokens?))
-            })
-        else {
+            .filter(|p| p.model == info.spec && p.decision.error.is_none());
+        let Some((request, tokens)) = mine.clone().find_map(|p| {
+            let t = tasks.iter().find(|t| t.id == p.task_id)?;
+            Some((t.request.clone(), p.decision.prompt_tokens))
+        }) else {
             continue;
         };
-        if let Some(p) = m.descriptions_reach(&request, Some(tokens)).await {
-            if !p.reach {
-                let note = format!(
-                    "tool descriptions do not reach this model: a request cost the same {} prompt tokens with one description made longer, so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
-                    p.prompt_tokens.0
-                );
+        if let Some(p) = m.descriptions_reach(&request, tokens).await {
+            let note = match p.canary {
+                models::Canary::Follows => None,
+                models::Canary::Ignores => Some(format!(
+                    "tool descriptions do not reach this model: two tools that differ only in their descriptions, asked the same request with the descriptions swapped, got the same call both times (`{}`), so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
+                    p.picked.first().map(String::as_str).unwrap_or("")
+                )),
+                models::Canary::Inconclusive => Some(format!(
+                    "could not tell whether tool descriptions reach this model: the description canary got {} (as written, then swapped) instead of the described tool both times; --mutate and --fix are refused on it",
+                    p.picked
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )),
+            };
+            if let Some(note) = note {
                 eprintln!("toolgate: WARNING: {}: {note}", info.spec);
                 info.notes.push(note);
             }

@@ -230,6 +230,9 @@ pub async fn evaluate(
     )
     .await?;
     runner::say_skipped(ran.skipped);
+    // The canary spends two requests per model: not past a --max-calls budget that already
+    // ran out (a resumed run probes when it completes).
+    let budget_left = ran.skipped == 0;
     let ran = ran.made;
     for (info, m) in run.models.iter_mut().zip(&built) {
         for n in m.notes() {
@@ -239,10 +242,11 @@ pub async fn evaluate(
         }
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
-    if run
-        .models
-        .iter()
-        .any(|m| !m.deterministic && m.descriptions.is_none())
+    if budget_left
+        && run
+            .models
+            .iter()
+            .any(|m| !m.deterministic && m.descriptions.is_none())
     {
         let predictions = read_predictions(&dir)?;
         probe_descriptions(&mut run, &built, &mine, &predictions).await;

@@ -41,14 +41,17 @@ pub async fn require_descriptions_reach(
 ) -> anyhow::Result<()> {
     for spec in specs {
         let model = crate::models::build(spec, catalog, opts)?;
-        if let Some(p) = model
-            .descriptions_reach("Which of your tools could list things for me?", None)
-            .await
+        if let Some(p) = model.descriptions_reach("", None).await
             && !p.reach
         {
+            let shown = if p.canary == crate::models::Canary::Ignores {
+                "tool descriptions do not reach this model on its endpoint (two tools that differ only in their descriptions got the same call with the descriptions swapped)"
+            } else {
+                "it was not shown that tool descriptions reach this model on its endpoint (the description canary was inconclusive)"
+            };
             anyhow::bail!(
-                "`{spec}`: tool descriptions do not reach this model on its endpoint (the same {} prompt tokens with a description made longer), so a description change cannot be measured with it; use another endpoint or chat format (e.g. llama.cpp's default template instead of chatml-function-calling)",
-                p.prompt_tokens.0
+                "`{spec}`: {shown}, so a description change cannot be measured with it (the canary called {}); use another endpoint or chat format (e.g. llama.cpp's default template instead of chatml-function-calling)",
+                p.picked.join(", then ")
             );
         }
     }

@@ -119,11 +119,10 @@ pub trait Model: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
-    /// Whether tool descriptions reach the model on this endpoint: `Some(false)` when
-    /// `request` costs the same prompt tokens with one description made longer (some local
-    /// chat formats leave descriptions out of the prompt). `prompt_tokens`: what `request`
-    /// already cost with the catalog as served, when known (saves a request). `None`: not an
-    /// LLM, or the endpoint reports no `usage`.
+    /// Whether tool descriptions reach the model on this endpoint, shown by behaviour (a
+    /// canary, [`Canary`]), not by the `usage` an endpoint reports: some local chat formats
+    /// leave descriptions out of the prompt. `request` and `prompt_tokens` (what it cost with
+    /// the catalog as served) are kept for the record. `None`: not an LLM.
     fn descriptions_reach<'a>(
         &'a self,
         _request: &'a str,
@@ -136,9 +135,34 @@ pub trait Model: Send + Sync {
 /// The result of the description probe.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DescriptionProbe {
+    /// Shown to reach the model (the canary followed the descriptions).
     pub reach: bool,
-    /// Prompt tokens with the catalog as served, and with one description made longer.
-    pub prompt_tokens: (u64, u64),
+    #[serde(default)]
+    pub canary: Canary,
+    /// What the canary model called: with the descriptions as written, then swapped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub picked: Vec<String>,
+    /// Prompt tokens of one request as reported, for the record (never the verdict: an
+    /// endpoint may report a constant, or nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+}
+
+/// What the description canary showed. Two tools with neutral names and one parameter alike
+/// differ only in their descriptions; one request fits one description. Asked once as
+/// written and once with the two descriptions swapped, a model that reads descriptions calls
+/// a different tool each time — the described one; a model that never sees them calls the
+/// same name (or position) both times.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Canary {
+    /// It called the described tool both times.
+    Follows,
+    /// It called the same tool both times: the descriptions made no difference.
+    Ignores,
+    /// No call, an error, or a wrong call once: it could not tell.
+    #[default]
+    Inconclusive,
 }
 
 /// How LLM models are reached: flags that apply to every model of a run.

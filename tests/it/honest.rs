@@ -492,35 +492,81 @@ fn a_mutation_that_steals_another_tools_tasks_is_rejected() {
     );
 }
 
-/// Replies with a call and a `usage` whose prompt tokens either follow the request body (an
-/// endpoint that puts descriptions in the prompt) or stay constant (one that drops them).
+/// How a mock endpoint reports `usage`.
+#[derive(Clone, Copy)]
+enum Usage {
+    /// Prompt tokens follow the request body.
+    Follows,
+    /// The same prompt tokens whatever was sent.
+    Constant,
+    /// No `usage` at all.
+    Missing,
+}
+
+/// A model endpoint that either reads tool descriptions (it calls the tool whose description
+/// shares most words with the request) or never sees them (it calls the first tool), and
+/// reports `usage` one of three ways — which must never decide the description probe.
 struct UsageEndpoint {
-    drops_descriptions: bool,
+    reads_descriptions: bool,
+    usage: Usage,
     calls: Arc<AtomicUsize>,
 }
 
 impl Respond for UsageEndpoint {
     fn respond(&self, req: &Request) -> ResponseTemplate {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        let prompt = if self.drops_descriptions {
-            221
-        } else {
-            req.body.len() as u64 / 4
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let words = |t: &str| -> std::collections::HashSet<String> {
+            t.to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.len() > 3)
+                .map(str::to_string)
+                .collect()
         };
-        let mut reply = call("book_room");
-        reply["usage"] =
-            json!({"prompt_tokens": prompt, "completion_tokens": 7, "total_tokens": prompt + 7});
+        let asked = words(
+            body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .rev()
+                .find(|m| m["role"] == "user")
+                .and_then(|m| m["content"].as_str())
+                .unwrap_or(""),
+        );
+        let tools = body["tools"].as_array().unwrap();
+        let name = |t: &Value| t["function"]["name"].as_str().unwrap().to_string();
+        let pick = if self.reads_descriptions {
+            tools
+                .iter()
+                .max_by_key(|t| {
+                    let d = words(t["function"]["description"].as_str().unwrap_or(""));
+                    (d.intersection(&asked).count(), std::cmp::Reverse(name(t)))
+                })
+                .map(name)
+        } else {
+            tools.first().map(name)
+        };
+        let mut reply = call(&pick.unwrap());
+        let prompt = match self.usage {
+            Usage::Follows => Some(req.body.len() as u64 / 4),
+            Usage::Constant => Some(221),
+            Usage::Missing => None,
+        };
+        if let Some(prompt) = prompt {
+            reply["usage"] = json!({"prompt_tokens": prompt, "completion_tokens": 7, "total_tokens": prompt + 7});
+        }
         ResponseTemplate::new(200).set_body_json(reply)
     }
 }
 
-async fn usage_endpoint(drops_descriptions: bool) -> (MockServer, Arc<AtomicUsize>) {
+async fn usage_endpoint(reads_descriptions: bool, usage: Usage) -> (MockServer, Arc<AtomicUsize>) {
     let server = MockServer::start().await;
     let calls = Arc::new(AtomicUsize::new(0));
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(UsageEndpoint {
-            drops_descriptions,
+            reads_descriptions,
+            usage,
             calls: calls.clone(),
         })
         .mount(&server)
@@ -530,8 +576,8 @@ async fn usage_endpoint(drops_descriptions: bool) -> (MockServer, Arc<AtomicUsiz
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_endpoint_that_drops_descriptions_is_detected_and_refused_for_comparisons() {
-    let (dropper, _) = usage_endpoint(true).await;
-    let (honest, _) = usage_endpoint(false).await;
+    let (dropper, _) = usage_endpoint(false, Usage::Constant).await;
+    let (honest, _) = usage_endpoint(true, Usage::Follows).await;
     let dir = tempfile::tempdir().unwrap();
     let cat = catalog(dir.path());
     let t = tasks(dir.path(), 3);
@@ -614,5 +660,71 @@ async fn an_endpoint_that_drops_descriptions_is_detected_and_refused_for_compari
         String::from_utf8_lossy(&mutate.stderr).contains("cannot be measured"),
         "{}",
         String::from_utf8_lossy(&mutate.stderr)
+    );
+}
+
+/// The probe does not trust `usage`: a model that reads descriptions behind an endpoint that
+/// reports constant prompt tokens raised a false alarm, and one that never sees them behind an
+/// endpoint that reports no usage went unnoticed. The canary decides by what gets called.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_description_probe_reads_behaviour_not_usage() {
+    let (constant, _) = usage_endpoint(true, Usage::Constant).await;
+    let (silent, _) = usage_endpoint(false, Usage::Missing).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), 3));
+    let d = dir.path().to_path_buf();
+    let urls = [
+        format!("{}/v1", constant.uri()),
+        format!("{}/v1", silent.uri()),
+    ];
+    let outs = tokio::task::spawn_blocking(move || {
+        urls.iter()
+            .zip(["constant", "silent"])
+            .map(|(url, out)| {
+                toolgate()
+                    .current_dir(&d)
+                    .args([
+                        "run",
+                        &cat,
+                        "-t",
+                        &t,
+                        "-m",
+                        "openai-compat:m",
+                        "--base-url",
+                        url,
+                    ])
+                    .args(["--out", out, "--no-cache"])
+                    .output()
+                    .unwrap()
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    let probe = |out: &str| -> Value {
+        let run: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(out).join("run.json")).unwrap(),
+        )
+        .unwrap();
+        run["models"][0]["descriptions"].clone()
+    };
+    assert!(outs[0].status.success());
+    let p = probe("constant");
+    assert_eq!(
+        (p["reach"].clone(), p["canary"].clone()),
+        (json!(true), json!("follows")),
+        "{p}"
+    );
+    assert!(!String::from_utf8_lossy(&outs[0].stderr).contains("do not reach"));
+    assert!(outs[1].status.success());
+    let p = probe("silent");
+    assert_eq!(
+        (p["reach"].clone(), p["canary"].clone()),
+        (json!(false), json!("ignores")),
+        "{p}"
+    );
+    assert!(
+        String::from_utf8_lossy(&outs[1].stderr)
+            .contains("tool descriptions do not reach this model")
     );
 }

@@ -164,7 +164,11 @@ async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
     .await;
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let reqs = server.received_requests().await.unwrap();
-    assert_eq!(reqs.len(), 1);
+    assert_eq!(
+        reqs.len(),
+        3,
+        "the decision, then the description canary's two"
+    );
     let r = &reqs[0];
     assert_eq!(
         r.headers.get("authorization").unwrap().to_str().unwrap(),
@@ -341,8 +345,8 @@ async fn failures_become_scored_outcomes_never_a_crash() {
     );
     assert_eq!(m["missed_calls"], 1);
     assert_eq!(m["confusions"], 0, "an error never counts as a confusion");
-    // rate: 2, boom: 2 (1 retry), slow: 2, others 1 each.
-    assert_eq!(calls.load(Ordering::SeqCst), 9);
+    // rate: 2, boom: 2 (1 retry), slow: 2, others 1 each; and the description canary's two.
+    assert_eq!(calls.load(Ordering::SeqCst), 11);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -369,12 +373,13 @@ async fn an_unchanged_rerun_hits_the_cache_and_a_budget_marks_the_run_partial() 
         ]
     };
     assert!(run(base("a"), vec![]).await.status.success());
-    assert_eq!(calls.load(Ordering::SeqCst), 6);
+    // Six decisions and the description canary's two requests.
+    assert_eq!(calls.load(Ordering::SeqCst), 8);
     assert!(run(base("b"), vec![]).await.status.success());
     assert_eq!(
         calls.load(Ordering::SeqCst),
-        6,
-        "the second run made provider calls"
+        8,
+        "the second run made provider calls (the canary's replies are cached too)"
     );
     let mut nocache = base("c");
     nocache.push("--no-cache".into());
@@ -386,7 +391,11 @@ async fn an_unchanged_rerun_hits_the_cache_and_a_budget_marks_the_run_partial() 
     ]);
     let o = run(nocache, vec![]).await;
     assert_eq!(o.status.code(), Some(2), "a partial run cannot pass a gate");
-    assert_eq!(calls.load(Ordering::SeqCst), 8);
+    assert_eq!(
+        calls.load(Ordering::SeqCst),
+        10,
+        "two decisions, and no canary past the spent budget"
+    );
     let r = read_json(&dir.path().join("c/run.json"));
     assert_eq!(r["status"], "partial");
     assert_eq!(predictions(&dir.path().join("c")).len(), 2);
@@ -463,9 +472,10 @@ async fn a_killed_run_resumes_with_no_task_lost_or_repeated() {
     assert_eq!(p.len(), 20, "no task repeated");
     assert_eq!(ids.len(), 20, "no task lost");
     assert_eq!(read_json(&out.join("run.json"))["status"], "complete");
-    // At most the one request in flight at the kill is sent twice.
+    // At most the one request in flight at the kill is sent twice (and the description
+    // canary's two requests, at the end of each run).
     assert!(
-        calls.load(Ordering::SeqCst) <= 21,
+        calls.load(Ordering::SeqCst) <= 25,
         "{} calls",
         calls.load(Ordering::SeqCst)
     );
@@ -578,7 +588,18 @@ async fn multi_step_passes_on_a_later_call_and_reports_an_undeclared_preconditio
     );
     assert_eq!(p["undeclared"], true);
     let sent = server.received_requests().await.unwrap();
-    let second: Value = serde_json::from_slice(&sent.last().unwrap().body).unwrap();
+    let second: Value = sent
+        .iter()
+        .rev()
+        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap())
+        .find(|b| {
+            b["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["role"] == "tool")
+        })
+        .unwrap();
     let tool_msg = second["messages"]
         .as_array()
         .unwrap()
@@ -924,8 +945,8 @@ async fn a_model_that_rejects_temperature_zero_is_run_without_it_and_the_report_
     let sent = server.received_requests().await.unwrap();
     assert_eq!(
         sent.len(),
-        3,
-        "one rejected request, then one per task without temperature"
+        5,
+        "one rejected request, then one per task without temperature, then the two of the description canary"
     );
     assert!(
         std::fs::read_to_string(out.join("report.md"))
