@@ -17,6 +17,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Lint(a) => commands::lint::run(a, &cfg).await,
         Command::Generate(a) => commands::generate::run(a, &cfg).await,
         Command::Validate(a) => commands::validate::run(a, &cfg).await,
+        Command::Approve(a) => commands::approve::run(a),
         Command::Run(a) => commands::run::run(a, &cfg).await,
         Command::Report(a) => commands::report::run(a),
         Command::Compare(a) => commands::compare::run(a),

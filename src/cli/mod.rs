@@ -53,6 +53,9 @@ pub enum Command {
     /// Check a task file against a server's catalog (unknown tools, bad arguments, leakage,
     /// duplicates, coverage, malformed lines).
     Validate(ValidateArgs),
+    /// Mark a task file reviewed: every task (or the named ones) becomes `approved`, so the
+    /// suite gives a headline accuracy, a threshold gate and a coloured badge.
+    Approve(ApproveArgs),
     /// Run models over a task file and score them: tool choice, arguments, intervals.
     Run(Box<RunArgs>),
     /// Re-render the reports of a run directory.
@@ -165,6 +168,15 @@ pub struct LintArgs {
     /// Not these rules (codes or slugs, comma-separated or repeated).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ApproveArgs {
+    /// The task file (JSONL), rewritten in place (atomically).
+    pub tasks: std::path::PathBuf,
+    /// Only these task ids (comma-separated or repeated; default: every pending task).
+    #[arg(long, value_name = "IDS", value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 #[derive(Args, Debug)]

@@ -99,5 +99,9 @@ pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
             eprintln!("  {id}: {reason}");
         }
     }
+    eprintln!(
+        "The tasks are pending review: until a person approves them a run on this file is a smoke test (no headline accuracy, no threshold gate, a grey badge). Read them, fix or drop what is wrong, then `toolgate approve {}`.",
+        args.output.display()
+    );
     Ok(Exit::Pass)
 }

@@ -3,6 +3,7 @@
 //! are mapped to exit code 2 by main. No command imports another (tests/architecture.rs):
 //! where one command has a belt form, the choice is made here.
 
+pub mod approve;
 pub mod belt_inspect;
 pub mod belt_pin;
 pub mod belt_section;

@@ -143,6 +143,7 @@ pub async fn evaluate(
                     sha256: suite_sha.clone(),
                     tasks: tasks.len(),
                     by_kind,
+                    pending: tasks.iter().filter(|t| !t.reviewed()).count(),
                 },
                 models: built
                     .iter()

@@ -186,6 +186,22 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
         d.reasons
             .push(GateReason::Incomplete { status: run.status });
     }
+    let threshold = [
+        (policy.fail_under.is_some(), "--fail-under"),
+        (policy.fail_under_recall.is_some(), "--fail-under-recall"),
+        (policy.min_tool_accuracy.is_some(), "--min-tool-accuracy"),
+    ]
+    .into_iter()
+    .find_map(|(set, rule)| set.then_some(rule));
+    if let Some(rule) = threshold
+        && !run.suite.reviewed()
+    {
+        d.reasons.push(GateReason::UnreviewedSuite {
+            pending: run.suite.pending,
+            tasks: run.suite.tasks,
+            rule: rule.into(),
+        });
+    }
     if let Some(floor) = policy.fail_under_recall
         && run.status == RunStatus::Complete
         && !run.results.iter().any(|r| r.metrics.retrieval.is_some())

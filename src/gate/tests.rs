@@ -31,6 +31,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
             sha256: "0".into(),
             tasks: n as usize,
             by_kind: Default::default(),
+            pending: 0,
         },
         models: vec![],
         trials: 1,

@@ -25,6 +25,18 @@ pub struct SuiteInfo {
     pub sha256: String,
     pub tasks: usize,
     pub by_kind: BTreeMap<String, usize>,
+    /// Tasks no person approved (generated and not yet `toolgate approve`d). A suite with any
+    /// is a smoke suite: its accuracy is shown and badged as "smoke", and it never decides a
+    /// threshold gate.
+    #[serde(default)]
+    pub pending: usize,
+}
+
+impl SuiteInfo {
+    /// Every task approved or hand-written: the suite may give a headline and a gate.
+    pub fn reviewed(&self) -> bool {
+        self.pending == 0
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -65,6 +65,9 @@ pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::V
     )
 }
 
+/// The colour of a smoke suite's badge: grey, whatever the score.
+pub const SMOKE: &str = "#9f9f9f";
+
 /// What a run's badge says: label, value, colour and provenance (the first model's tool
 /// accuracy).
 struct Face {
@@ -92,11 +95,18 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
         "suite_sha256": run.suite.sha256,
         "catalog_sha256": run.catalog.sha256,
         "seed": run.seed,
+        "suite_reviewed": run.suite.reviewed(),
     });
+    // A suite no person reviewed is a smoke test: shown, never coloured like a verdict.
+    let smoke = !run.suite.reviewed();
     Some(Face {
-        label: "tool accuracy",
+        label: if smoke {
+            "tool accuracy (smoke)"
+        } else {
+            "tool accuracy"
+        },
         value,
-        colour: colour(a.value),
+        colour: if smoke { SMOKE } else { colour(a.value) },
         provenance,
     })
 }

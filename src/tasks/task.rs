@@ -79,6 +79,18 @@ pub struct Task {
     /// Problems a generator could not resolve, kept for review.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// Whether a person approved the task: generators write `pending`, `toolgate approve`
+    /// writes `approved`. Absent: approved when hand-written (`source` `hand`), else pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<Review>,
+}
+
+/// A task's review state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Review {
+    Pending,
+    Approved,
 }
 
 fn default_source() -> String {
@@ -86,6 +98,14 @@ fn default_source() -> String {
 }
 
 impl Task {
+    /// A person stands behind the task: approved, or hand-written with no review state.
+    pub fn reviewed(&self) -> bool {
+        match self.review {
+            Some(r) => r == Review::Approved,
+            None => self.source == "hand",
+        }
+    }
+
     /// The tool the task expects, or `None` for no_tool tasks.
     pub fn expected_tool(&self) -> Option<&str> {
         self.expected.as_ref().map(|e| e.tool.as_str())
@@ -221,7 +241,12 @@ pub fn suite_hash(tasks: &[Task]) -> String {
         if i > 0 {
             h.update(b",");
         }
-        let v = serde_json::to_value(t).unwrap_or_default();
+        // What was measured, not who approved it: approving a suite keeps its hash, so runs
+        // before and after approval stay comparable.
+        let mut v = serde_json::to_value(t).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("review");
+        }
         let _ = serde_json::to_writer(Hashing(&mut h), &crate::catalog::canonical::sorted(&v));
     }
     h.update(b"]");

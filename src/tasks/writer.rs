@@ -201,6 +201,7 @@ pub async fn generate(
                 }),
                 lure,
                 source: format!("llm:{spec}"),
+                review: Some(crate::tasks::task::Review::Pending),
                 seed: Some(opts.seed),
                 warnings,
             });
@@ -234,6 +235,7 @@ pub async fn generate(
                     expected: None,
                     lure: None,
                     source: format!("llm:{spec}"),
+                    review: Some(crate::tasks::task::Review::Pending),
                     seed: Some(opts.seed),
                     warnings,
                 });

@@ -871,3 +871,92 @@ fn the_example_project_gates_from_its_own_config_against_its_committed_baseline(
         );
     }
 }
+
+/// A suite no person reviewed is a smoke test: generated tasks (on the fly, or written by
+/// `generate` and not yet approved) give no headline accuracy, never decide a threshold gate
+/// (exit 2, saying why) and get a grey "smoke" badge; `toolgate approve` makes the same file a
+/// reviewed suite, with the same suite hash.
+#[test]
+fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["generate", &example("after.json"), "-o", "gen.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("toolgate approve gen.jsonl"));
+    let gate = |out: &str| {
+        ci(
+            dir.path(),
+            &[
+                "--server",
+                &example("after.json"),
+                "--tasks",
+                "gen.jsonl",
+                "--fail-under",
+                "0.1",
+                "--badge",
+                &format!("{out}.svg"),
+                "--out",
+                out,
+            ],
+            &[],
+        )
+    };
+    let o = gate("smoke");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let c = read_json(&dir.path().join("smoke/ci.json"));
+    let reasons = c["reasons"].to_string();
+    assert!(
+        reasons.contains("never reviewed") && reasons.contains("--fail-under"),
+        "{reasons}"
+    );
+    let summary = std::fs::read_to_string(dir.path().join("smoke/summary.md")).unwrap();
+    assert!(summary.contains("smoke test only"), "{summary}");
+    assert!(!summary.contains("— tool accuracy"), "{summary}");
+    let run = read_json(&dir.path().join("smoke/run/run.json"));
+    let pending = run["suite"]["pending"].as_u64().unwrap();
+    assert!(pending > 0);
+    // Without a threshold a smoke run may pass on its other checks, badged grey as "smoke".
+    let o = ci(
+        dir.path(),
+        &[
+            "--server",
+            &example("after.json"),
+            "--tasks",
+            "gen.jsonl",
+            "--badge",
+            "smoke.svg",
+            "--out",
+            "s2",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let svg = std::fs::read_to_string(dir.path().join("smoke.svg")).unwrap();
+    assert!(svg.contains("(smoke)") && svg.contains("#9f9f9f"), "{svg}");
+
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["approve", "gen.jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("approved {pending} task(s)")));
+    let o = gate("reviewed");
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let run2 = read_json(&dir.path().join("reviewed/run/run.json"));
+    assert_eq!(run2["suite"]["pending"].as_u64().unwrap_or(0), 0);
+    assert_eq!(
+        run2["suite"]["sha256"], run["suite"]["sha256"],
+        "approval keeps the suite hash"
+    );
+    let summary = std::fs::read_to_string(dir.path().join("reviewed/summary.md")).unwrap();
+    assert!(summary.contains("— tool accuracy"), "{summary}");
+    let svg = std::fs::read_to_string(dir.path().join("reviewed.svg")).unwrap();
+    assert!(
+        !svg.contains("(smoke)") && !svg.contains("#9f9f9f"),
+        "{svg}"
+    );
+}

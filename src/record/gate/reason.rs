@@ -34,6 +34,13 @@ pub enum GateReason {
     },
     /// `--fail-under-recall` was asked for, but no model of the run ranks tools.
     RecallUnmeasured { k: usize },
+    /// A threshold was set, but tasks of the suite were never reviewed (generated on the fly or
+    /// not yet approved): a smoke suite's score cannot decide a threshold gate.
+    UnreviewedSuite {
+        pending: usize,
+        tasks: usize,
+        rule: String,
+    },
     /// The run did not finish (a budget ran out, or it was interrupted).
     Incomplete { status: RunStatus },
     /// Too many decisions failed (transport, provider or output errors).
@@ -85,7 +92,8 @@ impl GateReason {
         match self {
             GateReason::Incomplete { .. }
             | GateReason::Errored { .. }
-            | GateReason::RecallUnmeasured { .. } => Exit::CouldNotRun,
+            | GateReason::RecallUnmeasured { .. }
+            | GateReason::UnreviewedSuite { .. } => Exit::CouldNotRun,
             _ => Exit::GateFailed,
         }
     }
@@ -99,6 +107,7 @@ impl GateReason {
                 "--fail-under-recall"
             }
             GateReason::Incomplete { .. } => "a partial run never passes",
+            GateReason::UnreviewedSuite { .. } => "a threshold needs a reviewed suite",
             GateReason::Errored { .. } => "--max-error-rate",
             GateReason::Lint { .. } => "--lint-fail-on",
             GateReason::LockChanged { .. } => "--lock-check",
@@ -164,6 +173,14 @@ impl std::fmt::Display for GateReason {
             GateReason::RecallUnmeasured { k } => write!(
                 f,
                 "--fail-under-recall {k}:… needs a ranking model (bm25, embed:, hybrid:), and no model of this run ranks tools: recall was not measured"
+            ),
+            GateReason::UnreviewedSuite {
+                pending,
+                tasks,
+                rule,
+            } => write!(
+                f,
+                "{rule} is set, but {pending} of the suite's {tasks} task(s) were never reviewed (generated, not approved): a smoke suite's score cannot pass or fail a threshold. Review the task file and run `toolgate approve FILE`, or write tasks by hand"
             ),
             GateReason::Incomplete { status } => write!(
                 f,

@@ -140,8 +140,20 @@ fn fenced(text: &str) -> String {
 
 fn headline(r: &CiReport) -> String {
     let first = r.run.results.first();
+    // A suite no person reviewed gives no headline accuracy: its score is a smoke test.
+    let smoke = !r.run.suite.reviewed();
     let score = first
-        .map(|m| format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0))
+        .map(|m| {
+            if smoke {
+                format!(
+                    " — smoke test only, {:.1}% on {} unreviewed task(s)",
+                    m.metrics.accuracy.value * 100.0,
+                    r.run.suite.pending
+                )
+            } else {
+                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
+            }
+        })
         .unwrap_or_default();
     let delta = r
         .first_comparison()
@@ -206,7 +218,13 @@ fn footer(r: &CiReport, out: &mut String) {
         short(&r.catalog_sha256),
         r.run.suite.tasks,
         code(&r.tasks),
-        if r.tasks_generated { ", generated" } else { "" },
+        if r.tasks_generated {
+            ", generated on the fly (a smoke suite)"
+        } else if !r.run.suite.reviewed() {
+            ", not yet approved (a smoke suite)"
+        } else {
+            ""
+        },
         short(&r.run.suite.sha256),
         models.join(", "),
         base,

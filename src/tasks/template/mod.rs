@@ -181,6 +181,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
                 lure: lure.map(|l| l.name().to_string()),
                 split: heldout(&mut rng, opts.heldout),
                 source: "template".into(),
+                review: Some(crate::tasks::task::Review::Pending),
                 seed: Some(opts.seed),
                 warnings: vec![],
             });
@@ -215,6 +216,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
             lure: None,
             split: heldout(&mut rng, opts.heldout),
             source: "template".into(),
+            review: Some(crate::tasks::task::Review::Pending),
             seed: Some(opts.seed),
             warnings: vec![],
         });

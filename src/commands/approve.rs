@@ -1,0 +1,45 @@
+//! `toolgate approve TASKS`: a person has read the task file and stands behind it. Every
+//! pending task (or the named ones) becomes `approved`; a suite with no pending task gives a
+//! headline accuracy, a threshold gate and a coloured badge (a generated one is a smoke test).
+
+use anyhow::bail;
+
+use crate::cli::ApproveArgs;
+use crate::gate::Exit;
+use crate::tasks::task::{Review, read_numbered, suite_hash, write_tasks};
+
+pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
+    let numbered = read_numbered(&args.tasks)?;
+    let mut tasks: Vec<_> = numbered.into_iter().map(|(_, t)| t).collect();
+    for id in &args.only {
+        if !tasks.iter().any(|t| &t.id == id) {
+            bail!(
+                "--only {id}: {} has no task with that id",
+                args.tasks.display()
+            );
+        }
+    }
+    let mut approved = 0;
+    for t in tasks
+        .iter_mut()
+        .filter(|t| args.only.is_empty() || args.only.contains(&t.id))
+    {
+        if !t.reviewed() {
+            approved += 1;
+        }
+        t.review = Some(Review::Approved);
+    }
+    write_tasks(&args.tasks, &tasks)?;
+    let pending = tasks.iter().filter(|t| !t.reviewed()).count();
+    println!(
+        "approved {approved} task(s) in {}; {pending} still pending; suite sha256 {}",
+        args.tasks.display(),
+        suite_hash(&tasks)
+    );
+    if pending == 0 {
+        println!(
+            "the suite is reviewed: its runs give a headline accuracy, a threshold gate and a coloured badge. Commit the file."
+        );
+    }
+    Ok(Exit::Pass)
+}
