@@ -200,6 +200,9 @@ pub fn render(run: &RunFile) -> String {
         "<p class=muted>Catalog <code>{}</code> ({} tools, sha256 <code>{}</code>) · tasks <code>{}</code> ({} tasks, split {}, sha256 <code>{}</code>) · created {} · toolgate {}</p>",
         esc(&run.catalog.source), run.catalog.tools.len(), esc(&run.catalog.sha256), esc(&run.suite.path), run.suite.tasks, esc(&run.split), esc(&run.suite.sha256), esc(&run.created), esc(&run.toolgate_version)
     ));
+    if let Some(s) = crate::report::run::smoke_line(run) {
+        body.push_str(&format!("<p class=fail><strong>{}</strong></p>", esc(&s)));
+    }
     if run.status != RunStatus::Complete {
         body.push_str(&format!(
             "<p class=fail><strong>This run is {}: its numbers are not final.</strong></p>",

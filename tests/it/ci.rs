@@ -915,6 +915,10 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
     let summary = std::fs::read_to_string(dir.path().join("smoke/summary.md")).unwrap();
     assert!(summary.contains("smoke test only"), "{summary}");
     assert!(!summary.contains("— tool accuracy"), "{summary}");
+    for report in ["smoke/run/report.md", "smoke/run/report.html"] {
+        let r = std::fs::read_to_string(dir.path().join(report)).unwrap();
+        assert!(r.contains("SMOKE SUITE"), "{report}");
+    }
     let run = read_json(&dir.path().join("smoke/run/run.json"));
     let pending = run["suite"]["pending"].as_u64().unwrap();
     assert!(pending > 0);
@@ -954,6 +958,8 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
     );
     let summary = std::fs::read_to_string(dir.path().join("reviewed/summary.md")).unwrap();
     assert!(summary.contains("— tool accuracy"), "{summary}");
+    let r = std::fs::read_to_string(dir.path().join("reviewed/run/report.md")).unwrap();
+    assert!(!r.contains("SMOKE SUITE"));
     let svg = std::fs::read_to_string(dir.path().join("reviewed.svg")).unwrap();
     assert!(
         !svg.contains("(smoke)") && !svg.contains("#9f9f9f"),

@@ -8,6 +8,7 @@ use crate::report::table::Style;
 pub mod ablation;
 pub mod curve;
 mod sections;
+pub(crate) use sections::smoke_line;
 mod tables;
 
 use crate::report::terminal::{cell, plain};

@@ -37,6 +37,9 @@ pub(super) fn legend(run: &RunFile) -> Vec<String> {
 }
 
 pub(super) fn header(run: &RunFile) -> String {
+    let smoke = smoke_line(run)
+        .map(|s| format!(" · {s}"))
+        .unwrap_or_default();
     format!(
         "catalog {} ({} tools, sha256 {}…) · tasks {} ({} tasks, {} split, sha256 {}…) · {}",
         run.catalog.source,
@@ -54,7 +57,17 @@ pub(super) fn header(run: &RunFile) -> String {
                 run.status.to_string().to_uppercase()
             )
         }
-    )
+    ) + &smoke
+}
+
+/// For a suite with unreviewed tasks: what its numbers are (and are not).
+pub(crate) fn smoke_line(run: &RunFile) -> Option<String> {
+    (!run.suite.reviewed()).then(|| {
+        format!(
+            "SMOKE SUITE: {} of {} task(s) were never reviewed (generated, not approved), so these numbers are a smoke test, not a measure; review the file and `toolgate approve` it",
+            run.suite.pending, run.suite.tasks
+        )
+    })
 }
 
 /// Errors by cause, with the first error in full, for the terminal.
