@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use crate::record::run::{self as internal, RunStatus};
 
 mod metrics;
+mod probe;
 pub use metrics::*;
+pub use probe::DescriptionProbeV1;
 
 fn one() -> u32 {
     1
@@ -298,58 +300,6 @@ impl From<RunFileV1> for internal::RunFile {
             ablation: v.ablation,
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DescriptionProbeV1 {
-    pub reach: bool,
-    #[serde(default)]
-    pub canary: crate::models::Canary,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub picked: Vec<String>,
-    /// One request's prompt tokens, for the record. Files of older toolgates hold a pair
-    /// (served, with a longer description): the first is kept.
-    #[serde(
-        default,
-        deserialize_with = "tokens_or_pair",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub prompt_tokens: Option<u64>,
-}
-
-fn tokens_or_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Either {
-        One(u64),
-        Pair([u64; 2]),
-    }
-    Ok(Option::<Either>::deserialize(d)?.map(|e| match e {
-        Either::One(t) => t,
-        Either::Pair([t, _]) => t,
-    }))
-}
-
-impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
-    fn from(v: crate::models::DescriptionProbe) -> Self {
-        DescriptionProbeV1 {
-            reach: v.reach,
-            canary: v.canary,
-            picked: v.picked,
-            prompt_tokens: v.prompt_tokens,
-        }
-    }
-}
-
-impl From<DescriptionProbeV1> for crate::models::DescriptionProbe {
-    fn from(v: DescriptionProbeV1) -> Self {
-        crate::models::DescriptionProbe {
-            reach: v.reach,
-            canary: v.canary,
-            picked: v.picked,
-            prompt_tokens: v.prompt_tokens,
         }
     }
 }

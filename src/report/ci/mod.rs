@@ -80,8 +80,10 @@ impl CiReport {
 use crate::catalog::canonical::short_hash as short;
 
 mod definitions;
+mod headline;
 mod lint_section;
 mod scores;
+use headline::headline;
 
 use scores::{ablation, per_tool, scores};
 
@@ -136,46 +138,6 @@ fn p_value(p: f64) -> String {
 
 fn fenced(text: &str) -> String {
     super::markdown::fenced(text, "diff")
-}
-
-fn headline(r: &CiReport) -> String {
-    let first = r.run.results.first();
-    // A suite no person reviewed gives no headline accuracy: its score is a smoke test.
-    let smoke = !r.run.suite.reviewed();
-    let score = first
-        .map(|m| {
-            if smoke {
-                format!(
-                    " — smoke test only, {:.1}% on {} unreviewed task(s)",
-                    m.metrics.accuracy.value * 100.0,
-                    r.run.suite.pending
-                )
-            } else {
-                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
-            }
-        })
-        .unwrap_or_default();
-    let delta = r
-        .first_comparison()
-        .map(|c| {
-            format!(
-                " ({} vs base{})",
-                signed_pts(c.overall.delta),
-                if c.overall.verdict.is_significant() {
-                    format!(", {}", c.overall.verdict)
-                } else {
-                    ", not significant".into()
-                }
-            )
-        })
-        .unwrap_or_default();
-    if r.status != CiStatus::Ok {
-        format!("## ⚠️ toolgate could not score this change{score}\n\n")
-    } else if r.passed {
-        format!("## ✅ toolgate passed{score}{delta}\n\n")
-    } else {
-        format!("## ❌ toolgate failed{score}{delta}\n\n")
-    }
 }
 
 fn provenance(commit: Option<&str>, run_url: Option<&str>) -> String {

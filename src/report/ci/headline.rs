@@ -1,0 +1,45 @@
+//! The comment's and summary's first line: passed, failed or could not score, with the
+//! headline accuracy (a reviewed suite only) and the delta against the base.
+
+use super::{CiReport, CiStatus, signed_pts};
+
+/// The heading line of the comment and the summary.
+pub(super) fn headline(r: &CiReport) -> String {
+    let first = r.run.results.first();
+    // A suite no person reviewed gives no headline accuracy: its score is a smoke test.
+    let smoke = !r.run.suite.reviewed();
+    let score = first
+        .map(|m| {
+            if smoke {
+                format!(
+                    " — smoke test only, {:.1}% on {} unreviewed task(s)",
+                    m.metrics.accuracy.value * 100.0,
+                    r.run.suite.pending
+                )
+            } else {
+                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
+            }
+        })
+        .unwrap_or_default();
+    let delta = r
+        .first_comparison()
+        .map(|c| {
+            format!(
+                " ({} vs base{})",
+                signed_pts(c.overall.delta),
+                if c.overall.verdict.is_significant() {
+                    format!(", {}", c.overall.verdict)
+                } else {
+                    ", not significant".into()
+                }
+            )
+        })
+        .unwrap_or_default();
+    if r.status != CiStatus::Ok {
+        format!("## ⚠️ toolgate could not score this change{score}\n\n")
+    } else if r.passed {
+        format!("## ✅ toolgate passed{score}{delta}\n\n")
+    } else {
+        format!("## ❌ toolgate failed{score}{delta}\n\n")
+    }
+}
