@@ -94,9 +94,7 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
     if d.error.is_none()
         && calls.len() > 1
         && let Some(exp) = &task.expected
-        && let Some(at) = calls
-            .iter()
-            .position(|s| exp.accepts(&s.tool) && s.error.is_none())
+        && let Some(at) = serving_index(exp, &calls)
     {
         let step = &calls[at];
         let mut unannotated = None;
@@ -208,10 +206,18 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
 /// acceptable) tool among every call the decision made ([`Decision::calls`]).
 pub fn serving_call(task: &Task, d: &Decision) -> Option<String> {
     let exp = task.expected.as_ref()?;
-    d.calls()
-        .into_iter()
-        .find(|s| exp.accepts(&s.tool) && s.error.is_none())
-        .map(|s| s.tool)
+    let calls = d.calls();
+    serving_index(exp, &calls).map(|i| calls[i].tool.clone())
+}
+
+/// Where in `calls` the first error-free call of the expected (or an acceptable) tool is.
+fn serving_index(
+    exp: &crate::tasks::task::Expected,
+    calls: &[crate::models::Step],
+) -> Option<usize> {
+    calls
+        .iter()
+        .position(|s| exp.accepts(&s.tool) && s.error.is_none())
 }
 
 /// Argument keys the tool's schema does not define (when it defines its properties and does
