@@ -23,7 +23,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Compare(a) => commands::compare::run(a),
         Command::Merge(a) => commands::merge::run(a),
         Command::Ci(a) => commands::ci::run(a, &cfg).await,
-        Command::Init(a) => commands::init::run(a),
+        Command::Init(a) => commands::init::run(a, &cfg).await,
         Command::Rule { id } => commands::rules::show(id),
         Command::Rules { write_docs } => commands::rules::list(write_docs.as_deref()),
     }

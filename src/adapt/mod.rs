@@ -4,6 +4,7 @@
 
 pub mod belt;
 pub mod run;
+pub mod suite;
 
 use std::path::PathBuf;
 use std::time::Duration;

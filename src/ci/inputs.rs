@@ -56,17 +56,7 @@ pub fn tasks_file(
     if let Some(p) = &s.tasks {
         return Ok((p.clone(), false));
     }
-    let g = generate(
-        catalog,
-        &GenerateOptions {
-            per_tool: 3,
-            near_miss: 1,
-            no_tool: 5,
-            seed: 1,
-            heldout: 0.0,
-            only: vec![],
-        },
-    );
+    let g = generate(catalog, &GenerateOptions::default());
     if g.tasks.is_empty() {
         bail!(
             "no tasks could be generated from {}: pass --tasks FILE",

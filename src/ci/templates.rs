@@ -7,7 +7,14 @@ fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-pub fn config_text(server: Option<&str>) -> String {
+pub fn config_text(server: Option<&str>, tasks: Option<&str>) -> String {
+    let tasks_line = match tasks {
+        Some(t) => format!(
+            "# {t} was written by `toolgate init` and is pending review: read it, fix or drop what is\n# wrong, then `toolgate approve {t}` (until then its score is a smoke test).\ntasks = {}\n",
+            toml_string(t)
+        ),
+        None => "# tasks = \"tasks.jsonl\"\n".into(),
+    };
     let server_line = match server {
         Some(s) => format!("server = {}\n", toml_string(s)),
         None => "# FILL IN: your server, then run `toolgate pin`. A command line started over stdio\n# (server = \"node dist/index.js\", server = \"uv run my-server\"), an http(s) URL spoken to\n# over Streamable HTTP, or a snapshot .json file. Until it is set, toolgate asks for one.\n# server = \"node dist/index.js\"\n".into(),
@@ -36,8 +43,7 @@ lock = "toolgate.lock"
 [ci]
 # The task file (JSONL). Make one with `toolgate generate -o tasks.jsonl`, review it, commit it.
 # Without one, tasks are generated on every run and cannot be compared with a base.
-# tasks = "tasks.jsonl"
-# Models: bm25 (offline, default), or e.g. "openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest",
+{tasks_line}# Models: bm25 (offline, default), or e.g. "openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest",
 # "ollama:qwen2.5:7b". Keys come from the provider's own variable (OPENAI_API_KEY, ...).
 models = ["bm25"]
 # trials = 3                  # per task, for models that are not deterministic
@@ -245,9 +251,18 @@ mod tests {
 
     #[test]
     fn the_starter_config_is_valid() {
-        for server in [None, Some("python3 \"my server.py\"")] {
-            let text = config_text(server);
+        for (server, tasks) in [
+            (None, None),
+            (Some("python3 \"my server.py\""), None),
+            (Some("node dist/index.js"), Some("my \"tasks\".jsonl")),
+        ] {
+            let text = config_text(server, tasks);
             let c: crate::config::Config = toml::from_str(&text).unwrap();
+            assert_eq!(
+                c.ci.tasks.as_deref().and_then(|p| p.to_str()),
+                tasks,
+                "{text}"
+            );
             // Without --server the server is a commented placeholder, never someone else's.
             assert_eq!(c.server.is_some(), server.is_some(), "{text}");
             assert_eq!(c.ci.models.as_deref(), Some(&["bm25".to_string()][..]));

@@ -13,6 +13,17 @@ pub struct InitArgs {
     /// The server to put in toolgate.toml.
     #[arg(long, value_name = "SERVER")]
     pub server: Option<String>,
+    /// Where to write the starter task suite (with --server), relative to DIR.
+    #[arg(long, default_value = "tasks.jsonl", value_name = "FILE")]
+    pub tasks: PathBuf,
+    /// Who writes the starter suite: an LLM spec (`openai:gpt-4o-mini`, `ollama:qwen2.5:7b`),
+    /// or `template`. Default: the best available (a provider key that is set, else a local
+    /// OpenAI-compatible server that answers, else templates).
+    #[arg(long, value_name = "SPEC")]
+    pub writer: Option<String>,
+    /// Do not connect to the server or write a starter suite.
+    #[arg(long)]
+    pub no_tasks: bool,
     /// Overwrite existing files.
     #[arg(long)]
     pub force: bool,

@@ -6,7 +6,7 @@ use anyhow::bail;
 
 use crate::cli::ApproveArgs;
 use crate::gate::Exit;
-use crate::tasks::task::{Review, read_numbered, suite_hash, write_tasks};
+use crate::tasks::task::{Approval, Review, read_numbered, suite_hash, write_tasks};
 
 pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     let numbered = read_numbered(&args.tasks)?;
@@ -20,16 +20,33 @@ pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
         }
     }
     let mut approved = 0;
+    let mut restamped = Vec::new();
     for t in tasks
         .iter_mut()
         .filter(|t| args.only.is_empty() || args.only.contains(&t.id))
     {
-        if !t.reviewed() {
-            approved += 1;
+        match t.approval() {
+            Approval::Reviewed if t.review.is_none() => continue, // hand-written: nothing to stamp
+            Approval::Reviewed => {}
+            Approval::Pending => approved += 1,
+            Approval::Stale => {
+                approved += 1;
+                restamped.push(t.id.clone());
+            }
         }
-        t.review = Some(Review::Approved);
+        // The stamp pins the task as it reads now: an edit afterwards makes it unreviewed.
+        t.review = Some(Review::Approved {
+            stamp: Some(t.stamp()),
+        });
     }
     write_tasks(&args.tasks, &tasks)?;
+    if !restamped.is_empty() {
+        println!(
+            "re-approved {} task(s) edited since their approval: {}",
+            restamped.len(),
+            crate::text::list_some(&restamped, 10)
+        );
+    }
     let pending = tasks.iter().filter(|t| !t.reviewed()).count();
     println!(
         "approved {approved} task(s) in {}; {pending} still pending; suite sha256 {}",

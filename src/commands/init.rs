@@ -8,6 +8,7 @@ use anyhow::bail;
 use crate::ci::templates::{WorkflowOptions, config_text, workflow_text};
 use crate::cli::InitArgs;
 use crate::gate::Exit;
+use crate::models::discover::{WriterPick, best_writer};
 use crate::out::write_file;
 
 /// Where the action is published (`uses:`); README explains how to pin it.
@@ -23,10 +24,16 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
+pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result<Exit> {
     let config = args.dir.join(crate::config::DEFAULT_CONFIG);
     let workflow = args.dir.join(".github/workflows/toolgate.yml");
-    for p in [&config, &workflow] {
+    let tasks = args.dir.join(&args.tasks);
+    let bootstrap = args.server.as_deref().filter(|_| !args.no_tasks);
+    let mut outputs = vec![&config, &workflow];
+    if bootstrap.is_some() {
+        outputs.push(&tasks);
+    }
+    for p in outputs {
         if p.exists() && !args.force {
             bail!(
                 "{} already exists: pass --force to overwrite it",
@@ -34,7 +41,19 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
             );
         }
     }
-    write_new(&config, &config_text(args.server.as_deref()), args.force)?;
+    // The suite first: a server that cannot be reached is said before any file is written.
+    let wrote_tasks = match bootstrap {
+        Some(server) => {
+            bootstrap_suite(server, args, cfg, &tasks).await?;
+            Some(args.tasks.to_string_lossy().into_owned())
+        }
+        None => None,
+    };
+    write_new(
+        &config,
+        &config_text(args.server.as_deref(), wrote_tasks.as_deref()),
+        args.force,
+    )?;
     write_new(
         &workflow,
         &workflow_text(&WorkflowOptions {
@@ -46,12 +65,62 @@ pub fn run(args: &InitArgs) -> anyhow::Result<Exit> {
     )?;
     if args.server.is_none() {
         eprintln!(
-            "fill in `server` in {} (your server's command line or URL) first",
+            "fill in `server` in {} (your server's command line or URL) first, then `toolgate init --server … --force` writes a starter suite",
             config.display()
         );
     }
-    eprintln!(
-        "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it), set [ci] tasks, then `toolgate ci`"
-    );
+    match &wrote_tasks {
+        Some(t) => eprintln!(
+            "next: read {t} and fix or drop what is wrong, `toolgate approve {t}`, `toolgate pin` (writes toolgate.lock), then `toolgate ci`; commit all three"
+        ),
+        None => eprintln!(
+            "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it, then `toolgate approve tasks.jsonl`), set [ci] tasks, then `toolgate ci`"
+        ),
+    }
     Ok(Exit::Pass)
+}
+
+/// Connects to the server and writes a starter suite with the best writer available
+/// (`--writer` wins), pending review.
+async fn bootstrap_suite(
+    server: &str,
+    args: &InitArgs,
+    cfg: &crate::config::Config,
+    tasks: &Path,
+) -> anyhow::Result<()> {
+    let server_args = crate::cli::ServerArgs {
+        server: Some(server.to_string()),
+        server_args: vec![],
+        mcp_config: None,
+        connect: Default::default(),
+    };
+    let catalog = crate::adapt::load_catalog(&server_args, cfg).await?;
+    let pick = match args.writer.as_deref() {
+        Some("template" | "templates") => WriterPick {
+            spec: None,
+            why: "--writer template: tasks are written from templates".into(),
+        },
+        Some(spec) => WriterPick {
+            spec: Some(spec.to_string()),
+            why: format!("--writer {spec}"),
+        },
+        None => best_writer(&|k| std::env::var(k).ok()).await,
+    };
+    eprintln!("{}", pick.why);
+    let opts = crate::tasks::template::GenerateOptions::default();
+    let model_opts = crate::models::ModelOptions {
+        base_url: None,
+        api_key: None,
+        llm: crate::models::llm::LlmOptions {
+            cache: Some(crate::models::cache::Cache::new(
+                args.dir.join(".toolgate-cache"),
+            )),
+            ..Default::default()
+        },
+    };
+    if let Some(parent) = tasks.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    crate::adapt::suite::write_suite(&catalog, &opts, pick.spec.as_deref(), &model_opts, tasks)
+        .await
 }

@@ -144,6 +144,10 @@ pub async fn evaluate(
                     tasks: tasks.len(),
                     by_kind,
                     pending: tasks.iter().filter(|t| !t.reviewed()).count(),
+                    stale: tasks
+                        .iter()
+                        .filter(|t| t.approval() == crate::tasks::task::Approval::Stale)
+                        .count(),
                 },
                 models: built
                     .iter()

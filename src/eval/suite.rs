@@ -48,6 +48,20 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
     // One parse: the tasks are checked against the catalog with their line numbers.
     let numbered = crate::tasks::task::read_numbered(path)?;
     check_numbered(catalog, path, &numbered)?;
+    let stale: Vec<String> = numbered
+        .iter()
+        .filter(|(_, t)| t.approval() == crate::tasks::task::Approval::Stale)
+        .map(|(line, t)| format!("{} (line {line})", t.id))
+        .collect();
+    if !stale.is_empty() {
+        eprintln!(
+            "warning: {}: {} approved task(s) changed since their approval and count as unreviewed: {}; read them, then `toolgate approve {}`",
+            path.display(),
+            stale.len(),
+            crate::text::list_some(&stale, 5),
+            path.display()
+        );
+    }
     let mut tasks: Vec<Task> = numbered.into_iter().map(|(_, t)| t).collect();
     tasks.retain(|t| split.keeps(t.split));
     if tasks.is_empty() {

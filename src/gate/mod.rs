@@ -198,6 +198,7 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
     {
         d.reasons.push(GateReason::UnreviewedSuite {
             pending: run.suite.pending,
+            stale: run.suite.stale,
             tasks: run.suite.tasks,
             rule: rule.into(),
         });

@@ -32,6 +32,7 @@ fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
             tasks: n as usize,
             by_kind: Default::default(),
             pending: 0,
+            stale: 0,
         },
         models: vec![],
         trials: 1,

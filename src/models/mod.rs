@@ -3,6 +3,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod discover;
 pub mod embed;
 pub mod error;
 pub mod llm;

@@ -30,6 +30,10 @@ pub struct SuiteInfo {
     /// threshold gate.
     #[serde(default)]
     pub pending: usize,
+    /// Of `pending`, tasks that were approved but changed since (their stamp no longer
+    /// matches): an edited approved file is a smoke suite until a person approves it again.
+    #[serde(default)]
+    pub stale: usize,
 }
 
 impl SuiteInfo {

@@ -4,6 +4,7 @@
 pub mod echo;
 pub mod leak;
 pub mod quality;
+pub mod review;
 pub mod sampler;
 pub mod task;
 pub mod template;

@@ -7,6 +7,8 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use super::review::{Approval, Review};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -85,25 +87,41 @@ pub struct Task {
     pub review: Option<Review>,
 }
 
-/// A task's review state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Review {
-    Pending,
-    Approved,
-}
-
 fn default_source() -> String {
     "hand".into()
 }
 
 impl Task {
-    /// A person stands behind the task: approved, or hand-written with no review state.
+    /// A person stands behind the task: approved and unchanged since, or hand-written with no
+    /// review state.
     pub fn reviewed(&self) -> bool {
-        match self.review {
-            Some(r) => r == Review::Approved,
-            None => self.source == "hand",
+        self.approval() == Approval::Reviewed
+    }
+
+    /// The task's review state, checked against its stamp.
+    pub fn approval(&self) -> Approval {
+        match &self.review {
+            Some(Review::Pending) => Approval::Pending,
+            Some(Review::Approved { stamp: Some(h) }) if *h == self.stamp() => Approval::Reviewed,
+            Some(Review::Approved { .. }) => Approval::Stale,
+            None if self.source == "hand" => Approval::Reviewed,
+            None => Approval::Pending,
         }
+    }
+
+    /// What an approval pins: the first 16 hex digits of the sha256 of the task's canonical
+    /// JSON without its `review` (the request, the expectation, the lure, the split, the
+    /// source: everything that is measured).
+    pub fn stamp(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let _ = serde_json::to_writer(
+            HashWriter(&mut h),
+            &crate::catalog::canonical::sorted(&unreviewed_value(self)),
+        );
+        let mut hex = hex::encode(h.finalize());
+        hex.truncate(16);
+        hex
     }
 
     /// The tool the task expects, or `None` for no_tool tasks.
@@ -218,21 +236,33 @@ pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
     crate::out::write_file(path, &out)
 }
 
+/// Streams serialised bytes into a hasher.
+struct HashWriter<'a>(&'a mut sha2::Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        sha2::Digest::update(self.0, b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The task as JSON without its review state (what a hash of the measured task covers).
+fn unreviewed_value(t: &Task) -> Value {
+    let mut v = serde_json::to_value(t).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("review");
+    }
+    v
+}
+
 /// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance: the
 /// canonical JSON array of the tasks, streamed into the hasher one task at a time (the same
 /// bytes, and so the same hash, as canonicalising the whole array at once, without holding it).
 pub fn suite_hash(tasks: &[Task]) -> String {
     use sha2::{Digest, Sha256};
-    struct Hashing<'a>(&'a mut Sha256);
-    impl std::io::Write for Hashing<'_> {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.update(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let mut sorted: Vec<&Task> = tasks.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
     let mut h = Sha256::new();
@@ -243,11 +273,8 @@ pub fn suite_hash(tasks: &[Task]) -> String {
         }
         // What was measured, not who approved it: approving a suite keeps its hash, so runs
         // before and after approval stay comparable.
-        let mut v = serde_json::to_value(t).unwrap_or_default();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("review");
-        }
-        let _ = serde_json::to_writer(Hashing(&mut h), &crate::catalog::canonical::sorted(&v));
+        let v = unreviewed_value(t);
+        let _ = serde_json::to_writer(HashWriter(&mut h), &crate::catalog::canonical::sorted(&v));
     }
     h.update(b"]");
     hex::encode(h.finalize())

@@ -199,6 +199,20 @@ pub fn mentions_unprefixed(text: &str, name: &str, own: &str) -> bool {
         .is_some_and(|rest| has_whole(&text.to_lowercase(), &rest.to_lowercase()))
 }
 
+/// The first `max` items joined by ", ", with "and N more" for the rest.
+pub fn list_some(items: &[String], max: usize) -> String {
+    let shown = items
+        .iter()
+        .take(max)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    match items.len().saturating_sub(max) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -319,6 +319,29 @@ fn init_writes_a_config_ci_reads_and_refuses_to_overwrite() {
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
     assert!(dir.path().join(".github/workflows/toolgate.yml").is_file());
+    // With a server, init writes a starter suite: no key and no local model server here, so
+    // from templates, pending review, named in the config, with the way to approve it.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no provider key") && err.contains("written from templates"),
+        "{err}"
+    );
+    assert!(err.contains("toolgate approve tasks.jsonl"), "{err}");
+    let suite = std::fs::read_to_string(dir.path().join("tasks.jsonl")).unwrap();
+    assert!(suite.lines().count() > 10);
+    assert!(
+        suite
+            .lines()
+            .all(|l| l.contains(r#""source":"template""#) && l.contains(r#""review":"pending""#)),
+        "{suite}"
+    );
+    let config = std::fs::read_to_string(dir.path().join("toolgate.toml")).unwrap();
+    assert!(config.contains("\ntasks = \"tasks.jsonl\"\n"), "{config}");
+    // `ci` reads the config: the starter suite is a smoke test until approved.
+    let o = ci(dir.path(), &["--lock-check", "off"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let summary = std::fs::read_to_string(dir.path().join("toolgate-out/summary.md")).unwrap();
+    assert!(summary.contains("smoke test only"), "{summary}");
     let o = ci(
         dir.path(),
         &["--tasks", &example("tasks.jsonl"), "--lock-check", "off"],
@@ -909,7 +932,8 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
     let c = read_json(&dir.path().join("smoke/ci.json"));
     let reasons = c["reasons"].to_string();
     assert!(
-        reasons.contains("never reviewed") && reasons.contains("--fail-under"),
+        reasons.contains("not reviewed (generated, not approved)")
+            && reasons.contains("--fail-under"),
         "{reasons}"
     );
     let summary = std::fs::read_to_string(dir.path().join("smoke/summary.md")).unwrap();
@@ -965,4 +989,49 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
         !svg.contains("(smoke)") && !svg.contains("#9f9f9f"),
         "{svg}"
     );
+
+    // An approval pins the task as it read: editing an approved task's request afterwards
+    // makes it unreviewed again (the gate refuses, saying which), until it is approved again.
+    let path = dir.path().join("gen.jsonl");
+    let approved = std::fs::read_to_string(&path).unwrap();
+    assert!(approved.contains(r#""review":{"approved":""#), "{approved}");
+    let mut lines: Vec<serde_json::Value> = approved
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let edited_id = lines[0]["id"].as_str().unwrap().to_string();
+    lines[0]["request"] = serde_json::Value::from("something easier to route");
+    let edited: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&path, edited).unwrap();
+    let o = gate("edited");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("changed since their approval") && err.contains(&edited_id),
+        "{err}"
+    );
+    let c = read_json(&dir.path().join("edited/ci.json"));
+    assert!(
+        c["reasons"]
+            .to_string()
+            .contains("1 edited since their approval"),
+        "{}",
+        c["reasons"]
+    );
+    let run3 = read_json(&dir.path().join("edited/run/run.json"));
+    assert_eq!(run3["suite"]["pending"], 1);
+    assert_eq!(run3["suite"]["stale"], 1);
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["approve", "gen.jsonl"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains(&format!(
+            "re-approved 1 task(s) edited since their approval: {edited_id}"
+        )),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(gate("again").status.code(), Some(0));
 }

@@ -1189,3 +1189,63 @@ async fn the_fix_loop_rejects_a_stealing_rewrite_a_refusal_and_a_long_reply() {
     assert!(server.received_requests().await.unwrap().is_empty());
     assert!(!dir.path().join("fix/baseline").exists());
 }
+
+/// `init` with a server and no key: a local OpenAI-compatible server that lists a model on its
+/// usual variable is the writer; the suite it writes is pending review and the config names it.
+#[tokio::test(flavor = "multi_thread")]
+async fn init_writes_the_starter_suite_with_a_local_model_server_when_one_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"object": "list", "data": [{"id": "writer-1"}]})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(WriterMock)
+        .mount(&server)
+        .await;
+    let cat = catalog(dir.path());
+    let project = dir.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let o = run(
+        vec!["init".into(), s(&project), "--server".into(), s(&cat)],
+        vec![("LLAMACPP_BASE_URL", format!("{}/v1", server.uri()))],
+    )
+    .await;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("a local llamacpp server answers") && err.contains("llamacpp:writer-1"),
+        "{err}"
+    );
+    let tasks: Vec<Value> = std::fs::read_to_string(project.join("tasks.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!tasks.is_empty());
+    for t in &tasks {
+        assert_eq!(t["source"], "llm:llamacpp:writer-1", "{t}");
+        assert_eq!(t["review"], "pending", "{t}");
+    }
+    let writes = server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path() == "/v1/chat/completions")
+        .count();
+    assert!(
+        writes >= tasks.len() - 5,
+        "{writes} requests for {} tasks",
+        tasks.len()
+    );
+    let config = std::fs::read_to_string(project.join("toolgate.toml")).unwrap();
+    assert!(config.contains("tasks = \"tasks.jsonl\""), "{config}");
+    assert!(err.contains("toolgate approve tasks.jsonl"), "{err}");
+}

@@ -7,7 +7,7 @@ mod reason;
 
 use serde::{Deserialize, Serialize};
 
-pub use reason::GateReason;
+pub use reason::{GateReason, unreviewed_why};
 
 use crate::catalog::lock::LockDiff;
 

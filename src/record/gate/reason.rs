@@ -38,6 +38,9 @@ pub enum GateReason {
     /// not yet approved): a smoke suite's score cannot decide a threshold gate.
     UnreviewedSuite {
         pending: usize,
+        /// Of `pending`, approved tasks edited since their approval.
+        #[serde(default)]
+        stale: usize,
         tasks: usize,
         rule: String,
     },
@@ -176,11 +179,13 @@ impl std::fmt::Display for GateReason {
             ),
             GateReason::UnreviewedSuite {
                 pending,
+                stale,
                 tasks,
                 rule,
             } => write!(
                 f,
-                "{rule} is set, but {pending} of the suite's {tasks} task(s) were never reviewed (generated, not approved): a smoke suite's score cannot pass or fail a threshold. Review the task file and run `toolgate approve FILE`, or write tasks by hand"
+                "{rule} is set, but {pending} of the suite's {tasks} task(s) are not reviewed ({}): a smoke suite's score cannot pass or fail a threshold. Review the task file and run `toolgate approve FILE`, or write tasks by hand",
+                unreviewed_why(*pending, *stale)
             ),
             GateReason::Incomplete { status } => write!(
                 f,
@@ -261,5 +266,14 @@ impl std::fmt::Display for GateReason {
             }
             GateReason::Recorded { reasons } => f.write_str(&reasons.join("; ")),
         }
+    }
+}
+
+/// Why tasks count as unreviewed: never approved, or edited since their approval.
+pub fn unreviewed_why(pending: usize, stale: usize) -> String {
+    match (pending - stale.min(pending), stale) {
+        (_, 0) => "generated, not approved".into(),
+        (0, s) => format!("{s} edited since their approval"),
+        (p, s) => format!("{p} generated and not approved, {s} edited since their approval"),
     }
 }

@@ -58,6 +58,9 @@ pub struct SuiteInfoV1 {
     /// Tasks no person approved: a smoke suite (files of older toolgates: 0).
     #[serde(default, skip_serializing_if = "is_zero_usize")]
     pub pending: usize,
+    /// Of `pending`, approved tasks edited since their approval (files of older toolgates: 0).
+    #[serde(default, skip_serializing_if = "is_zero_usize")]
+    pub stale: usize,
 }
 
 fn is_zero_usize(n: &usize) -> bool {
@@ -72,6 +75,7 @@ impl From<internal::SuiteInfo> for SuiteInfoV1 {
             tasks: v.tasks,
             by_kind: v.by_kind,
             pending: v.pending,
+            stale: v.stale,
         }
     }
 }
@@ -84,6 +88,7 @@ impl From<SuiteInfoV1> for internal::SuiteInfo {
             tasks: v.tasks,
             by_kind: v.by_kind,
             pending: v.pending,
+            stale: v.stale,
         }
     }
 }

@@ -11,8 +11,12 @@ pub(super) fn headline(r: &CiReport) -> String {
     let score = first
         .map(|m| {
             if smoke {
+                let edited = match r.run.suite.stale {
+                    0 => String::new(),
+                    s => format!(", {s} edited since approval"),
+                };
                 format!(
-                    " — smoke test only, {:.1}% on {} unreviewed task(s)",
+                    " — smoke test only, {:.1}% on {} unreviewed task(s){edited}",
                     m.metrics.accuracy.value * 100.0,
                     r.run.suite.pending
                 )

@@ -64,8 +64,10 @@ pub(super) fn header(run: &RunFile) -> String {
 pub(crate) fn smoke_line(run: &RunFile) -> Option<String> {
     (!run.suite.reviewed()).then(|| {
         format!(
-            "SMOKE SUITE: {} of {} task(s) were never reviewed (generated, not approved), so these numbers are a smoke test, not a measure; review the file and `toolgate approve` it",
-            run.suite.pending, run.suite.tasks
+            "SMOKE SUITE: {} of {} task(s) are not reviewed ({}), so these numbers are a smoke test, not a measure; review the file and `toolgate approve` it",
+            run.suite.pending,
+            run.suite.tasks,
+            crate::record::gate::unreviewed_why(run.suite.pending, run.suite.stale)
         )
     })
 }

@@ -29,6 +29,20 @@ pub struct GenerateOptions {
     pub only: Vec<String>,
 }
 
+impl Default for GenerateOptions {
+    /// `generate`'s defaults: 3 direct tasks per tool, 1 near-miss, 5 no-tool, seed 1.
+    fn default() -> Self {
+        GenerateOptions {
+            per_tool: 3,
+            near_miss: 1,
+            no_tool: 5,
+            seed: 1,
+            heldout: 0.0,
+            only: vec![],
+        }
+    }
+}
+
 /// What generation produced, and the tools it could not serve.
 pub struct Generated {
     pub tasks: Vec<Task>,

@@ -33,10 +33,21 @@ pub fn toolgate() -> assert_cmd::Command {
             || k == "CLICOLOR_FORCE"
             || k == "CLICOLOR"
             || k.ends_with("_API_KEY")
+            || k.ends_with("_BASE_URL")
             || k == "GH_TOKEN"
         {
             cmd.env_remove(k);
         }
+    }
+    // A model server the developer runs on its usual port never reaches a test (`init`
+    // looks for one): local runtimes' addresses point at a closed port unless a test says.
+    for v in [
+        "OLLAMA_BASE_URL",
+        "LLAMACPP_BASE_URL",
+        "LMSTUDIO_BASE_URL",
+        "VLLM_BASE_URL",
+    ] {
+        cmd.env(v, "http://127.0.0.1:9/v1");
     }
     cmd.timeout(std::time::Duration::from_secs(120));
     cmd

@@ -1,0 +1,124 @@
+//! A task's review state: pending, or approved with a stamp of the text a person read.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A task's review state. On disk: `"pending"`, or `{"approved": "<stamp>"}` where the stamp
+/// is the first 16 hex digits of the sha256 of the task as it was approved (see
+/// [`Task::stamp`]). An approved task edited afterwards no longer matches its stamp and counts
+/// as unreviewed again, so an approval covers exactly the text a person read. A bare
+/// `"approved"` (written before stamps) is read as an approval with no stamp: stale.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Review {
+    Pending,
+    Approved { stamp: Option<String> },
+}
+
+impl Serialize for Review {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Review::Pending => s.serialize_str("pending"),
+            Review::Approved { stamp: None } => s.serialize_str("approved"),
+            Review::Approved { stamp: Some(h) } => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("approved", h)?;
+                m.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Review {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let expected = r#"`review` must be "pending" or {"approved": "<stamp>"} (written by `toolgate approve`)"#;
+        let v = Value::deserialize(d)?;
+        match &v {
+            Value::String(w) if w == "pending" => Ok(Review::Pending),
+            Value::String(w) if w == "approved" => Ok(Review::Approved { stamp: None }),
+            Value::Object(o) if o.len() == 1 => match o.get("approved") {
+                Some(Value::String(h))
+                    if (1..=64).contains(&h.len()) && h.bytes().all(|b| b.is_ascii_hexdigit()) =>
+                {
+                    Ok(Review::Approved {
+                        stamp: Some(h.clone()),
+                    })
+                }
+                _ => Err(serde::de::Error::custom(expected)),
+            },
+            _ => Err(serde::de::Error::custom(expected)),
+        }
+    }
+}
+
+/// Whether a person stands behind a task, and if not, why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Approval {
+    /// Approved and unchanged since, or hand-written.
+    Reviewed,
+    /// Generated and never approved.
+    Pending,
+    /// Approved, but the task changed since (or the approval carries no stamp).
+    Stale,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::Task;
+
+    #[test]
+    fn an_approval_covers_the_task_as_it_was_approved() {
+        let mut t: Task = serde_json::from_str(
+            r#"{"id":"a","request":"book a room","kind":"direct","expected":{"tool":"book_room"},"source":"template","review":"pending"}"#,
+        )
+        .unwrap();
+        assert_eq!(t.approval(), Approval::Pending);
+        t.review = Some(Review::Approved {
+            stamp: Some(t.stamp()),
+        });
+        assert!(t.reviewed());
+        // On disk and back: the stamp survives a round trip and still matches.
+        let line = serde_json::to_string(&t).unwrap();
+        assert!(
+            line.contains(&format!(r#""review":{{"approved":"{}"}}"#, t.stamp())),
+            "{line}"
+        );
+        let back: Task = serde_json::from_str(&line).unwrap();
+        assert!(back.reviewed());
+        // Any measured field edited afterwards: stale.
+        for (from, to) in [
+            (r#""book a room""#, r#""book any room""#),
+            (r#""tool":"book_room""#, r#""tool":"book_rooms""#),
+            (r#""kind":"direct""#, r#""kind":"near_miss""#),
+        ] {
+            let changed = line.replacen(from, to, 1);
+            assert_ne!(changed, line);
+            let t2: Task = serde_json::from_str(&changed).unwrap();
+            assert_eq!(t2.approval(), Approval::Stale, "{changed}");
+        }
+        // An approval written before stamps is stale; a hand-written task needs none.
+        let old: Task = serde_json::from_str(
+            r#"{"id":"a","request":"x","kind":"no_tool","source":"template","review":"approved"}"#,
+        )
+        .unwrap();
+        assert_eq!(old.approval(), Approval::Stale);
+        let hand: Task =
+            serde_json::from_str(r#"{"id":"a","request":"x","kind":"no_tool"}"#).unwrap();
+        assert_eq!(hand.approval(), Approval::Reviewed);
+    }
+
+    #[test]
+    fn a_malformed_review_is_an_error_that_says_what_is_allowed() {
+        for bad in [
+            r#""yes""#,
+            r#"{"approved":"zz"}"#,
+            r#"{"approved":"ab","by":"me"}"#,
+            "1",
+        ] {
+            let line = format!(r#"{{"id":"a","request":"x","kind":"no_tool","review":{bad}}}"#);
+            let e = serde_json::from_str::<Task>(&line).unwrap_err().to_string();
+            assert!(e.contains("toolgate approve"), "{bad}: {e}");
+        }
+    }
+}
