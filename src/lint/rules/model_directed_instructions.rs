@@ -1,7 +1,10 @@
 //! ## What it checks
-//! Text in a tool (title, description, and every `description`/`title` inside its schemas) or
-//! in the server's `instructions` that gives the model orders instead of describing the tool,
-//! the signature of tool poisoning:
+//! Text in a tool (title, description, and inside its schemas every `description`, `title`,
+//! `$comment`, string `const`/`default` and string member of `enum`/`examples`) or in the
+//! server's `instructions` that gives the model orders instead of describing the tool, the
+//! signature of tool poisoning. Orders are also found in Spanish, French, German, Portuguese,
+//! Italian, Chinese, Japanese and Russian ("ignore previous instructions", "do not tell the
+//! user"), and inside base64 runs that decode to readable text:
 //! pseudo-tags such as `<IMPORTANT>`, `<system>`, `[SYSTEM]`; "ignore previous instructions";
 //! orders to hide things from the user ("do not tell the user", "without informing the
 //! user"); orders to call other tools ("before using this tool, you must call …",
@@ -107,6 +110,17 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         p(
             "an order to ignore other instructions",
             r"(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other)\s+(instructions|prompts|rules|directions|messages)\b",
+            true,
+        ),
+        p(
+            "an order to ignore other instructions",
+            // Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian.
+            r"(?i)\b(ignora|ignore[sz]?|olvida|oublie[sz]?|ignorier(e|en)?|vergiss|esque[cç]a|dimentica)\s+(todas?\s+|toutes?\s+|alle\s+|tutte\s+)?(las\s+|les\s+|os\s+|as\s+|le\s+|die\s+|tus\s+|vos\s+|deine\s+)?(instrucciones|instructions|anweisungen|instru[cç][õo]es|istruzioni|indicaciones|consignes|regeln|reglas|r[eè]gles)\s+(anteriores|pr[ée]c[ée]dentes|vorherigen|anteriori|previas|ant[ée]rieures)|(?i:\b(vorherigen|bisherigen)\s+anweisungen\s+ignorieren)|忽略(之前|以上|先前|前面|所有)(的)?(所有)?(指令|指示|说明|提示)|(以前|前|上記)の(指示|命令)を(無視|忘れ)|игнорируй(те)?\s+(все\s+)?(предыдущие|прежние)\s+(инструкции|указания)",
+            true,
+        ),
+        p(
+            "an order to hide something from the user",
+            r"(?i)\bno\s+(le\s+)?(digas|menciones|informes|cuentes|reveles)\s+(nada\s+)?(esto\s+)?al\s+usuario\b|\bsin\s+(decirle|informar|avisar)(le)?\s+al\s+usuario\b|\bne\s+(le\s+)?(dis|dites|mentionne[sz]?|r[ée]v[èe]le[sz]?)\s+(rien\s+)?(pas|jamais)\s+(ceci\s+|cela\s+)?[àa]\s+l['’]utilisateur\b|\bsans\s+(le\s+dire|informer|pr[ée]venir)\s+(à\s+)?l['’]utilisateur\b|\b(sag|sage|erz[äa]hle?|verrate?)\s+(dies\s+|das\s+|es\s+)?(dem|den)\s+(benutzer|nutzer|anwender)\s+nicht\b|\bohne\s+(den|die)\s+(benutzer|nutzer|anwender)(in)?\s+zu\s+(informieren|benachrichtigen)\b|\bn[ãa]o\s+(conte|diga|mencione|informe)\s+(isso\s+|nada\s+)?ao\s+usu[áa]rio\b|\bnon\s+(dire|dirlo|menzionare|rivelare)\s+(nulla\s+)?all['’]utente\b|不要(告诉|通知|提醒)用户|ユーザーに(言わない|伝えない|知らせない)",
             true,
         ),
         p(
@@ -269,9 +283,61 @@ fn other_tool_order(text: &str, own: Option<&str>) -> Option<String> {
     None
 }
 
+/// A run of base64 (standard or URL-safe alphabet) long enough to hold a sentence.
+static BASE64_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
+
+/// Longest base64 run decoded (48 KiB of text).
+const MAX_BASE64_LEN: usize = 1 << 16;
+
+/// Base64 runs decoded per text, at most: the check stays linear in the text.
+const MAX_BASE64_RUNS: usize = 16;
+
+/// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
+/// (letters and spaces, not binary or an id) which itself gives orders.
+fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static str, String)> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+    for m in BASE64_RUN.find_iter(text).take(MAX_BASE64_RUNS) {
+        let run = m.as_str().trim_end_matches('=');
+        if run.len() > MAX_BASE64_LEN {
+            continue;
+        }
+        let Some(bytes) = [STANDARD_NO_PAD, URL_SAFE_NO_PAD]
+            .iter()
+            .find_map(|e| e.decode(run).ok())
+        else {
+            continue;
+        };
+        let Ok(decoded) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let readable = decoded.contains(' ')
+            && decoded
+                .chars()
+                .all(|c| !c.is_control() || c.is_whitespace());
+        if !readable {
+            continue;
+        }
+        if let Some((what, _)) = orders_in(&decoded, own, false).into_iter().next() {
+            return Some((
+                "an order encoded in base64",
+                format!("{} → {what}", quote(decoded.trim(), 80)),
+            ));
+        }
+    }
+    None
+}
+
 /// What the text's orders are, with the matched text, at most three. `own` is the name of the
 /// tool the text belongs to (`None` for server instructions, which may direct the model).
 fn orders(text: &str, own: Option<&str>) -> Vec<(&'static str, String)> {
+    orders_in(text, own, true)
+}
+
+/// [`orders`], also decoding base64 runs when `decode` (once: a decoded text is not decoded
+/// again).
+fn orders_in(text: &str, own: Option<&str>, decode: bool) -> Vec<(&'static str, String)> {
     let instructions = own.is_none();
     let mut found: Vec<(&'static str, String)> = PATTERNS
         .iter()
@@ -282,11 +348,17 @@ fn orders(text: &str, own: Option<&str>) -> Vec<(&'static str, String)> {
                 .map(|m| (p.what, quote(m.as_str().trim(), 80)))
         })
         .collect();
+    // One finding per kind of order (an order may match in more than one language).
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|(what, _)| seen.insert(*what));
     if !instructions && let Some(m) = other_tool_order(text, own) {
         found.push(("an order about how to use other tools", quote(m.trim(), 80)));
     }
     if let Some(m) = hidden_comment(text) {
         found.push(("an order hidden in an HTML comment", m));
+    }
+    if decode && let Some(hit) = base64_order(text, own) {
+        found.push(hit);
     }
     found.truncate(3);
     found

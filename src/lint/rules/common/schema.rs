@@ -174,8 +174,9 @@ pub(crate) fn declared_type(schema: &Value) -> Option<String> {
     }
 }
 
-/// Every text of a tool a model reads as prose, with its JSON pointer: the title, the
-/// description, and each `title`/`description` inside `inputSchema` and `outputSchema`.
+/// Every text of a tool a model reads, with its JSON pointer: the title, the description, and
+/// inside `inputSchema` and `outputSchema` each `title`, `description`, `$comment`, string
+/// `const` and `default`, and every string member of `enum` and `examples`.
 pub(crate) fn tool_texts(tool: &Tool) -> Vec<(String, &str)> {
     let mut texts: Vec<(String, &str)> = Vec::new();
     if let Some(t) = tool.title() {
@@ -189,9 +190,21 @@ pub(crate) fn tool_texts(tool: &Tool) -> Vec<(String, &str)> {
             continue;
         };
         for (ptr, node) in subschemas(schema, &format!("/{key}")) {
-            for field in ["title", "description"] {
+            for field in ["title", "description", "$comment", "const", "default"] {
                 if let Some(s) = node.get(field).and_then(Value::as_str) {
                     texts.push((format!("{ptr}/{field}"), s));
+                }
+            }
+            // Values the model reads as much as prose: an order can sit in an enum member,
+            // a default or an example as well as in a description.
+            for field in ["enum", "examples"] {
+                let Some(items) = node.get(field).and_then(Value::as_array) else {
+                    continue;
+                };
+                for (k, item) in items.iter().enumerate() {
+                    if let Some(s) = item.as_str() {
+                        texts.push((format!("{ptr}/{field}/{k}"), s));
+                    }
                 }
             }
         }
