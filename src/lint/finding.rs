@@ -50,6 +50,19 @@ pub struct Finding {
     /// server's name for its whole section (each is located in the belt lock, for SARIF).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<String>,
+    /// One problem in many places: findings of one rule with the same group key (a parameter
+    /// definition shared by many tools) are shown as one line naming every tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<FindingGroup>,
+}
+
+/// What findings of one problem in many places share.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingGroup {
+    /// Equal for the findings of one problem (with the rule code).
+    pub key: String,
+    /// The problem without the tool: "parameter `path` has no description".
+    pub message: String,
 }
 
 impl Finding {

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, FindingGroup, Severity};
 pub(crate) use lookalike::lookalike_pairs;
 pub use rules::RULES;
 /// The one local `$ref` resolver (JSON pointers, `$anchor`, `$id`), shared with the sampler.
@@ -241,6 +241,7 @@ impl<'a> Context<'a> {
         help: &str,
     ) -> Finding {
         Finding {
+            group: None,
             code: rule.code.into(),
             slug: rule.slug.into(),
             severity: rule.severity,

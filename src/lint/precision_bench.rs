@@ -224,6 +224,7 @@ mod tests {
             message: "`b` looks like `a` (shared words: `x`)".into(),
             help: String::new(),
             related: vec![],
+            group: None,
         };
         let names: BTreeSet<&str> = ["a", "b"].into_iter().collect();
         assert_eq!(others(&f, &names), vec!["a".to_string()]);

@@ -131,6 +131,7 @@ impl LintReport {
                             line: None,
                         })
                         .collect(),
+                    group: f.group.clone(),
                 }
             })
             .collect();
@@ -150,5 +151,104 @@ impl LintReport {
     /// True when some finding is at or above `threshold`.
     pub fn fails(&self, threshold: Severity) -> bool {
         self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}
+
+/// Findings as shown to a person: one problem in many tools (the same rule and group) is one
+/// entry naming every tool, at the place of its first finding.
+pub struct Shown<'a> {
+    pub first: &'a ReportFinding,
+    /// The tools of every finding of the entry, in order (one for an ungrouped finding).
+    pub tools: Vec<&'a str>,
+    /// The first finding's message, or for a group of several the problem with its tools.
+    pub message: String,
+}
+
+/// Tools named in a grouped message before "and N more".
+const GROUP_TOOLS_SHOWN: usize = 8;
+
+/// `findings` with each group folded into one entry (first-appearance order kept).
+pub fn grouped<'a>(findings: &[&'a ReportFinding]) -> Vec<Shown<'a>> {
+    let mut entries: Vec<(&ReportFinding, Vec<&str>)> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, &str), usize> = Default::default();
+    for f in findings {
+        let tool = f.tool.as_deref().unwrap_or("catalog");
+        match f.group.as_ref() {
+            Some(g) => match index.get(&(f.code.as_str(), g.key.as_str())) {
+                Some(&i) => entries[i].1.push(tool),
+                None => {
+                    index.insert((&f.code, &g.key), entries.len());
+                    entries.push((f, vec![tool]));
+                }
+            },
+            None => entries.push((f, vec![tool])),
+        }
+    }
+    entries
+        .into_iter()
+        .map(|(first, tools)| {
+            let message = match (&first.group, tools.len()) {
+                (Some(g), n) if n > 1 => {
+                    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+                    format!(
+                        "{} in {n} tools (one shared definition): {}",
+                        g.message,
+                        crate::text::list_some(&names, GROUP_TOOLS_SHOWN)
+                    )
+                }
+                _ => first.message.clone(),
+            };
+            Shown {
+                first,
+                tools,
+                message,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod grouping_tests {
+    use super::*;
+
+    fn finding(tool: &str, group: Option<&str>) -> ReportFinding {
+        ReportFinding {
+            code: "TG007".into(),
+            slug: "undocumented-parameter".into(),
+            severity: Severity::Warning,
+            tool: Some(tool.into()),
+            pointer: "/inputSchema/properties/path".into(),
+            message: format!("`{tool}` parameter `path` has no description"),
+            help: "Add a description.".into(),
+            docs_url: String::new(),
+            file: None,
+            line: None,
+            related: vec![],
+            group: group.map(|k| crate::lint::FindingGroup {
+                key: k.into(),
+                message: "parameter `path` has no description".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn one_shared_definition_is_one_entry_and_different_ones_stay_apart() {
+        let fs = [
+            finding("a", Some("param:path:1")),
+            finding("b", None),
+            finding("c", Some("param:path:1")),
+            finding("d", Some("param:path:2")),
+        ];
+        let all: Vec<&ReportFinding> = fs.iter().collect();
+        let shown = grouped(&all);
+        assert_eq!(shown.len(), 3);
+        assert_eq!(shown[0].tools, ["a", "c"]);
+        assert_eq!(
+            shown[0].message,
+            "parameter `path` has no description in 2 tools (one shared definition): `a`, `c`"
+        );
+        // Alone in its group, a finding keeps its own message.
+        assert_eq!(shown[2].message, "`d` parameter `path` has no description");
+        assert_eq!(shown[1].tools, ["b"]);
     }
 }

@@ -28,6 +28,10 @@ pub struct ReportFinding {
     /// when one is known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedLocation>,
+    /// Findings of one rule with the same group are one problem in many tools (a shared
+    /// parameter definition); renderers show them as one line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<crate::lint::FindingGroup>,
 }
 
 /// Another place a finding concerns: a `server/tool` key or a server's name.

@@ -116,18 +116,24 @@ pub fn lint(report: &LintReport) -> String {
         return out;
     }
     out.push_str("| severity | rule | tool | finding | fix |\n|---|---|---|---|---|\n");
-    for f in &report.findings {
+    let all: Vec<&crate::report::ReportFinding> = report.findings.iter().collect();
+    for shown in crate::lint::report::grouped(&all) {
+        let f = shown.first;
         out.push_str(&format!(
             "| {} | [{}]({}) {} | {} | {} | {} |\n",
             f.severity,
             f.code,
             f.docs_url,
             f.slug,
-            f.tool
-                .as_deref()
-                .map(code)
-                .unwrap_or_else(|| "catalog".into()),
-            message(&f.message),
+            match shown.tools.len() {
+                1 => f
+                    .tool
+                    .as_deref()
+                    .map(code)
+                    .unwrap_or_else(|| "catalog".into()),
+                n => format!("{n} tools"),
+            },
+            message(&shown.message),
             message(&f.help)
         ));
     }

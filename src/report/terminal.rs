@@ -111,8 +111,18 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
     }
     let shared = |code: &str| helps.get(code).is_none_or(|h| h.len() == 1);
     let mut by_rule: std::collections::BTreeMap<(&str, &str), (usize, &str)> = Default::default();
-    for f in &report.findings {
-        let at = match (&f.tool, &f.file, f.line) {
+    // One problem in many tools (a shared definition) is one line naming them.
+    let all: Vec<&crate::report::ReportFinding> = report.findings.iter().collect();
+    for shown in crate::lint::report::grouped(&all) {
+        let f = shown.first;
+        let tool = match shown.tools.len() {
+            1 => f.tool.clone(),
+            n => Some(format!(
+                "{n} tools, first {}",
+                f.tool.as_deref().unwrap_or("catalog")
+            )),
+        };
+        let at = match (&tool, &f.file, f.line) {
             (Some(t), Some(file), Some(line)) => format!("{t} ({file}:{line})"),
             (Some(t), _, _) => t.clone(),
             (None, Some(file), Some(line)) => format!("catalog ({file}:{line})"),
@@ -125,10 +135,10 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
             f.code,
             f.slug,
             plain(&at),
-            plain(&f.message)
+            plain(&shown.message)
         ));
         if shared(&f.code) {
-            by_rule.entry((&f.code, &f.slug)).or_insert((0, &f.help)).0 += 1;
+            by_rule.entry((&f.code, &f.slug)).or_insert((0, &f.help)).0 += shown.tools.len();
         } else {
             out.push_str(&format!("        fix: {}\n", plain(&f.help)));
         }

@@ -146,6 +146,7 @@ fn belt_finding(
     help: &str,
 ) -> Finding {
     Finding {
+        group: None,
         code: rule.code.into(),
         slug: rule.slug.into(),
         severity,

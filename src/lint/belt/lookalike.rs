@@ -131,6 +131,7 @@ pub fn lookalikes(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<
              If both do the same job, do not load both servers together."
         );
         let f = Finding {
+            group: None,
             code: rule.code.into(),
             slug: rule.slug.into(),
             severity: if named { Severity::Info } else { rule.severity },

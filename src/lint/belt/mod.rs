@@ -132,6 +132,7 @@ pub fn cross_server(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Ve
             }
             let keys: Vec<String> = by.iter().map(|s| format!("`{s}/{name}`")).collect();
             let f = Finding {
+                group: None,
                 code: rule.code.into(),
                 slug: rule.slug.into(),
                 severity: Severity::Warning,

@@ -232,6 +232,7 @@ pub fn shadowing(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<F
                 ),
             };
             let f = Finding {
+                group: None,
                 code: rule.code.into(),
                 slug: rule.slug.into(),
                 severity,

@@ -283,52 +283,6 @@ fn other_tool_order(text: &str, own: Option<&str>) -> Option<String> {
     None
 }
 
-/// A run of base64 (standard or URL-safe alphabet) long enough to hold a sentence.
-static BASE64_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
-
-/// Longest base64 run decoded (48 KiB of text).
-const MAX_BASE64_LEN: usize = 1 << 16;
-
-/// Base64 runs decoded per text, at most: the check stays linear in the text.
-const MAX_BASE64_RUNS: usize = 16;
-
-/// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
-/// (letters and spaces, not binary or an id) which itself gives orders.
-fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static str, String)> {
-    use base64::Engine as _;
-    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-    for m in BASE64_RUN.find_iter(text).take(MAX_BASE64_RUNS) {
-        let run = m.as_str().trim_end_matches('=');
-        if run.len() > MAX_BASE64_LEN {
-            continue;
-        }
-        let Some(bytes) = [STANDARD_NO_PAD, URL_SAFE_NO_PAD]
-            .iter()
-            .find_map(|e| e.decode(run).ok())
-        else {
-            continue;
-        };
-        let Ok(decoded) = String::from_utf8(bytes) else {
-            continue;
-        };
-        let readable = decoded.contains(' ')
-            && decoded
-                .chars()
-                .all(|c| !c.is_control() || c.is_whitespace());
-        if !readable {
-            continue;
-        }
-        if let Some((what, _)) = orders_in(&decoded, own, false).into_iter().next() {
-            return Some((
-                "an order encoded in base64",
-                format!("{} → {what}", quote(decoded.trim(), 80)),
-            ));
-        }
-    }
-    None
-}
-
 /// What the text's orders are, with the matched text, at most three. `own` is the name of the
 /// tool the text belongs to (`None` for server instructions, which may direct the model).
 fn orders(text: &str, own: Option<&str>) -> Vec<(&'static str, String)> {
@@ -357,7 +311,7 @@ fn orders_in(text: &str, own: Option<&str>, decode: bool) -> Vec<(&'static str, 
     if let Some(m) = hidden_comment(text) {
         found.push(("an order hidden in an HTML comment", m));
     }
-    if decode && let Some(hit) = base64_order(text, own) {
+    if decode && let Some(hit) = encoded::base64_order(text, own) {
         found.push(hit);
     }
     found.truncate(3);
@@ -408,6 +362,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         }
     }
 }
+
+mod encoded;
 
 #[cfg(test)]
 mod tests;

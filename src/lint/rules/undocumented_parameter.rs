@@ -95,6 +95,21 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             if !prop.top_level {
                 f.severity = Severity::Info;
             }
+            // The same undescribed definition in many tools is one fix: shown as one line.
+            let definition = crate::catalog::canonical::to_canonical_string(prop.schema);
+            f.group = Some(crate::lint::FindingGroup {
+                key: format!(
+                    "{}:{}:{}",
+                    if prop.top_level { "param" } else { "nested" },
+                    prop.name,
+                    crate::catalog::canonical::sha256_hex(&definition)
+                ),
+                message: if prop.top_level {
+                    format!("parameter `{}` has no description", prop.name)
+                } else {
+                    format!("nested property `{}` has no description", prop.name)
+                },
+            });
             out.push(f);
         }
     }

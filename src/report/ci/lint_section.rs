@@ -11,7 +11,11 @@ fn finding_rows(findings: &[&ReportFinding], out: &mut String, max: usize) {
     // Errors first; the sort is stable, so rule order stays within a severity.
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out.push_str("| | rule | tool | finding |\n|---|---|---|---|\n");
-    for f in findings.iter().take(max) {
+    // One problem in many tools (a shared definition) is one row.
+    let shown = crate::lint::report::grouped(&findings);
+    let rows = shown.len();
+    for s in shown.iter().take(max) {
+        let f = s.first;
         let icon = match f.severity {
             Severity::Error => "❌",
             Severity::Warning => "⚠️",
@@ -22,14 +26,17 @@ fn finding_rows(findings: &[&ReportFinding], out: &mut String, max: usize) {
             f.code,
             f.docs_url,
             f.slug,
-            f.tool.as_deref().map(code).unwrap_or_default(),
-            text_cell(&f.message)
+            match s.tools.len() {
+                1 => f.tool.as_deref().map(code).unwrap_or_default(),
+                n => format!("{n} tools"),
+            },
+            text_cell(&s.message)
         ));
     }
-    if findings.len() > max {
+    if rows > max {
         out.push_str(&format!(
             "\n…and {} more in lint.sarif / lint.json.\n",
-            findings.len() - max
+            rows - max
         ));
     }
 }

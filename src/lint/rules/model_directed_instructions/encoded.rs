@@ -1,0 +1,53 @@
+//! Orders hidden in encodings a reviewer does not read: base64 runs that decode to text.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::super::common::quote;
+
+/// A run of base64 (standard or URL-safe alphabet) long enough to hold a sentence.
+static BASE64_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
+
+/// Longest base64 run decoded (48 KiB of text).
+const MAX_BASE64_LEN: usize = 1 << 16;
+
+/// Base64 runs decoded per text, at most: the check stays linear in the text.
+const MAX_BASE64_RUNS: usize = 16;
+
+/// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
+/// (letters and spaces, not binary or an id) which itself gives orders.
+pub(super) fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static str, String)> {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+    for m in BASE64_RUN.find_iter(text).take(MAX_BASE64_RUNS) {
+        let run = m.as_str().trim_end_matches('=');
+        if run.len() > MAX_BASE64_LEN {
+            continue;
+        }
+        let Some(bytes) = [STANDARD_NO_PAD, URL_SAFE_NO_PAD]
+            .iter()
+            .find_map(|e| e.decode(run).ok())
+        else {
+            continue;
+        };
+        let Ok(decoded) = String::from_utf8(bytes) else {
+            continue;
+        };
+        let readable = decoded.contains(' ')
+            && decoded
+                .chars()
+                .all(|c| !c.is_control() || c.is_whitespace());
+        if !readable {
+            continue;
+        }
+        if let Some((what, _)) = super::orders_in(&decoded, own, false).into_iter().next() {
+            return Some((
+                "an order encoded in base64",
+                format!("{} → {what}", quote(decoded.trim(), 80)),
+            ));
+        }
+    }
+    None
+}
