@@ -168,6 +168,10 @@ pub struct LintArgs {
     /// Not these rules (codes or slugs, comma-separated or repeated).
     #[arg(long, value_name = "RULES", value_delimiter = ',')]
     pub ignore: Vec<String>,
+    /// Print a `[[lint.accept]]` entry for every warning and error found, to paste into
+    /// toolgate.toml with a reason each (instead of the report).
+    #[arg(long)]
+    pub accept_stubs: bool,
 }
 
 #[derive(Args, Debug)]

@@ -277,11 +277,23 @@ pub fn run_in(cx: &Context) -> Vec<Finding> {
             found
         })
         .collect();
-    let mut kept: Vec<Finding> = per_rule
-        .into_iter()
-        .flatten()
-        .filter_map(|f| settings.apply(f))
-        .collect();
+    let all: Vec<Finding> = per_rule.into_iter().flatten().collect();
+    // In a belt each server is one section; an entry may be about another server's tool.
+    let unused = if cx.in_belt {
+        vec![]
+    } else {
+        settings.unused_accepts(&all)
+    };
+    for i in unused {
+        let a = &settings.accept[i];
+        eprintln!(
+            "note: [[lint.accept]] entry {} ({} on `{}`) matches no finding any more: remove it",
+            i + 1,
+            a.rule,
+            crate::lint::rules::common::shown_name(&a.tool)
+        );
+    }
+    let mut kept: Vec<Finding> = all.into_iter().filter_map(|f| settings.apply(f)).collect();
     kept.sort_by(|a, b| {
         (a.tool_index.unwrap_or(usize::MAX), &a.code, &a.pointer).cmp(&(
             b.tool_index.unwrap_or(usize::MAX),

@@ -51,6 +51,64 @@ pub struct LintSettings {
     /// With `embed_model`: a lexically alike pair whose embedding cosine is below this is not
     /// reported (the model reads the two tools as different jobs).
     pub embed_floor: f64,
+    /// Findings a person reviewed and accepted, each with the reason (`[[lint.accept]]`):
+    /// they are not reported and do not fail the gate; an entry that matches nothing any more
+    /// is said on stderr so it can be removed.
+    pub accept: Vec<Accepted>,
+}
+
+/// One accepted finding: the rule (code or slug), the tool, optionally the pointer (all of
+/// the rule's findings on that tool when absent), and why it is accepted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Accepted {
+    pub rule: String,
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    pub reason: String,
+}
+
+impl Accepted {
+    /// True when this entry accepts `f`.
+    pub fn matches(&self, f: &Finding) -> bool {
+        let rule = self.rule.trim();
+        (rule == f.code || rule == f.slug)
+            && f.tool.as_deref() == Some(self.tool.as_str())
+            && self.pointer.as_deref().is_none_or(|p| p == f.pointer)
+    }
+
+    /// `[[lint.accept]]` stubs for `findings`, for a person to give each a reason (an entry
+    /// whose reason still starts with `TODO` is refused).
+    pub fn stubs(findings: &[crate::record::lint::ReportFinding]) -> String {
+        let mut out = String::from(
+            "# Accepted lint findings: paste into toolgate.toml, give each a reason, delete the rest.\n",
+        );
+        for f in findings {
+            let Some(tool) = &f.tool else { continue };
+            let entry = Accepted {
+                rule: f.code.clone(),
+                tool: tool.clone(),
+                pointer: Some(f.pointer.clone()).filter(|p| !p.is_empty()),
+                reason: format!("TODO: why is this accepted? ({})", f.message),
+            };
+            #[derive(Serialize)]
+            struct One<'a> {
+                lint: Wrap<'a>,
+            }
+            #[derive(Serialize)]
+            struct Wrap<'a> {
+                accept: [&'a Accepted; 1],
+            }
+            if let Ok(t) = toml::to_string(&One {
+                lint: Wrap { accept: [&entry] },
+            }) {
+                out.push('\n');
+                out.push_str(&t);
+            }
+        }
+        out
+    }
 }
 
 /// The embedding cosine under which a look-alike pair is dropped: on the look-alike benchmark
@@ -70,6 +128,7 @@ impl Default for LintSettings {
             rules: BTreeMap::new(),
             embed_model: None,
             embed_floor: DEFAULT_EMBED_FLOOR,
+            accept: Vec::new(),
         }
     }
 }
@@ -120,6 +179,21 @@ impl LintSettings {
         if !(-1.0..=1.0).contains(&self.embed_floor) {
             anyhow::bail!("[lint] embed_floor must be a cosine between -1 and 1");
         }
+        for (i, a) in self.accept.iter().enumerate() {
+            let at = format!("[[lint.accept]] entry {} ({} {})", i + 1, a.rule, a.tool);
+            if super::rule(a.rule.trim()).is_none() {
+                anyhow::bail!("{at}: `rule` names no rule (see `toolgate rules`)");
+            }
+            if a.tool.trim().is_empty() {
+                anyhow::bail!("{at}: `tool` is empty: name the tool the finding is about");
+            }
+            let reason = a.reason.trim();
+            if reason.is_empty() || reason.to_ascii_uppercase().starts_with("TODO") {
+                anyhow::bail!(
+                    "{at}: `reason` is required: say why this finding is accepted (a reviewer reads it)"
+                );
+            }
+        }
         Ok(())
     }
 
@@ -134,8 +208,18 @@ impl LintSettings {
         self.config_of(code).and_then(|c| c.level)
     }
 
-    /// Applies ignores and severity remapping; `None` drops the finding.
+    /// The accepted entries (by index) that match none of `findings`.
+    pub fn unused_accepts(&self, findings: &[Finding]) -> Vec<usize> {
+        (0..self.accept.len())
+            .filter(|&i| !findings.iter().any(|f| self.accept[i].matches(f)))
+            .collect()
+    }
+
+    /// Applies ignores, accepted findings and severity remapping; `None` drops the finding.
     pub fn apply(&self, mut f: Finding) -> Option<Finding> {
+        if self.accept.iter().any(|a| a.matches(&f)) {
+            return None;
+        }
         if let Some(tool) = &f.tool
             && self.ignore_tools.contains(tool)
         {
@@ -178,5 +262,106 @@ mod restrict_tests {
             .restrict(&[], &["TG999".into()])
             .expect_err("unknown rule");
         assert!(err.to_string().contains("--ignore TG999"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod accept_tests {
+    use super::*;
+
+    fn finding(code: &str, tool: &str, pointer: &str) -> Finding {
+        Finding {
+            code: code.into(),
+            slug: crate::lint::rule(code)
+                .map(|r| r.slug.to_string())
+                .unwrap_or_default(),
+            severity: Severity::Warning,
+            tool: Some(tool.into()),
+            tool_index: Some(0),
+            pointer: pointer.into(),
+            message: "m".into(),
+            help: "h".into(),
+            related: vec![],
+            group: None,
+        }
+    }
+
+    fn accept(toml_text: &str) -> anyhow::Result<LintSettings> {
+        let s: LintSettings = toml::from_str(toml_text)?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    #[test]
+    fn an_accepted_finding_is_dropped_and_an_unused_entry_is_named() {
+        let s = accept(
+            r#"
+[[accept]]
+rule = "undocumented-parameter"
+tool = "read_file"
+pointer = "/inputSchema/properties/path"
+reason = "described in the tool description"
+
+[[accept]]
+rule = "TG005"
+tool = "gone_tool"
+reason = "was a look-alike pair"
+"#,
+        )
+        .unwrap();
+        let path = finding("TG007", "read_file", "/inputSchema/properties/path");
+        let other = finding("TG007", "read_file", "/inputSchema/properties/content");
+        let elsewhere = finding("TG007", "write_file", "/inputSchema/properties/path");
+        assert_eq!(s.apply(path.clone()), None);
+        assert!(s.apply(other.clone()).is_some());
+        assert!(s.apply(elsewhere.clone()).is_some());
+        assert_eq!(s.unused_accepts(&[path, other, elsewhere]), vec![1]);
+    }
+
+    #[test]
+    fn an_entry_without_a_reason_or_rule_is_an_error_naming_it() {
+        for (text, says) in [
+            (
+                "[[accept]]\nrule = \"TG007\"\ntool = \"a\"\nreason = \"\"\n",
+                "entry 1 (TG007 a): `reason` is required",
+            ),
+            (
+                "[[accept]]\nrule = \"TG007\"\ntool = \"a\"\nreason = \"TODO: why\"\n",
+                "`reason` is required",
+            ),
+            (
+                "[[accept]]\nrule = \"TG999\"\ntool = \"a\"\nreason = \"x\"\n",
+                "names no rule",
+            ),
+        ] {
+            let err = accept(text).unwrap_err().to_string();
+            assert!(err.contains(says), "{text}: {err}");
+        }
+        assert!(
+            toml::from_str::<LintSettings>("[[accept]]\nrule = \"TG007\"\ntool = \"a\"\n").is_err()
+        );
+    }
+
+    #[test]
+    fn stubs_are_valid_config_that_is_refused_until_given_reasons() {
+        let report_finding = crate::record::lint::ReportFinding {
+            code: "TG007".into(),
+            slug: "undocumented-parameter".into(),
+            severity: Severity::Warning,
+            tool: Some("read_file".into()),
+            pointer: "/inputSchema/properties/path".into(),
+            message: "`read_file` parameter `path` has no description".into(),
+            help: String::new(),
+            docs_url: String::new(),
+            file: None,
+            line: None,
+            related: vec![],
+            group: None,
+        };
+        let stubs = Accepted::stubs(&[report_finding]);
+        let cfg: crate::config::Config = toml::from_str(&stubs).unwrap();
+        assert_eq!(cfg.lint.accept.len(), 1);
+        assert_eq!(cfg.lint.accept[0].tool, "read_file");
+        assert!(cfg.lint.validate().is_err(), "a TODO reason is refused");
     }
 }

@@ -248,6 +248,57 @@ fn strict_fails_on_warnings_and_config_remaps() {
         .arg(&snap)
         .assert()
         .success();
+    // An accepted finding (with its reason) no longer fails --strict; stubs come from the
+    // findings, and an entry without a reason, or that matches nothing, is said.
+    let stubs = toolgate()
+        .args(["lint", "--accept-stubs"])
+        .arg(&snap)
+        .output()
+        .unwrap();
+    assert!(stubs.status.success());
+    let stubs = String::from_utf8(stubs.stdout).unwrap();
+    assert!(
+        stubs.contains("[[lint.accept]]") && stubs.contains("tool = \"get_forecast\""),
+        "{stubs}"
+    );
+    std::fs::write(&cfg, &stubs).unwrap();
+    toolgate()
+        .args(["--config"])
+        .arg(&cfg)
+        .args(["lint", "--strict"])
+        .arg(&snap)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`reason` is required"));
+    std::fs::write(
+        &cfg,
+        stubs.replace(
+            "TODO: why is this accepted?",
+            "a city name needs no description",
+        ),
+    )
+    .unwrap();
+    toolgate()
+        .args(["--config"])
+        .arg(&cfg)
+        .args(["lint", "--strict"])
+        .arg(&snap)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("TG007").not());
+    std::fs::write(
+        &cfg,
+        "[[lint.accept]]\nrule = \"TG018\"\ntool = \"get_forecast\"\nreason = \"was poisoned once\"\n",
+    )
+    .unwrap();
+    toolgate()
+        .args(["--config"])
+        .arg(&cfg)
+        .args(["lint", "--strict"])
+        .arg(&snap)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("matches no finding any more"));
     std::fs::write(&cfg, "[lint]\nstrictness = 3\n").unwrap();
     toolgate()
         .args(["--config"])
