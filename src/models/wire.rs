@@ -61,7 +61,9 @@ pub fn body(
                     Turn::Result { id, content } => json!({"role": "tool", "tool_call_id": id, "content": content}),
                 });
             }
-            let mut b = json!({"model": model, "messages": messages, "tools": tools, "tool_choice": "auto"});
+            // A bounded reply: a local one-slot server generating without a limit holds its
+            // only slot for minutes, and every retry queues behind it.
+            let mut b = json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "messages": messages, "tools": tools, "tool_choice": "auto"});
             if temperature {
                 b["temperature"] = json!(0);
             }
@@ -78,7 +80,7 @@ pub fn body(
                     Turn::Result { id, content } => json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]}),
                 });
             }
-            let mut b = json!({"model": model, "max_tokens": 1024, "system": SYSTEM_PROMPT, "messages": messages, "tools": tools, "tool_choice": {"type": "auto"}});
+            let mut b = json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "system": SYSTEM_PROMPT, "messages": messages, "tools": tools, "tool_choice": {"type": "auto"}});
             if temperature {
                 b["temperature"] = json!(0);
             }
@@ -87,14 +89,28 @@ pub fn body(
     }
 }
 
+/// The reply length every request is bounded to (tool call, writer, judge, fixer, probe).
+pub const MAX_REPLY_TOKENS: u32 = 1024;
+
+/// `body` with OpenAI's `max_completion_tokens` in place of `max_tokens`, for models that
+/// refuse the older name (OpenAI's reasoning models).
+pub fn with_completion_tokens(mut body: Value) -> Value {
+    if let Some(o) = body.as_object_mut()
+        && let Some(v) = o.remove("max_tokens")
+    {
+        o.insert("max_completion_tokens".into(), v);
+    }
+    body
+}
+
 /// A plain prompt with no tools (the task writer and its judge).
 pub fn text_body(wire: Wire, model: &str, system: &str, user: &str, temperature: bool) -> Value {
     let mut b = match wire {
         Wire::OpenAi => {
-            json!({"model": model, "max_tokens": 1024, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
+            json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
         }
         Wire::Anthropic => {
-            json!({"model": model, "max_tokens": 1024, "system": system, "messages": [{"role": "user", "content": user}]})
+            json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "system": system, "messages": [{"role": "user", "content": user}]})
         }
     };
     if temperature {

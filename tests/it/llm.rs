@@ -181,6 +181,7 @@ async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
     let body: Value = serde_json::from_slice(&r.body).unwrap();
     let expected = json!({
         "model": "mock-model",
+        "max_tokens": 1024,
         "messages": [
             {"role": "system", "content": toolgate::models::wire::SYSTEM_PROMPT},
             {"role": "user", "content": "Reserve Vega please"}
@@ -1248,4 +1249,79 @@ async fn init_writes_the_starter_suite_with_a_local_model_server_when_one_answer
     let config = std::fs::read_to_string(project.join("toolgate.toml")).unwrap();
     assert!(config.contains("tasks = \"tasks.jsonl\""), "{config}");
     assert!(err.contains("toolgate approve tasks.jsonl"), "{err}");
+}
+
+/// OpenAI's reasoning models refuse `max_tokens` (HTTP 400, `unsupported_parameter`): the run
+/// resends the bound as `max_completion_tokens`, says so, and scores every task.
+struct RefusesMaxTokens;
+
+impl Respond for RefusesMaxTokens {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        if body.get("max_tokens").is_some() {
+            return ResponseTemplate::new(400).set_body_json(json!({"error": {
+                "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+                "type": "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}));
+        }
+        assert_eq!(body["max_completion_tokens"], 1024, "{body}");
+        ResponseTemplate::new(200).set_body_json(openai_call("book_room", "{\"room\": \"Vega\"}"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_request_is_bounded_and_a_model_that_wants_max_completion_tokens_gets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(RefusesMaxTokens)
+        .mount(&server)
+        .await;
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(
+                dir.path(),
+                &["Reserve Vega please", "Book Vega for me"],
+            )),
+            "-m".into(),
+            "openai-compat:o-mock".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--concurrency".into(),
+            "1".into(),
+            "--no-cache".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run_json = read_json(&out.join("run.json"));
+    assert_eq!(run_json["results"][0]["metrics"]["errors"], 0, "{run_json}");
+    assert!(
+        run_json["models"][0]["notes"]
+            .to_string()
+            .contains("sent as `max_completion_tokens`"),
+        "{}",
+        run_json["models"][0]["notes"]
+    );
+    // One refused request per client (the run's, and the description probe's, which offers
+    // its own two tools), then every other one sent with the new name: 2 tasks + 2 canary.
+    let reqs = server.received_requests().await.unwrap();
+    let refused = reqs
+        .iter()
+        .filter(|r| {
+            serde_json::from_slice::<Value>(&r.body)
+                .unwrap()
+                .get("max_tokens")
+                .is_some()
+        })
+        .count();
+    assert!((1..=2).contains(&refused), "{refused} refused");
+    assert_eq!(reqs.len(), 4 + refused);
 }

@@ -127,6 +127,8 @@ pub struct LlmModel {
     sem: Arc<Semaphore>,
     opts: LlmOptions,
     temperature: AtomicBool,
+    /// The model refused `max_tokens`: the bound is sent as `max_completion_tokens`.
+    completion_tokens: AtomicBool,
     notes: Mutex<Vec<String>>,
     /// The synthetic result each tool returns in multi-step runs (from its outputSchema).
     results: std::collections::HashMap<String, String>,
@@ -184,6 +186,7 @@ impl LlmModel {
             client,
             sem,
             temperature: AtomicBool::new(true),
+            completion_tokens: AtomicBool::new(false),
             notes: Mutex::new(notes),
             calls: AtomicUsize::new(0),
             inflight: InFlight::default(),
@@ -240,7 +243,10 @@ impl LlmModel {
         budgeted: bool,
     ) -> Result<Reply, DecisionError> {
         loop {
-            let body = make_body(self.temperature.load(Ordering::SeqCst));
+            let mut body = make_body(self.temperature.load(Ordering::SeqCst));
+            if self.completion_tokens.load(Ordering::SeqCst) {
+                body = wire::with_completion_tokens(body);
+            }
             let key = Cache::key(
                 self.endpoint.provider.name,
                 &self.endpoint.base_url,
@@ -262,6 +268,14 @@ impl LlmModel {
                     self.temperature.store(false, Ordering::SeqCst);
                     self.note(format!(
                         "{} rejected temperature 0; sent without a temperature",
+                        self.spec
+                    ));
+                    continue;
+                }
+                Err(CallError::MaxTokensRejected) => {
+                    self.completion_tokens.store(true, Ordering::SeqCst);
+                    self.note(format!(
+                        "{} refused `max_tokens`; the reply bound is sent as `max_completion_tokens`",
                         self.spec
                     ));
                     continue;

@@ -14,6 +14,8 @@ use crate::models::{DecisionError, ErrorKind};
 #[derive(Clone, Debug)]
 pub(super) enum CallError {
     TemperatureRejected,
+    /// The model wants `max_completion_tokens` instead of `max_tokens`.
+    MaxTokensRejected,
     Failed(DecisionError),
 }
 
@@ -178,6 +180,13 @@ impl LlmModel {
                         && body.get("temperature").is_some()
                     {
                         return Err(CallError::TemperatureRejected);
+                    }
+                    if status.as_u16() == 400
+                        && lower.contains("max_tokens")
+                        && lower.contains("max_completion_tokens")
+                        && body.get("max_tokens").is_some()
+                    {
+                        return Err(CallError::MaxTokensRejected);
                     }
                     let prefix: String = self.scrub(&text).chars().take(300).collect();
                     let msg = format!("HTTP {status}: {prefix}");
