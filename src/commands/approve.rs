@@ -6,7 +6,7 @@ use anyhow::bail;
 
 use crate::cli::ApproveArgs;
 use crate::gate::Exit;
-use crate::tasks::task::{Approval, Review, read_numbered, suite_hash, write_tasks};
+use crate::tasks::task::{Approval, Review, read_numbered, suite_hash, write_tasks_after};
 
 pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     let numbered = read_numbered(&args.tasks)?;
@@ -39,7 +39,9 @@ pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
             stamp: Some(t.stamp()),
         });
     }
-    write_tasks(&args.tasks, &tasks)?;
+    // The header pins the approved set, so a task removed or added by hand later is seen.
+    let header = crate::tasks::review::header_line(&tasks);
+    write_tasks_after(&args.tasks, &tasks, Some(&header))?;
     if !restamped.is_empty() {
         println!(
             "re-approved {} task(s) edited since their approval: {}",

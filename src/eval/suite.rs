@@ -46,8 +46,20 @@ fn check_numbered(
 /// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
 pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
     // One parse: the tasks are checked against the catalog with their line numbers.
-    let numbered = crate::tasks::task::read_numbered(path)?;
+    let mut numbered = crate::tasks::task::read_numbered(path)?;
     check_numbered(catalog, path, &numbered)?;
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mut all: Vec<Task> = numbered.iter().map(|(_, t)| t.clone()).collect();
+    if crate::tasks::review::void_if_moved(&text, &mut all) {
+        eprintln!(
+            "warning: {}: the approved tasks are not the set its `toolgate approve` header pins (a task was removed, added or edited by hand since): every approval in the file counts as void until `toolgate approve {}` is run again",
+            path.display(),
+            path.display()
+        );
+        for ((_, t), v) in numbered.iter_mut().zip(all) {
+            *t = v;
+        }
+    }
     let stale: Vec<String> = numbered
         .iter()
         .filter(|(_, t)| t.approval() == crate::tasks::task::Approval::Stale)

@@ -62,6 +62,68 @@ pub enum Approval {
     Stale,
 }
 
+/// The first line `toolgate approve` writes: how many tasks were approved and the hash of
+/// that set (their ids), so a task removed or slipped in by hand since the approval is seen
+/// even though every remaining stamp still matches. A `//` line, which
+/// task readers skip.
+pub const HEADER_PREFIX: &str = "// toolgate approve:";
+
+/// sha256 of the approved set: the sorted ids of the tasks marked approved (an edit to one of
+/// them is its own stamp's business; the set sees removals and additions).
+pub fn approved_set_hash(tasks: &[crate::tasks::Task]) -> (usize, String) {
+    use sha2::{Digest, Sha256};
+    let mut ids: Vec<&str> = tasks
+        .iter()
+        .filter(|t| matches!(t.review, Some(Review::Approved { .. })))
+        .map(|t| t.id.as_str())
+        .collect();
+    ids.sort_unstable();
+    let mut h = Sha256::new();
+    for id in &ids {
+        h.update(id.as_bytes());
+        h.update(b"\n");
+    }
+    (ids.len(), hex::encode(h.finalize()))
+}
+
+/// The header line for `tasks`.
+pub fn header_line(tasks: &[crate::tasks::Task]) -> String {
+    let (n, hash) = approved_set_hash(tasks);
+    format!(
+        "{HEADER_PREFIX} {n} approved task(s), set sha256 {hash}; change a task only by editing it and running `toolgate approve` again"
+    )
+}
+
+/// The approved-set hash a file's header records, if it has one.
+pub fn header_hash(text: &str) -> Option<String> {
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let rest = first.trim().strip_prefix(HEADER_PREFIX)?;
+    let after = rest.split("set sha256 ").nth(1)?;
+    let hash: String = after
+        .chars()
+        .take_while(|c| c.is_ascii_hexdigit())
+        .collect();
+    (hash.len() == 64).then_some(hash)
+}
+
+/// When the file's header records an approved set other than the one it now holds (a task
+/// removed, added as approved or edited by hand), every approval of the file is void: its
+/// approved tasks count as stale until approved again. Returns whether it was.
+pub fn void_if_moved(text: &str, tasks: &mut [crate::tasks::Task]) -> bool {
+    let Some(pinned) = header_hash(text) else {
+        return false;
+    };
+    if approved_set_hash(tasks).1 == pinned {
+        return false;
+    }
+    for t in tasks.iter_mut() {
+        if matches!(t.review, Some(Review::Approved { .. })) {
+            t.review = Some(Review::Approved { stamp: None });
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +182,37 @@ mod tests {
             let e = serde_json::from_str::<Task>(&line).unwrap_err().to_string();
             assert!(e.contains("toolgate approve"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn the_header_pins_the_approved_set() {
+        let task = |id: &str| -> Task {
+            let mut t: Task = serde_json::from_str(&format!(
+                r#"{{"id":"{id}","request":"book room {id}","kind":"direct","expected":{{"tool":"book_room"}},"source":"template"}}"#
+            ))
+            .unwrap();
+            t.review = Some(Review::Approved {
+                stamp: Some(t.stamp()),
+            });
+            t
+        };
+        let tasks = vec![task("a"), task("b"), task("c")];
+        let text = format!("{}\n", header_line(&tasks));
+        assert_eq!(header_hash(&text).map(|h| h.len()), Some(64));
+        let mut same = tasks.clone();
+        assert!(!void_if_moved(&text, &mut same));
+        assert!(same.iter().all(Task::reviewed));
+        // One removed: every approval is void.
+        let mut fewer = tasks[..2].to_vec();
+        assert!(void_if_moved(&text, &mut fewer));
+        assert!(fewer.iter().all(|t| t.approval() == Approval::Stale));
+        // A pending task added beside them changes nothing; no header, no check.
+        let mut more = tasks.clone();
+        more.push(Task {
+            review: Some(Review::Pending),
+            ..task("d")
+        });
+        assert!(!void_if_moved(&text, &mut more));
+        assert!(!void_if_moved("", &mut fewer.clone()));
     }
 }

@@ -228,7 +228,16 @@ pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
 }
 
 pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
+    write_tasks_after(path, tasks, None)
+}
+
+/// [`write_tasks`] with a first line (`toolgate approve`'s header).
+pub fn write_tasks_after(path: &Path, tasks: &[Task], header: Option<&str>) -> anyhow::Result<()> {
     let mut out = String::new();
+    if let Some(h) = header {
+        out.push_str(h);
+        out.push('\n');
+    }
     for t in tasks {
         out.push_str(&serde_json::to_string(t)?);
         out.push('\n');

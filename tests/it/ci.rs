@@ -995,13 +995,18 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
     let path = dir.path().join("gen.jsonl");
     let approved = std::fs::read_to_string(&path).unwrap();
     assert!(approved.contains(r#""review":{"approved":""#), "{approved}");
+    let header = approved.lines().next().unwrap().to_string();
     let mut lines: Vec<serde_json::Value> = approved
         .lines()
+        .skip(1)
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let edited_id = lines[0]["id"].as_str().unwrap().to_string();
     lines[0]["request"] = serde_json::Value::from("something easier to route");
-    let edited: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    let edited: String = std::iter::once(header)
+        .chain(lines.iter().map(|v| v.to_string()))
+        .map(|l| l + "\n")
+        .collect();
     std::fs::write(&path, edited).unwrap();
     let o = gate("edited");
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
@@ -1034,4 +1039,26 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
         text(&o)
     );
     assert_eq!(gate("again").status.code(), Some(0));
+
+    // The header pins the approved set: removing an approved task (every other stamp still
+    // matches) voids the file's approvals until it is approved again.
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(file.starts_with("// toolgate approve: "), "{file}");
+    let mut lines: Vec<&str> = file.lines().collect();
+    lines.remove(1);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let o = gate("removed");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("not the set its `toolgate approve` header pins"),
+        "{}",
+        text(&o)
+    );
+    toolgate()
+        .current_dir(dir.path())
+        .args(["approve", "gen.jsonl"])
+        .assert()
+        .success();
+    assert_eq!(gate("reapproved").status.code(), Some(0));
 }
