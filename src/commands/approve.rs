@@ -11,6 +11,15 @@ use crate::tasks::task::{Approval, Review, read_numbered, suite_hash, write_task
 pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     let numbered = read_numbered(&args.tasks)?;
     let mut tasks: Vec<_> = numbered.into_iter().map(|(_, t)| t).collect();
+    // Approvals a moved header voided are not carried over: approving some tasks must not
+    // re-pin the rest unread.
+    let text = std::fs::read_to_string(&args.tasks).unwrap_or_default();
+    if crate::tasks::review::void_if_moved(&text, &mut tasks) {
+        println!(
+            "the approved tasks of {} are not the set its header pins (a task was removed or added by hand): every earlier approval is void",
+            args.tasks.display()
+        );
+    }
     for id in &args.only {
         if !tasks.iter().any(|t| &t.id == id) {
             bail!(

@@ -28,12 +28,19 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
     let config = args.dir.join(crate::config::DEFAULT_CONFIG);
     let workflow = args.dir.join(".github/workflows/toolgate.yml");
     let tasks = args.dir.join(&args.tasks);
-    let bootstrap = args.server.as_deref().filter(|_| !args.no_tasks);
-    let mut outputs = vec![&config, &workflow];
-    if bootstrap.is_some() {
-        outputs.push(&tasks);
+    // A task file is never overwritten, not even with --force: it may hold a reviewed suite.
+    let existing_tasks = tasks.exists();
+    if existing_tasks && args.server.is_some() && !args.no_tasks {
+        eprintln!(
+            "{} exists: no starter suite is written (init never overwrites a task file; delete it or pass --tasks OTHER to write one)",
+            tasks.display()
+        );
     }
-    for p in outputs {
+    let bootstrap = args
+        .server
+        .as_deref()
+        .filter(|_| !args.no_tasks && !existing_tasks);
+    for p in [&config, &workflow] {
         if p.exists() && !args.force {
             bail!(
                 "{} already exists: pass --force to overwrite it",
@@ -47,6 +54,8 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
             bootstrap_suite(server, args, cfg, &tasks).await?;
             Some(args.tasks.to_string_lossy().into_owned())
         }
+        // An existing suite is kept and named in the config.
+        None if existing_tasks => Some(args.tasks.to_string_lossy().into_owned()),
         None => None,
     };
     write_new(
@@ -104,7 +113,10 @@ async fn bootstrap_suite(
             spec: Some(spec.to_string()),
             why: format!("--writer {spec}"),
         },
-        None => best_writer(&|k| std::env::var(k).ok()).await,
+        // Keys were moved out of the environment at start-up: read them where they are kept.
+        None => {
+            best_writer(&|k| crate::secrets::secret_var(k).or_else(|| std::env::var(k).ok())).await
+        }
     };
     eprintln!("{}", pick.why);
     let opts = crate::tasks::template::GenerateOptions::default();

@@ -50,7 +50,8 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
     check_numbered(catalog, path, &numbered)?;
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let mut all: Vec<Task> = numbered.iter().map(|(_, t)| t.clone()).collect();
-    if crate::tasks::review::void_if_moved(&text, &mut all) {
+    let voided = crate::tasks::review::void_if_moved(&text, &mut all);
+    if voided {
         eprintln!(
             "warning: {}: the approved tasks are not the set its `toolgate approve` header pins (a task was removed, added or edited by hand since): every approval in the file counts as void until `toolgate approve {}` is run again",
             path.display(),
@@ -65,7 +66,7 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
         .filter(|(_, t)| t.approval() == crate::tasks::task::Approval::Stale)
         .map(|(line, t)| format!("{} (line {line})", t.id))
         .collect();
-    if !stale.is_empty() {
+    if !stale.is_empty() && !voided {
         eprintln!(
             "warning: {}: {} approved task(s) changed since their approval and count as unreviewed: {}; read them, then `toolgate approve {}`",
             path.display(),

@@ -72,9 +72,9 @@ pub struct Accepted {
 impl Accepted {
     /// True when this entry accepts `f`.
     pub fn matches(&self, f: &Finding) -> bool {
-        let rule = self.rule.trim();
-        (rule == f.code || rule == f.slug)
-            && f.tool.as_deref() == Some(self.tool.as_str())
+        let rule = crate::lint::rule(self.rule.trim()).map(|r| r.code);
+        rule == Some(f.code.as_str())
+            && f.tool.as_deref() == Some(self.tool.trim())
             && self.pointer.as_deref().is_none_or(|p| p == f.pointer)
     }
 

@@ -55,16 +55,24 @@ async fn local_model(client: &reqwest::Client, base: &str) -> Option<String> {
     first_model_id(&body)
 }
 
-/// `data[0].id` of an OpenAI `/models` listing (Ollama's too), if it is a plausible id.
+/// The first plausible chat model id of an OpenAI `/models` listing (Ollama's too).
 pub fn first_model_id(body: &[u8]) -> Option<String> {
     let v: Value = serde_json::from_slice(body).ok()?;
-    let id = v.get("data")?.as_array()?.first()?.get("id")?.as_str()?;
-    let plausible = !id.is_empty()
-        && id.len() <= MAX_MODEL_ID
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@+".contains(c));
-    plausible.then(|| id.to_string())
+    v.get("data")?
+        .as_array()?
+        .iter()
+        .take(100)
+        .filter_map(|m| m.get("id")?.as_str())
+        .find(|id| {
+            !id.is_empty()
+                && id.len() <= MAX_MODEL_ID
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.:/@+".contains(c))
+                // An embedding model lists beside the chat models and cannot write.
+                && !id.to_ascii_lowercase().contains("embed")
+        })
+        .map(str::to_string)
 }
 
 /// Picks the best writer available. `env` reads a variable (the process environment in use;
@@ -108,11 +116,12 @@ pub async fn best_writer(env: &dyn Fn(&str) -> Option<String>) -> WriterPick {
             return WriterPick {
                 spec: Some(format!("{name}:{model}")),
                 why: format!(
-                    "a local {name} server answers at {base}: tasks are written by {name}:{model} (choose another with --writer)"
+                    "a local {name} server answers at {}: tasks are written by {name}:{model} (choose another with --writer)",
+                    crate::secrets::redact_url(&base)
                 ),
             };
         }
-        looked.push(format!("{name} at {base}"));
+        looked.push(format!("{name} at {}", crate::secrets::redact_url(&base)));
     }
     let hosted: Vec<&str> = HOSTED_WRITERS
         .iter()
@@ -140,7 +149,7 @@ mod tests {
 
     #[test]
     fn a_listing_gives_its_first_plausible_model() {
-        let ok = br#"{"object":"list","data":[{"id":"qwen2.5:7b"},{"id":"b"}]}"#;
+        let ok = br#"{"object":"list","data":[{"id":"nomic-embed-text:latest"},{"id":"qwen2.5:7b"},{"id":"b"}]}"#;
         assert_eq!(first_model_id(ok).as_deref(), Some("qwen2.5:7b"));
         let path = br#"{"data":[{"id":"/root/.cache/m/gemma-3-270m-q4_k_m.gguf"}]}"#;
         assert!(first_model_id(path).is_some());

@@ -96,25 +96,32 @@ pub fn header_line(tasks: &[crate::tasks::Task]) -> String {
 
 /// The approved-set hash a file's header records, if it has one.
 pub fn header_hash(text: &str) -> Option<String> {
-    let first = text.lines().find(|l| !l.trim().is_empty())?;
-    let rest = first.trim().strip_prefix(HEADER_PREFIX)?;
-    let after = rest.split("set sha256 ").nth(1)?;
-    let hash: String = after
-        .chars()
-        .take_while(|c| c.is_ascii_hexdigit())
-        .collect();
-    (hash.len() == 64).then_some(hash)
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix(HEADER_PREFIX))
+        .find_map(|rest| {
+            let after = rest.split("set sha256 ").nth(1)?;
+            let hash: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .collect();
+            (hash.len() == 64).then_some(hash)
+        })
 }
 
 /// When the file's header records an approved set other than the one it now holds (a task
 /// removed, added as approved or edited by hand), every approval of the file is void: its
 /// approved tasks count as stale until approved again. Returns whether it was.
 pub fn void_if_moved(text: &str, tasks: &mut [crate::tasks::Task]) -> bool {
-    let Some(pinned) = header_hash(text) else {
-        return false;
-    };
-    if approved_set_hash(tasks).1 == pinned {
-        return false;
+    let stamped = tasks
+        .iter()
+        .any(|t| matches!(t.review, Some(Review::Approved { stamp: Some(_) })));
+    match header_hash(text) {
+        // Stamped approvals without the header `approve` writes beside them: the header was
+        // deleted, which would hide a removed task.
+        None if stamped => {}
+        None => return false,
+        Some(pinned) if approved_set_hash(tasks).1 == pinned => return false,
+        Some(_) => {}
     }
     for t in tasks.iter_mut() {
         if matches!(t.review, Some(Review::Approved { .. })) {
@@ -213,6 +220,17 @@ mod tests {
             ..task("d")
         });
         assert!(!void_if_moved(&text, &mut more));
-        assert!(!void_if_moved("", &mut fewer.clone()));
+        // The header deleted beside stamped approvals is a move too; a header under other
+        // comment lines still counts.
+        assert!(void_if_moved("", &mut tasks.clone()));
+        assert!(!void_if_moved(
+            &format!("// notes\n{text}"),
+            &mut tasks.clone()
+        ));
+        let mut unstamped = vec![Task {
+            review: Some(Review::Pending),
+            ..task("e")
+        }];
+        assert!(!void_if_moved("", &mut unstamped));
     }
 }

@@ -337,6 +337,22 @@ fn init_writes_a_config_ci_reads_and_refuses_to_overwrite() {
     );
     let config = std::fs::read_to_string(dir.path().join("toolgate.toml")).unwrap();
     assert!(config.contains("\ntasks = \"tasks.jsonl\"\n"), "{config}");
+    // A second init, even with --force, never overwrites the task file (it may be reviewed).
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["init", "--force", "--server", &example("after.json")])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("init never overwrites a task file"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("tasks.jsonl")).unwrap(),
+        suite
+    );
     // `ci` reads the config: the starter suite is a smoke test until approved.
     let o = ci(dir.path(), &["--lock-check", "off"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));

@@ -115,7 +115,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         p(
             "an order to ignore other instructions",
             // Spanish, French, German, Portuguese, Italian, Chinese, Japanese, Russian.
-            r"(?i)\b(ignora|ignore[sz]?|olvida|oublie[sz]?|ignorier(e|en)?|vergiss|esque[cç]a|dimentica)\s+(todas?\s+|toutes?\s+|alle\s+|tutte\s+)?(las\s+|les\s+|os\s+|as\s+|le\s+|die\s+|tus\s+|vos\s+|deine\s+)?(instrucciones|instructions|anweisungen|instru[cç][õo]es|istruzioni|indicaciones|consignes|regeln|reglas|r[eè]gles)\s+(anteriores|pr[ée]c[ée]dentes|vorherigen|anteriori|previas|ant[ée]rieures)|(?i:\b(vorherigen|bisherigen)\s+anweisungen\s+ignorieren)|忽略(之前|以上|先前|前面|所有)(的)?(所有)?(指令|指示|说明|提示)|(以前|前|上記)の(指示|命令)を(無視|忘れ)|игнорируй(те)?\s+(все\s+)?(предыдущие|прежние)\s+(инструкции|указания)",
+            r"(?i)\b(ignora|ignore[sz]?|olvida|oublie[sz]?|ignorier(e|en)?|vergiss|esque[cç]a|dimentica)\s+(todas?\s+|toutes?\s+|alle\s+|tutte\s+)?(las\s+|les\s+|os\s+|as\s+|le\s+|die\s+|tus\s+|vos\s+|deine\s+)?(instrucciones|instructions|anweisungen|instru[cç][õo]es|istruzioni|indicaciones|consignes|regeln|reglas|r[eè]gles)\s+(anteriores|pr[ée]c[ée]dentes|vorherigen|anteriori|previas|ant[ée]rieures)|(?i:\b(vorherigen|bisherigen)\s+anweisungen\s+ignorieren)|忽略(之前|以上|先前|前面)(的)?(所有)?(指令|指示|说明|提示)|(以前|前|上記)の(指示|命令)を(無視|忘れ)|игнорируй(те)?\s+(все\s+)?(предыдущие|прежние)\s+(инструкции|указания)",
             true,
         ),
         p(

@@ -13,7 +13,7 @@ static BASE64_RUN: LazyLock<Regex> =
 /// Longest base64 run decoded (48 KiB of text).
 const MAX_BASE64_LEN: usize = 1 << 16;
 
-/// Base64 runs decoded per text, at most: the check stays linear in the text.
+/// Readable base64 runs checked per text, at most: the check stays linear in the text.
 const MAX_BASE64_RUNS: usize = 16;
 
 /// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
@@ -21,7 +21,13 @@ const MAX_BASE64_RUNS: usize = 16;
 pub(super) fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static str, String)> {
     use base64::Engine as _;
     use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
-    for m in BASE64_RUN.find_iter(text).take(MAX_BASE64_RUNS) {
+    // Only runs that decode to readable text count toward the bound, so decoys (paths,
+    // identifiers) cannot push an encoded order past it; the scan itself is linear.
+    let mut readable_runs = 0;
+    for m in BASE64_RUN.find_iter(text) {
+        if readable_runs >= MAX_BASE64_RUNS {
+            break;
+        }
         let run = m.as_str().trim_end_matches('=');
         if run.len() > MAX_BASE64_LEN {
             continue;
@@ -42,6 +48,7 @@ pub(super) fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static st
         if !readable {
             continue;
         }
+        readable_runs += 1;
         if let Some((what, _)) = super::orders_in(&decoded, own, false).into_iter().next() {
             return Some((
                 "an order encoded in base64",
