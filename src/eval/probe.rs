@@ -1,52 +1,70 @@
 //! The description probe of a run: does the endpoint put tool descriptions in the prompt?
 
-use crate::models;
+use crate::models::{self, DescriptionProbe, ProbeOutcome};
 use crate::record::run::RunFile;
 use crate::tasks::Task;
 
 /// Once per LLM and run: do descriptions reach the model on this endpoint at all? The
 /// behavioural canary ([`models::Canary`]) answers, two requests; the `usage` an endpoint
-/// reports is kept for the record but decides nothing.
+/// reports is kept for the record but decides nothing. Every LLM gets an outcome: a probe
+/// that was not sent is `could_not_check` with its reason, never left blank (blank read as
+/// "checked and fine" and "never checked" alike). `budget_left`: false when `--max-calls`
+/// ran out during the run (the canary is not sent past it; a resumed run probes).
 pub(super) async fn probe_descriptions(
     run: &mut RunFile,
     built: &[Box<dyn models::Model>],
     tasks: &[Task],
     predictions: &[crate::record::PredictionLine],
+    budget_left: bool,
 ) {
     for (info, m) in run.models.iter_mut().zip(built) {
-        if info.deterministic || info.descriptions.is_some() {
+        if info.deterministic
+            || info
+                .descriptions
+                .as_ref()
+                .is_some_and(|p| p.outcome != ProbeOutcome::CouldNotCheck)
+        {
             continue;
         }
         let mine = predictions
             .iter()
             .filter(|p| p.model == info.spec && p.decision.error.is_none());
-        let Some((request, tokens)) = mine.clone().find_map(|p| {
+        let found = mine.clone().find_map(|p| {
             let t = tasks.iter().find(|t| t.id == p.task_id)?;
             Some((t.request.clone(), p.decision.prompt_tokens))
-        }) else {
-            continue;
+        });
+        let p = match (budget_left, found) {
+            _ if info.stopped.is_some() => Some(DescriptionProbe::unchecked(format!(
+                "the endpoint was stopped before the description canary was sent ({})",
+                info.stopped.as_deref().unwrap_or_default()
+            ))),
+            (false, _) => Some(DescriptionProbe::unchecked(
+                "--max-calls ran out before the description canary was sent (a resumed run sends it)",
+            )),
+            (true, None) => Some(DescriptionProbe::unchecked(
+                "no request to this model succeeded, so the description canary was not sent",
+            )),
+            (true, Some((request, tokens))) => m.descriptions_reach(&request, tokens).await,
         };
-        if let Some(p) = m.descriptions_reach(&request, tokens).await {
-            let note = match p.canary {
-                models::Canary::Follows => None,
-                models::Canary::Ignores => Some(format!(
-                    "tool descriptions do not reach this model: two tools that differ only in their descriptions, asked the same request with the descriptions swapped, got the same call both times (`{}`), so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
-                    p.picked.first().map(String::as_str).unwrap_or("")
-                )),
-                models::Canary::Inconclusive => Some(format!(
-                    "could not tell whether tool descriptions reach this model: the description canary got {} (as written, then swapped) instead of the described tool both times; --mutate and --fix are refused on it",
-                    p.picked
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                )),
-            };
-            if let Some(note) = note {
-                eprintln!("toolgate: WARNING: {}: {note}", info.spec);
-                info.notes.push(note);
-            }
-            info.descriptions = Some(p);
+        let Some(p) = p else { continue };
+        let note = match p.outcome {
+            ProbeOutcome::Passed => None,
+            ProbeOutcome::Failed => Some(format!(
+                "tool descriptions do not reach this model: {}, so this endpoint (its chat format or template) leaves descriptions out. Its scores say nothing about descriptions, it cannot pass a gate, and toolgate refuses description comparisons (--mutate, --fix, a base comparison) on it",
+                p.why.as_deref().unwrap_or("the canary ignored them")
+            )),
+            ProbeOutcome::CouldNotCheck => Some(format!(
+                "could not check whether tool descriptions reach this model: {}; a run that cannot show it does cannot pass a gate, and --mutate and --fix are refused on it",
+                p.why.as_deref().unwrap_or("no answer")
+            )),
+        };
+        if let Some(note) = note {
+            eprintln!("toolgate: WARNING: {}: {note}", info.spec);
+            // A resumed run replaces an earlier could-not-check note with its own.
+            info.notes
+                .retain(|n| !n.starts_with("could not check whether tool descriptions"));
+            info.notes.push(note);
         }
+        info.descriptions = Some(p);
     }
 }

@@ -160,6 +160,7 @@ pub async fn evaluate(
                         notes: vec![],
                         descriptions: None,
                         usage: None,
+                        stopped: None,
                     })
                     .collect(),
                 trials: opts.trials,
@@ -245,16 +246,18 @@ pub async fn evaluate(
                 info.notes.push(n);
             }
         }
+        // This run's word: a resumed run that got through clears an earlier stop.
+        info.stopped = m.stopped();
     }
     eprintln!("{ran} decision(s) made; run directory {}", dir.display());
-    if budget_left
-        && run
-            .models
-            .iter()
-            .any(|m| !m.deterministic && m.descriptions.is_none())
-    {
+    if run.models.iter().any(|m| {
+        !m.deterministic
+            && m.descriptions
+                .as_ref()
+                .is_none_or(|p| p.outcome == crate::models::ProbeOutcome::CouldNotCheck)
+    }) {
         let predictions = read_predictions(&dir)?;
-        probe_descriptions(&mut run, &built, &mine, &predictions).await;
+        probe_descriptions(&mut run, &built, &mine, &predictions, budget_left).await;
     }
     Ok(RunDir {
         dir,

@@ -81,7 +81,10 @@ pub struct Plan<'a> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Executed {
     pub made: usize,
+    /// Not made: `--max-calls` ran out.
     pub skipped: usize,
+    /// Not made: the model's endpoint was stopped ([`crate::models::Model::stopped`]).
+    pub stopped: usize,
 }
 
 /// The one executor: runs the plan's missing jobs with bounded concurrency and puts each
@@ -151,13 +154,23 @@ pub async fn execute(
         })
         .buffer_unordered(window(concurrency));
     let mut skipped = 0usize;
+    let mut stopped = 0usize;
     while let Some((i, job, decision)) = stream.next().await {
         if let Some(b) = bar {
             b.inc(1);
         }
-        if decision.error_kind == Some(crate::models::ErrorKind::Budget) {
-            skipped += 1;
-            continue;
+        // Not made (--max-calls ran out, or the endpoint was stopped): never recorded, so a
+        // resumed run makes it.
+        match decision.error_kind {
+            Some(crate::models::ErrorKind::Budget) => {
+                skipped += 1;
+                continue;
+            }
+            Some(crate::models::ErrorKind::Stopped) => {
+                stopped += 1;
+                continue;
+            }
+            _ => {}
         }
         sink.put(
             i,
@@ -172,9 +185,15 @@ pub async fn execute(
     if let Some(b) = &own_bar {
         b.finish_and_clear();
     }
+    if stopped > 0 {
+        eprintln!(
+            "stopped early: an endpoint was stopped; {stopped} decision(s) not made (resume the run once it answers)"
+        );
+    }
     Ok(Executed {
-        made: total - skipped,
+        made: total - skipped - stopped,
         skipped,
+        stopped,
     })
 }
 
@@ -298,7 +317,8 @@ mod tests {
             ran,
             Executed {
                 made: 3,
-                skipped: 1
+                skipped: 1,
+                stopped: 0
             }
         );
         let ids: Vec<String> = sink

@@ -10,6 +10,7 @@ pub use crate::record::gate::{
 };
 
 use crate::catalog::lock::LockDiff;
+use crate::models::ProbeOutcome;
 use crate::record::LintSummary;
 use crate::record::{RunFile, RunStatus};
 use crate::score::compare::{ModelComparison, Verdict};
@@ -91,8 +92,10 @@ pub fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
 pub fn shard(run: &RunFile) -> GateDecision {
     let mut d = GateDecision::default();
     if run.status != RunStatus::Complete {
-        d.reasons
-            .push(GateReason::Incomplete { status: run.status });
+        d.reasons.push(GateReason::Incomplete {
+            status: run.status,
+            cause: None,
+        });
     }
     d
 }
@@ -183,8 +186,33 @@ pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
 
 fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
     if run.status != RunStatus::Complete {
-        d.reasons
-            .push(GateReason::Incomplete { status: run.status });
+        let causes: Vec<String> = run
+            .models
+            .iter()
+            .filter_map(|m| m.stopped.as_ref().map(|s| format!("{}: {s}", m.spec)))
+            .collect();
+        d.reasons.push(GateReason::Incomplete {
+            status: run.status,
+            cause: (!causes.is_empty()).then(|| causes.join("; ")),
+        });
+    }
+    for m in run.models.iter().filter(|m| !m.deterministic) {
+        let (outcome, why) = match &m.descriptions {
+            Some(p) if p.outcome == ProbeOutcome::Passed => continue,
+            Some(p) => (p.outcome, p.why.clone()),
+            None => (
+                ProbeOutcome::CouldNotCheck,
+                Some("the run holds no probe result".into()),
+            ),
+        };
+        let r = GateReason::DescriptionsUnproven {
+            model: m.spec.clone(),
+            outcome,
+            why,
+            advice: Some(crate::models::llm::advice(&m.spec).into()),
+        };
+        // A model shown blind never passes, and neither does one never shown to see.
+        d.reasons.push(r);
     }
     let threshold = [
         (policy.fail_under.is_some(), "--fail-under"),

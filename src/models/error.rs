@@ -27,6 +27,10 @@ pub enum ErrorKind {
     InventedTool,
     /// `--max-calls` ran out before this decision was made (never recorded).
     Budget,
+    /// The endpoint was stopped for the rest of the run (a one-slot local server still busy
+    /// with a timed-out request, or timing out again after waiting for it): never recorded,
+    /// so a resumed run makes the decision.
+    Stopped,
     /// The embedding router could not embed the request.
     Embedding,
     /// A replayed log has no decision for the task.
@@ -46,6 +50,7 @@ impl ErrorKind {
             ErrorKind::Malformed => "malformed reply".into(),
             ErrorKind::InventedTool => "invented tool name".into(),
             ErrorKind::Budget => "budget exhausted".into(),
+            ErrorKind::Stopped => "endpoint stopped".into(),
             ErrorKind::Transport | ErrorKind::Embedding | ErrorKind::NotRecorded => return None,
         })
     }

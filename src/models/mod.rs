@@ -120,6 +120,11 @@ pub trait Model: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Why the model's endpoint was stopped before the run ended (decisions it did not make
+    /// are not recorded, so the run is partial and a resume makes them). `None`: it was not.
+    fn stopped(&self) -> Option<String> {
+        None
+    }
     /// Whether tool descriptions reach the model on this endpoint, shown by behaviour (a
     /// canary, [`Canary`]), not by the `usage` an endpoint reports: some local chat formats
     /// leave descriptions out of the prompt. `request` and `prompt_tokens` (what it cost with
@@ -136,6 +141,12 @@ pub trait Model: Send + Sync {
 /// The result of the description probe.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DescriptionProbe {
+    /// What the probe showed: passed, failed or could not check. Only `passed` lets a run of
+    /// this model pass a gate.
+    pub outcome: ProbeOutcome,
+    /// Why it could not check (or what failed), in a sentence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     /// Shown to reach the model (the canary followed the descriptions).
     pub reach: bool,
     #[serde(default)]
@@ -147,6 +158,52 @@ pub struct DescriptionProbe {
     /// endpoint may report a constant, or nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_tokens: Option<u64>,
+}
+
+/// The description probe's outcome, as every sink shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeOutcome {
+    /// The canary followed the descriptions: they reach the model.
+    Passed,
+    /// The canary called the same tool with the descriptions swapped: they do not reach it.
+    Failed,
+    /// The canary was not sent, errored, or gave no clear answer.
+    CouldNotCheck,
+}
+
+impl ProbeOutcome {
+    pub fn label(self) -> &'static str {
+        match self {
+            ProbeOutcome::Passed => "passed",
+            ProbeOutcome::Failed => "failed",
+            ProbeOutcome::CouldNotCheck => "could not check",
+        }
+    }
+}
+
+impl From<Canary> for ProbeOutcome {
+    fn from(c: Canary) -> Self {
+        match c {
+            Canary::Follows => ProbeOutcome::Passed,
+            Canary::Ignores => ProbeOutcome::Failed,
+            Canary::Inconclusive => ProbeOutcome::CouldNotCheck,
+        }
+    }
+}
+
+impl DescriptionProbe {
+    /// A probe that was not (or could not be) sent, and why.
+    pub fn unchecked(why: impl Into<String>) -> Self {
+        DescriptionProbe {
+            outcome: ProbeOutcome::CouldNotCheck,
+            why: Some(why.into()),
+            reach: false,
+            canary: Canary::Inconclusive,
+            picked: vec![],
+            prompt_tokens: None,
+        }
+    }
 }
 
 /// What the description canary showed. Two tools with neutral names and one parameter alike

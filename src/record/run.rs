@@ -61,6 +61,10 @@ pub struct ModelInfo {
     /// Tokens, latency and cache use over the run's decisions (LLMs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// Why this model's decisions stopped before the run was complete (its endpoint stopped
+    /// answering), when they did; a resumed run clears it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 /// What a model's decisions cost and how fast they came.

@@ -108,21 +108,83 @@ fn heatmap(m: &Metrics) -> String {
     out
 }
 
-fn model_section(model: &str, m: &Metrics) -> String {
-    let mut out = format!(
-        "<h2>Model <code>{}</code></h2><div class=cards>",
-        esc(model)
-    );
+/// What report.md says of how the model was run: who served it, the description probe,
+/// the notes and the usage (tokens, latency).
+fn model_info(info: &crate::record::run::ModelInfo) -> String {
+    let mut out = String::new();
+    if !info.served_by.is_empty() {
+        out.push_str(&format!(
+            "<p>Served by <code>{}</code>.</p>",
+            esc(&info.served_by.join(", "))
+        ));
+    }
+    if let Some(l) = crate::report::run::stopped_line(info) {
+        out.push_str(&format!(
+            "<p class=\"probe fail\"><strong>{}</strong></p>",
+            esc(&l)
+        ));
+    }
+    if let Some(l) = crate::report::run::probe_line(info) {
+        let passed = info
+            .descriptions
+            .as_ref()
+            .is_some_and(|p| p.outcome == crate::models::ProbeOutcome::Passed);
+        out.push_str(&format!(
+            "<p class=\"probe {}\"><strong>{}</strong></p>",
+            if passed { "pass" } else { "fail" },
+            esc(&l)
+        ));
+    }
+    for n in &info.notes {
+        out.push_str(&format!("<p class=note>note: {}</p>", esc(n)));
+    }
+    if let Some(u) = &info.usage {
+        out.push_str(&format!(
+            "<p class=usage>Usage: {}.</p>",
+            esc(&crate::report::run::usage_text(u))
+        ));
+    }
+    out
+}
+
+fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::ModelInfo>) -> String {
+    let mut out = format!("<h2>Model <code>{}</code></h2>", esc(model));
+    if let Some(info) = info {
+        out.push_str(&model_info(info));
+    }
+    out.push_str("<div class=cards>");
     out.push_str(&rate_card("tool accuracy", &m.accuracy));
     for (k, r) in &m.by_kind {
         out.push_str(&rate_card(k, r));
+    }
+    for (k, r) in &m.by_split {
+        out.push_str(&rate_card(&format!("split {k}"), r));
     }
     out.push_str(&rate_card("abstention recall", &m.abstention_recall));
     if m.args_valid.n > 0 {
         out.push_str(&rate_card("arguments valid", &m.args_valid));
         out.push_str(&rate_card("arguments correct", &m.args_correct));
     }
+    if let Some(r) = &m.retrieval {
+        for (k, rate) in &r.overall.recall {
+            out.push_str(&rate_card(&format!("recall@{k}"), rate));
+        }
+    }
     out.push_str("</div>");
+    if let Some(r) = &m.retrieval {
+        out.push_str(&format!(
+            "<p class=retrieval>Ranking: MRR@10 {} · nDCG@10 {}.</p>",
+            esc(&r.overall.mrr.show()),
+            esc(&r.overall.ndcg.show())
+        ));
+    }
+    if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
+        out.push_str(&format!(
+            "<p class=trials>Solved in every trial (pass^k): {} · tasks whose trials all agree: {}. Intervals count tasks, not trials.</p>",
+            esc(&all.show()),
+            esc(&cons.show())
+        ));
+    }
     out.push_str(&format!(
         "<p>{} confusions · {} missed calls · {} false calls · {} errors, of {} decisions. Abstention precision {}.</p>",
         m.confusions, m.missed_calls, m.false_calls, m.errors, m.n, esc(&m.abstention_precision.show())
@@ -141,6 +203,30 @@ fn model_section(model: &str, m: &Metrics) -> String {
                 .map(|e| format!("<br>First error: <code>{}</code>", esc(e)))
                 .unwrap_or_default()
         ));
+    }
+    if m.unasked_writes > 0 {
+        out.push_str(&format!(
+            "<p class=fail><b>Unasked writes:</b> {} task(s) where a tool whose annotations say it may write was called, unasked, before, after or beside the intended one; they count as failures.</p>",
+            m.unasked_writes
+        ));
+    }
+    if m.unasked_unannotated > 0 {
+        out.push_str(&format!(
+            "<p class=fail><b>Unannotated calls:</b> {} task(s) where an unasked tool with no <code>readOnlyHint</code> was called along with the intended one. MCP says to assume such a tool may write, so they count as failures; if the tool only reads, set <code>readOnlyHint: true</code>.</p>",
+            m.unasked_unannotated
+        ));
+    }
+    if !m.argument_problems.is_empty() {
+        out.push_str("<h3>Wrong arguments (right tool)</h3><table class=args><thead><tr><th>task</th><th>tool</th><th>what was wrong</th></tr></thead><tbody>");
+        for a in &m.argument_problems {
+            out.push_str(&format!(
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                esc(&a.task_id),
+                esc(&a.tool),
+                esc(&a.problems.join("; "))
+            ));
+        }
+        out.push_str("</tbody></table>");
     }
     let a = &m.attribution;
     out.push_str(&format!(
@@ -226,11 +312,16 @@ pub fn render(run: &RunFile) -> String {
         });
     }
     for r in &run.results {
-        body.push_str(&model_section(&r.model, &r.metrics));
+        let info = run.models.iter().find(|i| i.spec == r.model);
+        body.push_str(&model_section(&r.model, &r.metrics, info));
     }
     body.push_str(&crate::report::belt::html(run));
     body.push_str(&crate::report::run::ablation::html(run));
     body.push_str(&crate::report::run::curve::html(run));
+    body.push_str(&format!(
+        "<p class=\"muted legend\">{}</p>",
+        esc(&crate::report::run::legend(run).join(" "))
+    ));
     format!(
         "<!doctype html><html lang=en><head><meta charset=utf-8><meta name=viewport content=\"width=device-width,initial-scale=1\"><title>toolgate report</title><style>{STYLE}</style></head><body>{body}<div id=tip></div><script>{SCRIPT}</script></body></html>\n"
     )

@@ -213,9 +213,24 @@ pub fn list_some(items: &[String], max: usize) -> String {
     }
 }
 
+/// At most `max` characters of `s`, with `…` when cut.
+pub fn clip(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().take(max).collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clips_by_characters() {
+        assert_eq!(clip("héllo", 3), "hél…");
+        assert_eq!(clip("héllo", 5), "héllo");
+    }
 
     #[test]
     fn splits_names() {

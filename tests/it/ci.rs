@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::common::{HttpServer, fixture, third_party, toolgate};
+use crate::common::{HttpServer, fixture, mount_canary, third_party, toolgate};
 use serde_json::{Value, json};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -756,6 +756,7 @@ async fn no_secret_reaches_any_output_file_or_the_wrong_service() {
     let state = Arc::new(Mutex::new(State::default()));
     let github = github_mock(state.clone()).await;
     let openai = MockServer::start().await;
+    mount_canary(&openai).await;
     Mock::given(any()).respond_with(OpenAi).mount(&openai).await;
     let gh = Actions::new(&github.uri(), false);
     let tasks: String = std::fs::read_to_string(example("tasks.jsonl"))

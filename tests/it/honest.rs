@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::common::{fixture, py_server, toolgate};
+use crate::common::{fixture, py_server, read_json, toolgate};
 use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -60,6 +60,7 @@ impl Respond for Endpoint {
 
 async fn endpoint(context_length: bool, every: usize) -> MockServer {
     let server = MockServer::start().await;
+    crate::common::mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(Endpoint {
@@ -626,11 +627,14 @@ async fn an_endpoint_that_drops_descriptions_is_detected_and_refused_for_compari
     .await
     .unwrap();
     let (dropped, kept, mutate) = outs;
-    assert!(
-        dropped.status.success(),
+    // A model shown never to see descriptions cannot pass: exit 2, the probe named.
+    assert_eq!(
+        dropped.status.code(),
+        Some(2),
         "{}",
         String::from_utf8_lossy(&dropped.stderr)
     );
+    assert!(String::from_utf8_lossy(&dropped.stderr).contains("the description probe failed"));
     let err = String::from_utf8_lossy(&dropped.stderr);
     assert!(
         err.contains("tool descriptions do not reach this model"),
@@ -711,20 +715,106 @@ async fn the_description_probe_reads_behaviour_not_usage() {
     assert!(outs[0].status.success());
     let p = probe("constant");
     assert_eq!(
-        (p["reach"].clone(), p["canary"].clone()),
-        (json!(true), json!("follows")),
+        (
+            p["reach"].clone(),
+            p["canary"].clone(),
+            p["outcome"].clone()
+        ),
+        (json!(true), json!("follows"), json!("passed")),
         "{p}"
     );
     assert!(!String::from_utf8_lossy(&outs[0].stderr).contains("do not reach"));
-    assert!(outs[1].status.success());
+    assert_eq!(
+        outs[1].status.code(),
+        Some(2),
+        "a blind model's run does not pass"
+    );
     let p = probe("silent");
     assert_eq!(
-        (p["reach"].clone(), p["canary"].clone()),
-        (json!(false), json!("ignores")),
+        (
+            p["reach"].clone(),
+            p["canary"].clone(),
+            p["outcome"].clone()
+        ),
+        (json!(false), json!("ignores"), json!("failed")),
         "{p}"
     );
     assert!(
         String::from_utf8_lossy(&outs[1].stderr)
             .contains("tool descriptions do not reach this model")
+    );
+}
+
+/// The probe's three outcomes (passed, failed, could not check) are each recorded in
+/// run.json and said in report.md, report.html and the PR comment; only "passed" passes.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_probe_outcome_is_in_every_sink_and_only_passed_passes() {
+    let (reads, _) = usage_endpoint(true, Usage::Follows).await;
+    let (blind, _) = usage_endpoint(false, Usage::Missing).await;
+    // Answers tasks like a describing model, but the canary's requests fail.
+    let (broken, _) = usage_endpoint(true, Usage::Follows).await;
+    Mock::given(wiremock::matchers::body_string_contains(
+        "21 degrees Celsius in Fahrenheit",
+    ))
+    .respond_with(ResponseTemplate::new(500).set_body_string("canary exploded"))
+    .with_priority(1)
+    .mount(&broken)
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), 3));
+    let d = dir.path().to_path_buf();
+    let cases = [
+        (format!("{}/v1", reads.uri()), "passed", "passed", 0),
+        (format!("{}/v1", blind.uri()), "failed", "failed", 2),
+        (
+            format!("{}/v1", broken.uri()),
+            "could_not_check",
+            "could not check",
+            2,
+        ),
+    ];
+    let urls: Vec<(String, &str)> = cases.iter().map(|c| (c.0.clone(), c.1)).collect();
+    let outs = tokio::task::spawn_blocking(move || {
+        urls.iter()
+            .map(|(url, out)| {
+                toolgate()
+                    .current_dir(&d)
+                    .args(["ci", "--server", &cat, "--tasks", &t])
+                    .args(["-m", "openai-compat:m", "--base-url", url])
+                    .args(["--no-cache", "--lock-check", "off"])
+                    .args(["--comment", "true", "--out", out])
+                    .output()
+                    .unwrap()
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    for ((_, out, label, code), o) in cases.iter().zip(&outs) {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(*code), "{out}: {err}");
+        let o_dir = dir.path().join(out);
+        let run: Value = read_json(&o_dir.join("run/run.json"));
+        assert_eq!(run["models"][0]["descriptions"]["outcome"], *out, "{out}");
+        let said = format!("description probe: {label}");
+        for f in ["run/report.md", "run/report.html", "comment.md"] {
+            let text = std::fs::read_to_string(o_dir.join(f)).unwrap();
+            assert!(text.contains(&said), "{out}: {f} does not say `{said}`");
+        }
+        let comment = std::fs::read_to_string(o_dir.join("comment.md")).unwrap();
+        if *code != 0 {
+            assert!(
+                comment.contains("could not score this change")
+                    && comment.contains("Why these numbers cannot decide anything"),
+                "{out}: the comment's headline and why: {comment}"
+            );
+        } else {
+            assert!(comment.contains("toolgate passed"), "{comment}");
+        }
+    }
+    let html = std::fs::read_to_string(dir.path().join("could_not_check/run/report.html")).unwrap();
+    assert!(
+        html.contains("canary request failed"),
+        "the why is in report.html"
     );
 }

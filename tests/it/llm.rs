@@ -96,6 +96,7 @@ impl Respond for Scripted {
 
 async fn openai_mock(delay: Duration) -> (MockServer, Arc<AtomicUsize>) {
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     let calls = Arc::new(AtomicUsize::new(0));
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
@@ -215,6 +216,7 @@ async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
 async fn anthropic_request_body_is_exact() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/messages"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-mock-1",
@@ -309,6 +311,10 @@ async fn failures_become_scored_outcomes_never_a_crash() {
             "1".into(),
             "--retries".into(),
             "1".into(),
+            // Two at once: an endpoint that serves several (a one-slot one waits for its
+            // slot after a timeout and stops at a second: tests/it/one_slot.rs).
+            "--concurrency".into(),
+            "2".into(),
             "--out".into(),
             s(&out),
             "--no-cache".into(),
@@ -346,8 +352,8 @@ async fn failures_become_scored_outcomes_never_a_crash() {
     );
     assert_eq!(m["missed_calls"], 1);
     assert_eq!(m["confusions"], 0, "an error never counts as a confusion");
-    // rate: 2, boom: 2 (1 retry), slow: 2, others 1 each; and the description canary's two.
-    assert_eq!(calls.load(Ordering::SeqCst), 11);
+    // rate: 2, boom: 2 (1 retry), slow: 2, others 1 each (the canary is answered apart).
+    assert_eq!(calls.load(Ordering::SeqCst), 9);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -374,12 +380,19 @@ async fn an_unchanged_rerun_hits_the_cache_and_a_budget_marks_the_run_partial() 
         ]
     };
     assert!(run(base("a"), vec![]).await.status.success());
-    // Six decisions and the description canary's two requests.
-    assert_eq!(calls.load(Ordering::SeqCst), 8);
+    // Six decisions (the description canary is answered apart, and counted below).
+    assert_eq!(calls.load(Ordering::SeqCst), 6);
+    let canary = |reqs: &[Request]| {
+        reqs.iter()
+            .filter(|r| String::from_utf8_lossy(&r.body).contains("Celsius in Fahrenheit"))
+            .count()
+    };
+    assert_eq!(canary(&server.received_requests().await.unwrap()), 2);
     assert!(run(base("b"), vec![]).await.status.success());
+    assert_eq!(canary(&server.received_requests().await.unwrap()), 2);
     assert_eq!(
         calls.load(Ordering::SeqCst),
-        8,
+        6,
         "the second run made provider calls (the canary's replies are cached too)"
     );
     let mut nocache = base("c");
@@ -392,10 +405,11 @@ async fn an_unchanged_rerun_hits_the_cache_and_a_budget_marks_the_run_partial() 
     ]);
     let o = run(nocache, vec![]).await;
     assert_eq!(o.status.code(), Some(2), "a partial run cannot pass a gate");
+    assert_eq!(calls.load(Ordering::SeqCst), 8, "two decisions");
     assert_eq!(
-        calls.load(Ordering::SeqCst),
-        10,
-        "two decisions, and no canary past the spent budget"
+        canary(&server.received_requests().await.unwrap()),
+        2,
+        "no canary past the spent budget"
     );
     let r = read_json(&dir.path().join("c/run.json"));
     assert_eq!(r["status"], "partial");
@@ -529,6 +543,7 @@ impl Respond for TwoStep {
 async fn multi_step_passes_on_a_later_call_and_reports_an_undeclared_precondition() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(TwoStep)
@@ -672,6 +687,7 @@ impl Respond for WriterMock {
 async fn the_llm_writer_keeps_sampled_arguments_and_rewrites_leaky_requests() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(WriterMock)
@@ -755,6 +771,7 @@ async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_asks_nothi
  {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(FixerMock)
@@ -854,6 +871,7 @@ async fn the_fix_loop_accepts_a_significant_rewrite_and_confirms_it_on_held_out_
     }
     std::fs::write(&t, lines.join("\n") + "\n").unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"model": "fixer-1", "choices": [{"message": {"role": "assistant",
@@ -909,6 +927,7 @@ impl Respond for NoTemperature {
 async fn a_model_that_rejects_temperature_zero_is_run_without_it_and_the_report_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(NoTemperature)
@@ -1002,6 +1021,7 @@ impl Respond for Parallel {
 async fn parallel_calls_in_one_reply_are_scored() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(Parallel)
@@ -1093,6 +1113,7 @@ async fn fix_with(dir: &Path, reply: &str, extra: &[&str]) -> (std::process::Out
     let t = dir.join("tickets.jsonl");
     std::fs::write(&t, lines.join("\n") + "\n").unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(ResponseTemplate::new(200).set_body_json(
@@ -1197,6 +1218,7 @@ async fn the_fix_loop_rejects_a_stealing_rewrite_a_refusal_and_a_long_reply() {
 async fn init_writes_the_starter_suite_with_a_local_model_server_when_one_answers() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("GET"))
         .and(path("/v1/models"))
         .respond_with(
@@ -1272,6 +1294,7 @@ impl Respond for RefusesMaxTokens {
 async fn every_request_is_bounded_and_a_model_that_wants_max_completion_tokens_gets_it() {
     let dir = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    mount_canary(&server).await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
         .respond_with(RefusesMaxTokens)

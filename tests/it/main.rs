@@ -30,6 +30,7 @@ mod incremental;
 mod llm;
 mod llm_concurrency;
 mod lookalike_scale;
+mod one_slot;
 mod rules;
 mod sampler;
 mod shard;

@@ -21,6 +21,10 @@ impl Model for LlmModel {
         self.notes.lock().map(|n| n.clone()).unwrap_or_default()
     }
 
+    fn stopped(&self) -> Option<String> {
+        LlmModel::stopped(self)
+    }
+
     fn descriptions_reach<'a>(
         &'a self,
         request: &'a str,

@@ -25,6 +25,7 @@ mod retry;
 pub use decide::reply_to_decision;
 use decide::synthetic_result;
 use inflight::InFlight;
+pub use probe::advice;
 use retry::CallError;
 
 /// A provider's answer to one request body: the reply, whether it came from the response
@@ -136,6 +137,12 @@ pub struct LlmModel {
     pub calls: AtomicUsize,
     /// Requests in flight, by cache key: an identical request waits for that one's reply.
     inflight: InFlight<Fetched>,
+    /// The endpoint runs on this machine and is sent one request at a time: a timed-out
+    /// request may still hold its only slot (see `retry::LlmModel::wait_for_slot`).
+    one_slot: bool,
+    /// Why the endpoint was stopped for the rest of the run; every later request fails at
+    /// once with [`ErrorKind::Stopped`].
+    halted: Mutex<Option<String>>,
 }
 
 impl LlmModel {
@@ -165,6 +172,7 @@ impl LlmModel {
             n
         });
         let sem = opts.limiters.get(endpoint.provider.name, permits);
+        let one_slot = permits == 1 && endpoint.is_local();
         if endpoint.key.is_some()
             && let Some(w) = crate::catalog::net::plain_http_warning(
                 &endpoint.base_url,
@@ -190,8 +198,15 @@ impl LlmModel {
             notes: Mutex::new(notes),
             calls: AtomicUsize::new(0),
             inflight: InFlight::default(),
+            one_slot,
+            halted: Mutex::new(None),
             opts,
         })
+    }
+
+    /// Why the endpoint was stopped for the rest of the run, if it was.
+    pub fn stopped(&self) -> Option<String> {
+        self.halted.lock().ok().and_then(|h| h.clone())
     }
 
     fn url(&self) -> String {

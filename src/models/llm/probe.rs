@@ -39,6 +39,31 @@ pub(crate) fn verdict(as_written: Option<&str>, swapped: Option<&str>) -> Canary
     }
 }
 
+/// What serves tool descriptions to the model on the runtime a spec names (`llamacpp:…`):
+/// advice for a failed or unchecked probe that never trades descriptions for no tools at all.
+pub fn advice(spec: &str) -> &'static str {
+    match spec.split(':').next().unwrap_or("") {
+        "ollama" => {
+            "on Ollama, use a model whose template supports tools (its page lists the `tools` capability, e.g. llama3.1, qwen2.5 or qwen3): its template renders every tool's description; a custom Modelfile TEMPLATE must render `.Tools`"
+        }
+        "llamacpp" => {
+            "llama-server: start it with --jinja, which renders each tool's description through the model's own tool template (a model whose template has no tool section gets llama.cpp's generic tool prompt, which keeps them). llama-cpp-python: its chatml-function-calling format leaves descriptions out, and its default (the model's own template) may leave the tools out entirely: serve the same GGUF with llama-server --jinja instead"
+        }
+        "lmstudio" => {
+            "in LM Studio, load a model marked for tool use: its prompt lists each tool with its description"
+        }
+        "vllm" => {
+            "on vLLM, serve with --enable-auto-tool-choice, the model's --tool-call-parser and a chat template that renders tools (the model's own, or one of vLLM's examples/tool_chat_template_*.jinja)"
+        }
+        "openai" | "openrouter" | "anthropic" => {
+            "a hosted endpoint should show descriptions: check that no proxy in between rewrites the tool list"
+        }
+        _ => {
+            "a local runtime must render each tool's description into the prompt: llama.cpp's llama-server with --jinja; on Ollama, a model with the `tools` capability; not llama-cpp-python's chatml-function-calling format, which leaves descriptions out"
+        }
+    }
+}
+
 impl LlmModel {
     /// Asks the canary request twice (descriptions as written, then swapped) and reads what
     /// was called. `known`: the prompt tokens one real request cost, kept for the record.
@@ -61,24 +86,48 @@ impl LlmModel {
                     self.opts.seed,
                 )
             };
-            let reply = self.exchange_with(&make, 0, false).await.ok()?;
-            reply.calls.first().map(|c| c.name.clone())
+            match self.exchange_with(&make, 0, false).await {
+                Ok(reply) => Ok(reply.calls.first().map(|c| c.name.clone())),
+                Err(e) => Err(e.message),
+            }
         };
         let a = ask(false).await;
-        let b = ask(true).await;
-        let canary = verdict(a.as_deref(), b.as_deref());
+        // A failed first request (a stopped run, a dead endpoint) is not sent again.
+        let b = match &a {
+            Ok(_) => ask(true).await,
+            Err(e) => Err(e.clone()),
+        };
+        let called = |r: &Result<Option<String>, String>| r.as_ref().ok().cloned().flatten();
+        let canary = verdict(called(&a).as_deref(), called(&b).as_deref());
+        let shown = |r: &Result<Option<String>, String>| -> String {
+            match r {
+                Ok(Some(c)) => c.chars().take(80).collect(),
+                Ok(None) => "(no call)".into(),
+                Err(_) => "(error)".into(),
+            }
+        };
+        let picked = vec![shown(&a), shown(&b)];
+        let why = match (canary, a.as_ref().err().or(b.as_ref().err())) {
+            (Canary::Follows, _) => None,
+            (_, Some(e)) => Some(format!(
+                "the canary request failed: {}",
+                crate::text::clip(e, 300)
+            )),
+            (Canary::Ignores, None) => Some(format!(
+                "two tools that differ only in their descriptions, asked the same request with the descriptions swapped, got the same call both times (`{}`)",
+                picked[0]
+            )),
+            (Canary::Inconclusive, None) => Some(format!(
+                "the canary got `{}` and `{}` (as written, then swapped) instead of the described tool both times",
+                picked[0], picked[1]
+            )),
+        };
         Some(DescriptionProbe {
+            outcome: canary.into(),
+            why,
             reach: canary == Canary::Follows,
             canary,
-            picked: [a, b]
-                .into_iter()
-                .map(|c| {
-                    c.unwrap_or_else(|| "(no call)".into())
-                        .chars()
-                        .take(80)
-                        .collect()
-                })
-                .collect(),
+            picked,
             prompt_tokens: known,
         })
     }

@@ -113,7 +113,15 @@ fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
 impl LlmModel {
     pub(super) async fn send(&self, body: &Value, budgeted: bool) -> Result<Value, CallError> {
         let mut attempt = 0u32;
+        // A one-slot endpoint gets one retry after a timeout, once its slot is free.
+        let mut slot_retried = false;
         loop {
+            if let Some(cause) = self.stopped() {
+                return Err(CallError::Failed(DecisionError::new(
+                    ErrorKind::Stopped,
+                    cause,
+                )));
+            }
             if budgeted
                 && let Some(b) = &self.opts.budget
                 && !b.take()
@@ -226,6 +234,38 @@ impl LlmModel {
             let Err((err, wait)) = outcome else {
                 unreachable!("successes return early")
             };
+            if err.kind == ErrorKind::Timeout && self.one_slot {
+                // The server may still be generating the timed-out request: a retry sent now
+                // would queue behind it and time out too. Wait for the slot, retry once.
+                let secs = self.opts.timeout.as_secs_f64();
+                if slot_retried {
+                    return Err(self.halt(format!(
+                        "{} timed out twice (--timeout {secs}s), the second time after its slot was free: the endpoint was stopped for the rest of the run. Raise --timeout, lower the reply bound, or use a faster model; resume the run to make the decisions it did not",
+                        self.endpoint.provider.name
+                    )));
+                }
+                match self.wait_for_slot().await {
+                    // Free again: retried once if --retries allows, else the timeout is
+                    // this decision's outcome and the next request finds the slot free.
+                    Ok(_) if attempt < self.opts.retries => {
+                        self.note(format!(
+                            "{}: a request timed out (--timeout {secs}s); toolgate waited for the one-slot server to finish it before retrying once, rather than queue a retry behind it",
+                            self.spec
+                        ));
+                        slot_retried = true;
+                        attempt += 1;
+                        continue;
+                    }
+                    Ok(_) => {}
+                    Err(waited) => {
+                        return Err(self.halt(format!(
+                            "{} timed out (--timeout {secs}s) and was still busy with that request {:.0}s later (a one-slot local server keeps generating a request its client gave up on; a retry would queue behind it): the endpoint was stopped for the rest of the run. Restart the server, raise --timeout, and resume the run",
+                            self.endpoint.provider.name,
+                            waited.as_secs_f64()
+                        )));
+                    }
+                }
+            }
             if attempt >= self.opts.retries {
                 return Err(CallError::Failed(DecisionError::new(
                     err.kind,
@@ -242,6 +282,63 @@ impl LlmModel {
             tokio::time::sleep(wait.unwrap_or(backoff).min(self.opts.max_wait)).await;
             attempt += 1;
         }
+    }
+}
+
+impl LlmModel {
+    /// Stops the endpoint for the rest of the run with `cause` (said once on stderr); the
+    /// error the current request ends with.
+    fn halt(&self, cause: String) -> CallError {
+        if let Ok(mut h) = self.halted.lock()
+            && h.is_none()
+        {
+            eprintln!("toolgate: {}: {cause}", self.spec);
+            *h = Some(cause.clone());
+        }
+        CallError::Failed(DecisionError::new(ErrorKind::Stopped, cause))
+    }
+
+    /// Waits until a one-slot local server is no longer busy with a request toolgate gave up
+    /// on: llama-server's `/slots` says no slot is processing, or (where there is no such
+    /// list) `GET {base}/models` answers (llama-cpp-python holds it while it generates).
+    /// Polled every 2 s for at most three `--timeout`s (at least 5 s). `Ok`/`Err`: free or
+    /// still busy, and how long it waited.
+    async fn wait_for_slot(&self) -> Result<Duration, Duration> {
+        let start = std::time::Instant::now();
+        let bound = (self.opts.timeout * 3).max(Duration::from_secs(5));
+        loop {
+            if self.slot_free().await {
+                return Ok(start.elapsed());
+            }
+            if start.elapsed() >= bound {
+                return Err(start.elapsed());
+            }
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+    }
+
+    async fn slot_free(&self) -> bool {
+        let ask = Duration::from_secs(5);
+        let base = self.endpoint.base_url.trim_end_matches('/');
+        let root = base.strip_suffix("/v1").unwrap_or(base);
+        let get = |url: String| {
+            let mut r = self.client.get(url).timeout(ask);
+            if let Some(k) = &self.endpoint.key {
+                r = r.bearer_auth(k.expose());
+            }
+            r.send()
+        };
+        if let Ok(r) = get(format!("{root}/slots")).await
+            && r.status().is_success()
+            && let Ok(text) = r.text().await
+            && text.len() < 1 << 20
+            && let Ok(Value::Array(slots)) = serde_json::from_str::<Value>(&text)
+        {
+            return !slots
+                .iter()
+                .any(|s| s["is_processing"].as_bool() == Some(true));
+        }
+        get(format!("{base}/models")).await.is_ok()
     }
 }
 

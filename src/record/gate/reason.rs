@@ -44,8 +44,24 @@ pub enum GateReason {
         tasks: usize,
         rule: String,
     },
-    /// The run did not finish (a budget ran out, or it was interrupted).
-    Incomplete { status: RunStatus },
+    /// The run did not finish (a budget ran out, it was interrupted, or the endpoint was
+    /// stopped); `cause` says why when known.
+    Incomplete {
+        status: RunStatus,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<String>,
+    },
+    /// An LLM of the run was not shown to read tool descriptions: the description probe
+    /// failed (they provably never reach it) or could not check. Its scores cannot pass.
+    DescriptionsUnproven {
+        model: String,
+        outcome: crate::models::ProbeOutcome,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        why: Option<String>,
+        /// What serves descriptions on the model's runtime.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        advice: Option<String>,
+    },
     /// Too many decisions failed (transport, provider or output errors).
     Errored {
         model: String,
@@ -94,6 +110,7 @@ impl GateReason {
     pub fn exit(&self) -> Exit {
         match self {
             GateReason::Incomplete { .. }
+            | GateReason::DescriptionsUnproven { .. }
             | GateReason::Errored { .. }
             | GateReason::RecallUnmeasured { .. }
             | GateReason::UnreviewedSuite { .. } => Exit::CouldNotRun,
@@ -110,6 +127,9 @@ impl GateReason {
                 "--fail-under-recall"
             }
             GateReason::Incomplete { .. } => "a partial run never passes",
+            GateReason::DescriptionsUnproven { .. } => {
+                "a model must be shown to read tool descriptions"
+            }
             GateReason::UnreviewedSuite { .. } => "a threshold needs a reviewed suite",
             GateReason::Errored { .. } => "--max-error-rate",
             GateReason::Lint { .. } => "--lint-fail-on",
@@ -187,10 +207,38 @@ impl std::fmt::Display for GateReason {
                 "{rule} is set, but {pending} of the suite's {tasks} task(s) are not reviewed ({}): a smoke suite's score cannot pass or fail a threshold. Review the task file and run `toolgate approve FILE`, or write tasks by hand",
                 unreviewed_why(*pending, *stale)
             ),
-            GateReason::Incomplete { status } => write!(
-                f,
-                "the run is {status}, not complete: its numbers cannot pass a gate"
-            ),
+            GateReason::Incomplete { status, cause } => {
+                write!(
+                    f,
+                    "the run is {status}, not complete: its numbers cannot pass a gate"
+                )?;
+                if let Some(c) = cause {
+                    write!(f, " ({c})")?;
+                }
+                Ok(())
+            }
+            GateReason::DescriptionsUnproven {
+                model,
+                outcome,
+                why,
+                advice,
+            } => {
+                let why = why.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
+                match outcome {
+                    crate::models::ProbeOutcome::Failed => write!(
+                        f,
+                        "{model}: the description probe failed{why}. Tool descriptions never reach this model on its endpoint, so its scores measure tool names, not the descriptions, and cannot pass a gate"
+                    )?,
+                    _ => write!(
+                        f,
+                        "{model}: the description probe could not check whether tool descriptions reach this model{why}. A run that cannot show its model read the descriptions cannot pass a gate"
+                    )?,
+                }
+                if let Some(a) = advice {
+                    write!(f, ". What works: {a}")?;
+                }
+                Ok(())
+            }
             GateReason::Errored {
                 model,
                 errors,

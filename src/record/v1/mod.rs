@@ -106,6 +106,8 @@ pub struct ModelInfoV1 {
     pub descriptions: Option<DescriptionProbeV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<UsageV1>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 impl From<internal::ModelInfo> for ModelInfoV1 {
@@ -118,6 +120,7 @@ impl From<internal::ModelInfo> for ModelInfoV1 {
             notes: v.notes,
             descriptions: v.descriptions.map(Into::into),
             usage: v.usage.map(Into::into),
+            stopped: v.stopped,
         }
     }
 }
@@ -132,6 +135,7 @@ impl From<ModelInfoV1> for internal::ModelInfo {
             notes: v.notes,
             descriptions: v.descriptions.map(Into::into),
             usage: v.usage.map(Into::into),
+            stopped: v.stopped,
         }
     }
 }

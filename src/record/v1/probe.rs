@@ -4,6 +4,11 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DescriptionProbeV1 {
+    /// Files of older toolgates have none: read from `canary`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<crate::models::ProbeOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     pub reach: bool,
     #[serde(default)]
     pub canary: crate::models::Canary,
@@ -35,6 +40,8 @@ fn tokens_or_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>,
 impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
     fn from(v: crate::models::DescriptionProbe) -> Self {
         DescriptionProbeV1 {
+            outcome: Some(v.outcome),
+            why: v.why,
             reach: v.reach,
             canary: v.canary,
             picked: v.picked,
@@ -46,6 +53,8 @@ impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
 impl From<DescriptionProbeV1> for crate::models::DescriptionProbe {
     fn from(v: DescriptionProbeV1) -> Self {
         crate::models::DescriptionProbe {
+            outcome: v.outcome.unwrap_or(v.canary.into()),
+            why: v.why,
             reach: v.reach,
             canary: v.canary,
             picked: v.picked,

@@ -57,6 +57,22 @@ pub(super) fn scores(r: &CiReport, out: &mut String) {
             ));
         }
     }
+    for info in &r.run.models {
+        if let Some(l) = crate::report::run::stopped_line(info) {
+            out.push_str(&format!(
+                "\n{}: {}\n",
+                code(&info.spec),
+                crate::report::markdown::message(&l)
+            ));
+        }
+        if let Some(l) = crate::report::run::probe_line(info) {
+            out.push_str(&format!(
+                "\n{}: {}\n",
+                code(&info.spec),
+                crate::report::markdown::message(&l)
+            ));
+        }
+    }
     out.push('\n');
 }
 

@@ -8,13 +8,18 @@ use crate::report::table::Style;
 pub mod ablation;
 pub mod curve;
 mod sections;
-pub(crate) use sections::smoke_line;
+pub(crate) use sections::{legend, probe_line, smoke_line, stopped_line};
 mod tables;
 
 use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
 use sections::*;
 pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_table};
+
+/// Tokens, latency and cache use in one line.
+pub fn usage_text(u: &crate::record::run::Usage) -> String {
+    usage_line(u)
+}
 
 fn pct(r: &Rate) -> String {
     r.show()
@@ -35,8 +40,14 @@ pub fn terminal(run: &RunFile) -> String {
                     info.served_by.join(", ")
                 ));
             }
+            if let Some(l) = stopped_line(info) {
+                out.push_str(&format!("stopped            {}\n", plain(&l)));
+            }
+            if let Some(l) = probe_line(info) {
+                out.push_str(&format!("probe              {}\n", plain(&l)));
+            }
             for n in &info.notes {
-                out.push_str(&format!("note               {n}\n"));
+                out.push_str(&format!("note               {}\n", plain(n)));
             }
             if let Some(u) = &info.usage {
                 out.push_str(&format!("usage              {}\n", usage_line(u)));
@@ -184,6 +195,12 @@ pub fn markdown_body(run: &RunFile) -> String {
                     "Served by {}.\n\n",
                     escape_cell(&info.served_by.join(", "))
                 ));
+            }
+            if let Some(l) = stopped_line(info) {
+                out.push_str(&format!("**{}**\n\n", escape_cell(&l)));
+            }
+            if let Some(l) = probe_line(info) {
+                out.push_str(&format!("**{}**\n\n", escape_cell(&l)));
             }
             for n in &info.notes {
                 out.push_str(&format!("> note: {}\n\n", escape_cell(n)));

@@ -20,7 +20,7 @@ pub(super) fn usage_line(u: &crate::record::run::Usage) -> String {
 }
 
 /// How to read the numbers: what the brackets are, and what each model spec means.
-pub(super) fn legend(run: &RunFile) -> Vec<String> {
+pub(crate) fn legend(run: &RunFile) -> Vec<String> {
     let mut out =
         vec!["Brackets are 95% Wilson intervals; n counts the decisions scored.".to_string()];
     for m in &run.models {
@@ -163,4 +163,31 @@ pub(super) fn errors_markdown(m: &Metrics) -> String {
         out.push_str(&format!("\nFirst error: {}\n", code(e)));
     }
     out
+}
+
+/// Why the model's endpoint was stopped before the run ended, in a sentence every sink
+/// shows; `None` when it was not.
+pub(crate) fn stopped_line(info: &crate::record::run::ModelInfo) -> Option<String> {
+    info.stopped
+        .as_ref()
+        .map(|c| format!("endpoint stopped, run partial: {c}"))
+}
+
+/// The description probe's outcome for an LLM (passed, failed or could not check), in a
+/// sentence every sink shows; `None` for a model the probe does not apply to.
+pub(crate) fn probe_line(info: &crate::record::run::ModelInfo) -> Option<String> {
+    if info.deterministic {
+        return None;
+    }
+    Some(match &info.descriptions {
+        None => "description probe: could not check (the run holds no probe result)".into(),
+        Some(p) => format!(
+            "description probe: {} — {}",
+            p.outcome.label(),
+            p.why.clone().unwrap_or_else(|| format!(
+                "the model called the described tool with the descriptions as written and swapped ({})",
+                p.picked.join(", then ")
+            ))
+        ),
+    })
 }

@@ -141,3 +141,72 @@ pub fn free_port() -> u16 {
 pub fn read_json(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).expect("read")).expect("json")
 }
+
+/// Answers toolgate's description canary ("What is 21 degrees Celsius in Fahrenheit?") the
+/// way a model that reads descriptions would: it calls the tool whose description mentions
+/// Celsius, on either wire (OpenAI chat completions or Anthropic messages). Tests whose mock
+/// endpoint stands for a describing model mount it beside their own responder.
+pub struct CanaryResponder;
+
+impl wiremock::Respond for CanaryResponder {
+    fn respond(&self, req: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let body: serde_json::Value = serde_json::from_slice(&req.body).unwrap_or_default();
+        let anthropic = req.url.path().ends_with("/messages");
+        let pick = body["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find_map(|t| {
+                let t = if anthropic { t } else { &t["function"] };
+                t["description"]
+                    .as_str()?
+                    .contains("Celsius")
+                    .then(|| t["name"].as_str().map(str::to_string))?
+            });
+        let name = pick.unwrap_or_else(|| "none".into());
+        let reply = if anthropic {
+            serde_json::json!({"id": "msg_canary", "type": "message", "role": "assistant", "model": "m",
+                "content": [{"type": "tool_use", "id": "toolu_c", "name": name, "input": {"input": "21"}}],
+                "stop_reason": "tool_use", "usage": {"input_tokens": 50, "output_tokens": 5}})
+        } else {
+            serde_json::json!({"id": "c", "object": "chat.completion", "model": "m",
+                "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": null,
+                    "tool_calls": [{"id": "c1", "type": "function", "function": {"name": name, "arguments": "{\"input\": \"21\"}"}}]}}],
+                "usage": {"prompt_tokens": 50, "completion_tokens": 5, "total_tokens": 55}})
+        };
+        wiremock::ResponseTemplate::new(200).set_body_json(reply)
+    }
+}
+
+/// Mounts [`CanaryResponder`] on `server` ahead of every other mock (priority 1).
+pub async fn mount_canary(server: &wiremock::MockServer) {
+    wiremock::Mock::given(wiremock::matchers::body_string_contains(
+        "21 degrees Celsius in Fahrenheit",
+    ))
+    .respond_with(CanaryResponder)
+    .with_priority(1)
+    .mount(server)
+    .await;
+}
+
+/// For a hand-rolled OpenAI-wire server: the reply [`CanaryResponder`] would give to `body`,
+/// as JSON text, when it is the description canary; `None` for any other request.
+pub fn canary_reply(body: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(body);
+    if !text.contains("21 degrees Celsius in Fahrenheit") {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let name = v["tools"].as_array()?.iter().find_map(|t| {
+        let f = &t["function"];
+        f["description"]
+            .as_str()?
+            .contains("Celsius")
+            .then(|| f["name"].as_str().map(str::to_string))?
+    })?;
+    Some(
+        serde_json::json!({"model": "m", "choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": name, "arguments": "{\"input\": \"21\"}"}}]}}]})
+        .to_string(),
+    )
+}
