@@ -34,10 +34,9 @@ pub(super) async fn probe_descriptions(
             Some((t.request.clone(), p.decision.prompt_tokens))
         });
         let p = match (budget_left, found) {
-            _ if info.stopped.is_some() => Some(DescriptionProbe::unchecked(format!(
-                "the endpoint was stopped before the description canary was sent ({})",
-                info.stopped.as_deref().unwrap_or_default()
-            ))),
+            _ if info.stopped.is_some() => Some(DescriptionProbe::unchecked(
+                "the endpoint was stopped (its cause is given with the run) before the description canary was sent",
+            )),
             (false, _) => Some(DescriptionProbe::unchecked(
                 "--max-calls ran out before the description canary was sent (a resumed run sends it)",
             )),

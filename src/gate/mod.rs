@@ -197,6 +197,10 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
         });
     }
     for m in run.models.iter().filter(|m| !m.deterministic) {
+        // A stopped endpoint already blocks (above, with its cause): no second reason.
+        if m.stopped.is_some() {
+            continue;
+        }
         let (outcome, why) = match &m.descriptions {
             Some(p) if p.outcome == ProbeOutcome::Passed => continue,
             Some(p) => (p.outcome, p.why.clone()),
@@ -205,11 +209,17 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
                 Some("the run holds no probe result".into()),
             ),
         };
+        // Runtime advice where the canary was answered (blind, or not clearly reading);
+        // not where no request got through, which no template can fix.
+        let answered = m
+            .descriptions
+            .as_ref()
+            .is_some_and(|p| p.picked.iter().any(|x| x != "(error)"));
         let r = GateReason::DescriptionsUnproven {
             model: m.spec.clone(),
             outcome,
             why,
-            advice: Some(crate::models::llm::advice(&m.spec).into()),
+            advice: answered.then(|| crate::models::llm::advice(&m.spec).into()),
         };
         // A model shown blind never passes, and neither does one never shown to see.
         d.reasons.push(r);

@@ -204,17 +204,8 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
                 .unwrap_or_default()
         ));
     }
-    if m.unasked_writes > 0 {
-        out.push_str(&format!(
-            "<p class=fail><b>Unasked writes:</b> {} task(s) where a tool whose annotations say it may write was called, unasked, before, after or beside the intended one; they count as failures.</p>",
-            m.unasked_writes
-        ));
-    }
-    if m.unasked_unannotated > 0 {
-        out.push_str(&format!(
-            "<p class=fail><b>Unannotated calls:</b> {} task(s) where an unasked tool with no <code>readOnlyHint</code> was called along with the intended one. MCP says to assume such a tool may write, so they count as failures; if the tool only reads, set <code>readOnlyHint: true</code>.</p>",
-            m.unasked_unannotated
-        ));
+    for (label, text) in crate::report::run::unasked_sentences(m) {
+        out.push_str(&format!("<p class=fail><b>{label}:</b> {}</p>", esc(&text)));
     }
     if !m.argument_problems.is_empty() {
         out.push_str("<h3>Wrong arguments (right tool)</h3><table class=args><thead><tr><th>task</th><th>tool</th><th>what was wrong</th></tr></thead><tbody>");

@@ -116,15 +116,27 @@ fn nothing_listening_is_exit_2_with_the_cause_everywhere() {
         err.contains("connection refused") || err.contains("Connection refused"),
         "{err}"
     );
+    // Three connection attempts in a row that reach nothing stop the endpoint: two
+    // decisions failed and are scored as errors, the other two were not made.
     assert!(
-        out.contains("errors by cause    4× connection refused"),
+        err.contains("3 connection attempts in a row reached nothing"),
+        "{err}"
+    );
+    assert!(
+        out.contains("errors by cause    2× connection refused"),
         "{out}"
     );
     let md = report_md(dir.path());
-    assert!(md.contains("| connection refused | 4 |"), "{md}");
-    assert!(md.contains("ERRORED"), "{md}");
+    assert!(md.contains("| connection refused | 2 |"), "{md}");
+    assert!(md.contains("failed with an error"), "{md}");
+    assert!(md.contains("endpoint stopped, run partial"), "{md}");
     let html = std::fs::read_to_string(dir.path().join("r/report.html")).unwrap();
-    assert!(html.contains("4× connection refused"));
+    assert!(html.contains("2× connection refused"));
+    assert!(html.contains("endpoint stopped, run partial"));
+    assert_eq!(
+        read_json(&dir.path().join("r/run.json"))["status"],
+        "partial"
+    );
     assert!(!dir.path().join("badge.svg").exists());
     // The same through `ci`: exit 2 and the cause in the PR comment.
     let o = toolgate()

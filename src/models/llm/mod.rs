@@ -143,7 +143,14 @@ pub struct LlmModel {
     /// Why the endpoint was stopped for the rest of the run; every later request fails at
     /// once with [`ErrorKind::Stopped`].
     halted: Mutex<Option<String>>,
+    /// Connection attempts in a row that reached nothing (refused, unresolved, connect
+    /// timeout); any reply resets it. At [`DEAD_AFTER`] the endpoint is stopped.
+    unreachable: AtomicUsize,
 }
+
+/// Connection attempts in a row that reach nothing before an endpoint is stopped for the rest
+/// of the run: a dead endpoint ends a run in seconds, not after every decision's retries.
+pub const DEAD_AFTER: usize = 3;
 
 impl LlmModel {
     pub fn new(
@@ -200,6 +207,7 @@ impl LlmModel {
             inflight: InFlight::default(),
             one_slot,
             halted: Mutex::new(None),
+            unreachable: AtomicUsize::new(0),
             opts,
         })
     }

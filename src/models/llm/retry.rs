@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{BUDGET_EXHAUSTED, LlmModel};
+use super::{BUDGET_EXHAUSTED, DEAD_AFTER, LlmModel};
 use crate::models::provider::Wire;
 use crate::models::{DecisionError, ErrorKind};
 
@@ -145,7 +145,15 @@ impl LlmModel {
             if self.endpoint.provider.wire == Wire::Anthropic {
                 req = req.header("anthropic-version", "2023-06-01");
             }
-            let outcome: Result<Value, (DecisionError, Option<Duration>)> = match req.send().await {
+            let sent = req.send().await;
+            match &sent {
+                Ok(_) => self.unreachable.store(0, Ordering::SeqCst),
+                Err(e) if e.is_connect() => {
+                    self.unreachable.fetch_add(1, Ordering::SeqCst);
+                }
+                Err(_) => {}
+            }
+            let outcome: Result<Value, (DecisionError, Option<Duration>)> = match sent {
                 Ok(resp) => {
                     let status = resp.status();
                     let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
@@ -234,6 +242,15 @@ impl LlmModel {
             let Err((err, wait)) = outcome else {
                 unreachable!("successes return early")
             };
+            let dead = self.unreachable.load(Ordering::SeqCst);
+            if dead >= DEAD_AFTER {
+                return Err(self.halt(format!(
+                    "{} at {}: {dead} connection attempts in a row reached nothing (last: {}), so the endpoint was stopped for the rest of the run. Start the server or fix the base URL, then resume the run",
+                    self.endpoint.provider.name,
+                    crate::secrets::redact_url(&self.endpoint.base_url),
+                    err.message
+                )));
+            }
             if err.kind == ErrorKind::Timeout && self.one_slot {
                 // The server may still be generating the timed-out request: a retry sent now
                 // would queue behind it and time out too. Wait for the slot, retry once.

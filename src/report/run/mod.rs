@@ -8,7 +8,7 @@ use crate::report::table::Style;
 pub mod ablation;
 pub mod curve;
 mod sections;
-pub(crate) use sections::{legend, probe_line, smoke_line, stopped_line};
+pub(crate) use sections::{legend, probe_line, smoke_line, stopped_line, unasked_sentences};
 mod tables;
 
 use crate::report::terminal::{cell, plain};

@@ -119,20 +119,36 @@ pub(super) fn problems_terminal(m: &Metrics) -> String {
     out
 }
 
-/// Unasked writes and wrong arguments, for Markdown.
-pub(super) fn problems_markdown(m: &Metrics) -> String {
-    let mut out = String::new();
+/// Unasked writes and unannotated calls: a label and a sentence each (Markdown and HTML
+/// render the same words).
+pub(crate) fn unasked_sentences(m: &Metrics) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
     if m.unasked_writes > 0 {
-        out.push_str(&format!(
-            "\n**Unasked writes:** {} task(s) where a tool whose annotations say it may write was called, unasked, before, after or beside the intended one; they count as failures.\n",
-            m.unasked_writes
+        out.push((
+            "Unasked writes",
+            format!(
+                "{} task(s) where a tool whose annotations say it may write was called, unasked, before, after or beside the intended one; they count as failures.",
+                m.unasked_writes
+            ),
         ));
     }
     if m.unasked_unannotated > 0 {
-        out.push_str(&format!(
-            "\n**Unannotated calls:** {} task(s) where an unasked tool with no `readOnlyHint` was called along with the intended one. MCP says to assume such a tool may write, so they count as failures; if the tool only reads, set `readOnlyHint: true`.\n",
-            m.unasked_unannotated
+        out.push((
+            "Unannotated calls",
+            format!(
+                "{} task(s) where an unasked tool with no `readOnlyHint` was called along with the intended one. MCP says to assume such a tool may write, so they count as failures; if the tool only reads, set `readOnlyHint: true`.",
+                m.unasked_unannotated
+            ),
         ));
+    }
+    out
+}
+
+/// Unasked writes and wrong arguments, for Markdown.
+pub(super) fn problems_markdown(m: &Metrics) -> String {
+    let mut out = String::new();
+    for (label, text) in unasked_sentences(m) {
+        out.push_str(&format!("\n**{label}:** {text}\n"));
     }
     if !m.argument_problems.is_empty() {
         out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
