@@ -816,7 +816,7 @@ async fn each_probe_outcome_is_in_every_sink_and_only_passed_passes() {
         let comment = std::fs::read_to_string(o_dir.join("comment.md")).unwrap();
         if *code != 0 {
             assert!(
-                comment.contains("could not score this change")
+                comment.contains("could not score this change — no score stands")
                     && comment.contains("Why these numbers cannot decide anything"),
                 "{out}: the comment's headline and why: {comment}"
             );

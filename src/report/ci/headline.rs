@@ -1,5 +1,5 @@
-//! The comment's and summary's first line: passed, failed or could not score, with the
-//! headline accuracy (a reviewed suite only) and the delta against the base.
+//! The comment's and summary's first line: passed, failed or could not score (no number),
+//! with the headline accuracy (a reviewed suite only) and the delta against the base.
 
 use super::{CiReport, CiStatus, signed_pts};
 
@@ -40,7 +40,17 @@ pub(super) fn headline(r: &CiReport) -> String {
         })
         .unwrap_or_default();
     if r.status != CiStatus::Ok {
-        format!("## ⚠️ toolgate could not score this change{score}\n\n")
+        // No number in the heading: a score that cannot decide anything (a partial run, a
+        // model never shown to read descriptions) is not the first thing to read.
+        let what = if smoke {
+            format!(
+                "smoke test only ({} unreviewed task(s)); no score stands",
+                r.run.suite.pending
+            )
+        } else {
+            "no score stands".into()
+        };
+        format!("## ⚠️ toolgate could not score this change — {what}; why below\n\n")
     } else if r.passed {
         format!("## ✅ toolgate passed{score}{delta}\n\n")
     } else {
