@@ -16,6 +16,11 @@ impl Cache {
         Cache { dir }
     }
 
+    /// Where the cache lives.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// The cache key. Trials after the first get their own entries, so repeated trials are
     /// real samples rather than one cached reply.
     pub fn key(provider: &str, endpoint: &str, model: &str, body: &Value, trial: u32) -> String {

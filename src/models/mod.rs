@@ -7,6 +7,7 @@ pub mod discover;
 pub mod embed;
 pub mod error;
 pub mod llm;
+pub mod local;
 pub mod provider;
 pub mod replay;
 pub mod spec;
@@ -276,6 +277,37 @@ pub fn build(
         ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
         ModelKind::Embed => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
         ModelKind::Hybrid => Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?),
+        ModelKind::Llm(p) if p.name == "local" => {
+            if opts.base_url.is_some() {
+                anyhow::bail!(
+                    "`{spec}`: toolgate starts this llama-server itself, so --base-url does not apply (use llamacpp:<model> with --base-url for a server you run)"
+                );
+            }
+            let slots = opts.llm.cache.as_ref().map(|c| c.dir().join("llama-slots"));
+            let server = local::LocalServer::start(
+                std::path::Path::new(rest),
+                &crate::catalog::canonical::catalog_hash(catalog),
+                slots.as_deref(),
+            )?;
+            let ep = provider::Endpoint {
+                provider: p,
+                base_url: server.base_url(),
+                key: None,
+            };
+            // One slot (`-np 1`): one request at a time, whatever --concurrency says.
+            let mut llm_opts = opts.llm.clone();
+            llm_opts.concurrency = Some(1);
+            Box::new(
+                llm::LlmModel::new(
+                    spec.as_str().to_string(),
+                    rest.to_string(),
+                    ep,
+                    catalog,
+                    llm_opts,
+                )?
+                .with_local(std::sync::Arc::new(server)),
+            )
+        }
         ModelKind::Llm(p) => {
             let ep = provider::endpoint(p, opts.base_url.as_deref(), opts.api_key.as_deref())?;
             Box::new(llm::LlmModel::new(

@@ -82,6 +82,16 @@ pub const PROVIDERS: &[Provider] = &[
         key_required: false,
         base_env: "OPENAI_COMPAT_BASE_URL",
     },
+    // `local:<file.gguf>`: a llama-server toolgate starts itself (models::local); its base
+    // URL is the loopback port it was started on.
+    Provider {
+        name: "local",
+        wire: Wire::OpenAi,
+        default_base: Some("http://127.0.0.1/v1"),
+        key_env: "TOOLGATE_LOCAL_API_KEY",
+        key_required: false,
+        base_env: "TOOLGATE_LOCAL_BASE_URL",
+    },
     Provider {
         name: "anthropic",
         wire: Wire::Anthropic,

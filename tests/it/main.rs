@@ -29,6 +29,7 @@ mod hostile_text;
 mod incremental;
 mod llm;
 mod llm_concurrency;
+mod local;
 mod lookalike_scale;
 mod one_slot;
 mod rules;

@@ -146,6 +146,8 @@ pub struct LlmModel {
     /// Connection attempts in a row that reached nothing (refused, unresolved, connect
     /// timeout); any reply resets it. At [`DEAD_AFTER`] the endpoint is stopped.
     unreachable: AtomicUsize,
+    /// The llama-server toolgate started for a `local:` spec (stopped when dropped).
+    local: Option<Arc<crate::models::local::LocalServer>>,
 }
 
 /// Connection attempts in a row that reach nothing before an endpoint is stopped for the rest
@@ -208,8 +210,16 @@ impl LlmModel {
             one_slot,
             halted: Mutex::new(None),
             unreachable: AtomicUsize::new(0),
+            local: None,
             opts,
         })
+    }
+
+    /// Serves through `server`, a llama-server toolgate started: each request waits until
+    /// it is ready, and the first answered one saves its slot cache.
+    pub fn with_local(mut self, server: Arc<crate::models::local::LocalServer>) -> Self {
+        self.local = Some(server);
+        self
     }
 
     /// Why the endpoint was stopped for the rest of the run, if it was.
@@ -270,9 +280,16 @@ impl LlmModel {
             if self.completion_tokens.load(Ordering::SeqCst) {
                 body = wire::with_completion_tokens(body);
             }
+            // A server toolgate started listens on a new port each run: keyed by its model
+            // file (`self.model`), not the port.
+            let endpoint = if self.local.is_some() {
+                "local"
+            } else {
+                &self.endpoint.base_url
+            };
             let key = Cache::key(
                 self.endpoint.provider.name,
-                &self.endpoint.base_url,
+                endpoint,
                 &self.model,
                 &body,
                 trial,
@@ -334,8 +351,16 @@ impl LlmModel {
         if body.get("temperature").is_some() && !self.temperature.load(Ordering::SeqCst) {
             return Err(CallError::TemperatureRejected);
         }
+        if let Some(l) = &self.local
+            && let Err(cause) = l.ready(&self.client).await
+        {
+            return Err(self.halt(cause));
+        }
         let start = Instant::now();
         let v = self.send(body, budgeted).await?;
+        if let Some(l) = &self.local {
+            l.save_once(&self.client).await;
+        }
         if let Some(c) = &self.opts.cache {
             c.put(key, &v);
         }

@@ -46,8 +46,8 @@ pub fn advice(spec: &str) -> &'static str {
         "ollama" => {
             "on Ollama, use a model whose template supports tools (its page lists the `tools` capability, e.g. llama3.1, qwen2.5 or qwen3): its template renders every tool's description; a custom Modelfile TEMPLATE must render `.Tools`"
         }
-        "llamacpp" => {
-            "llama-server: start it with --jinja, which renders each tool's description through the model's own tool template (a model whose template has no tool section gets llama.cpp's generic tool prompt, which keeps them). llama-cpp-python: its chatml-function-calling format leaves descriptions out, and its default (the model's own template) may leave the tools out entirely: serve the same GGUF with llama-server --jinja instead"
+        "llamacpp" | "local" => {
+            "llama-server: start it with --jinja and a model whose own chat template renders tools (Qwen 2.5/3, Llama 3.1+, Mistral, Hermes); a template with no tool section (Gemma 3, seen here) leaves the tools out of the prompt entirely, so pass --chat-template-file with a tool-aware template. llama-cpp-python: its chatml-function-calling format leaves descriptions out: serve the GGUF with llama-server instead"
         }
         "lmstudio" => {
             "in LM Studio, load a model marked for tool use: its prompt lists each tool with its description"
@@ -59,7 +59,7 @@ pub fn advice(spec: &str) -> &'static str {
             "a hosted endpoint should show descriptions: check that no proxy in between rewrites the tool list"
         }
         _ => {
-            "a local runtime must render each tool's description into the prompt: llama.cpp's llama-server with --jinja; on Ollama, a model with the `tools` capability; not llama-cpp-python's chatml-function-calling format, which leaves descriptions out"
+            "a local runtime must render each tool's description into the prompt: llama.cpp's llama-server with --jinja and a model whose chat template renders tools; on Ollama, a model with the `tools` capability; not llama-cpp-python's chatml-function-calling format, which leaves descriptions out"
         }
     }
 }

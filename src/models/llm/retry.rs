@@ -305,7 +305,7 @@ impl LlmModel {
 impl LlmModel {
     /// Stops the endpoint for the rest of the run with `cause` (said once on stderr); the
     /// error the current request ends with.
-    fn halt(&self, cause: String) -> CallError {
+    pub(super) fn halt(&self, cause: String) -> CallError {
         if let Ok(mut h) = self.halted.lock()
             && h.is_none()
         {
