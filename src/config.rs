@@ -44,7 +44,8 @@ pub struct CiConfig {
     pub tasks: Option<PathBuf>,
     /// Model spec (repeatable or comma-separated) [default: bm25]: `bm25[:<min_score>]`,
     /// `replay:<file.jsonl>`, or `<provider>:<model>` with provider one of openai, anthropic,
-    /// openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (see `toolgate run --help`).
+    /// openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat, or `local:<file.gguf>` (a
+    /// llama-server toolgate starts; see `toolgate run --help`).
     #[arg(
         short = 'm',
         long = "model",
@@ -107,6 +108,9 @@ pub struct CiConfig {
     /// Seconds to wait for one model reply [default: 60].
     #[arg(long, env = "TOOLGATE_TIMEOUT", value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// Retries of a failed model request (429, 5xx, timeouts), with backoff [default: 4].
+    #[arg(long, env = "TOOLGATE_RETRIES", value_name = "N")]
+    pub retries: Option<u32>,
     /// Base URL for the (single) LLM provider; its key comes from the provider's own variable.
     #[arg(long, env = "TOOLGATE_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,

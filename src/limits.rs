@@ -3,6 +3,9 @@
 
 use std::time::Duration;
 
+/// Most retries of one model request (each waits longer than the last).
+pub const MAX_RETRIES: u32 = 20;
+
 /// The longest duration toolgate accepts anywhere (a timeout, a wait): one week.
 pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 

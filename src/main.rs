@@ -9,7 +9,16 @@ use toolgate::commands::{self, Exit};
 use toolgate::config::Config;
 
 async fn run(cli: Cli) -> anyhow::Result<Exit> {
-    let (cfg, _) = Config::load(cli.config.as_deref())?;
+    let cfg = match Config::load(cli.config.as_deref()) {
+        Ok((cfg, _)) => cfg,
+        Err(e) => {
+            if let Command::Ci(a) = &cli.command {
+                commands::ci::report_unparsed(&format!("{e:#}"), a.no_github.unwrap_or(false))
+                    .await;
+            }
+            return Err(e);
+        }
+    };
     match &cli.command {
         Command::Inspect(a) => commands::inspect(a, &cfg).await,
         Command::Pin(a) => commands::pin(a, &cfg, a.check).await,
@@ -42,6 +51,47 @@ fn drop_empty_toolgate_vars() {
     }
 }
 
+/// A command line that did not parse: clap's message and exit code. For `ci`, the error also
+/// replaces the sticky comment and the summary ("could not run: …"), so a bad input does not
+/// leave the previous push's verdict standing.
+fn parse_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let names: Vec<String> = <Cli as clap::CommandFactory>::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    let is_ci = std::env::args()
+        .skip(1)
+        .find(|a| names.contains(a))
+        .is_some_and(|a| a == "ci");
+    let informational = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if is_ci && !informational {
+        let text = e.render().to_string();
+        let cause = text
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("the arguments did not parse")
+            .trim_start_matches("error: ")
+            .to_string();
+        let no_github = std::env::args().any(|a| a == "--no-github" || a == "--no-github=true");
+        if let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            rt.block_on(commands::ci::report_unparsed(
+                &format!("the ci arguments did not parse: {cause}"),
+                no_github,
+            ));
+        }
+    }
+    e.exit()
+}
+
 fn main() -> ExitCode {
     // Before anything else (no thread exists yet): no process of ours or of a server we start
     // may read this process's memory or environment, and the keys leave the environment.
@@ -53,7 +103,10 @@ fn main() -> ExitCode {
     drop_empty_toolgate_vars();
     // SAFETY: as above, no other thread exists yet.
     unsafe { toolgate::models::embed::encoder::init_process_env() };
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return parse_error(e),
+    };
     toolgate::report::style::init(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

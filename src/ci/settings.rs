@@ -30,6 +30,8 @@ pub struct CiSettings {
     /// Response cache folder; `None` with `--no-cache`.
     pub cache_dir: Option<PathBuf>,
     pub timeout: f64,
+    /// Retries of a failed model request.
+    pub retries: u32,
     pub base_url: Option<String>,
     pub max_calls: Option<usize>,
     pub seed: Option<u64>,
@@ -146,6 +148,14 @@ pub fn resolve(
         comment_author: pick!(comment_author),
         cache_dir: (!no_cache).then(|| PathBuf::from(".toolgate-cache")),
         timeout: pick!(timeout).unwrap_or(60.0),
+        retries: match pick!(retries) {
+            Some(n) if n > crate::limits::MAX_RETRIES => anyhow::bail!(
+                "--retries {n}: at most {} (each retry waits longer than the last)",
+                crate::limits::MAX_RETRIES
+            ),
+            Some(n) => n,
+            None => crate::models::llm::LlmOptions::default().retries,
+        },
         base_url: pick!(base_url),
         max_calls: pick!(max_calls),
         seed: pick!(seed),
@@ -172,6 +182,7 @@ impl CiSettings {
             api_key: None,
             llm: crate::models::llm::LlmOptions {
                 timeout,
+                retries: self.retries,
                 concurrency: self.concurrency,
                 cache: self.cache_dir.clone().map(crate::models::cache::Cache::new),
                 budget: self

@@ -228,7 +228,8 @@ pub struct RunArgs {
     /// Model spec (repeatable) [default: bm25]: `bm25[:<min_score>]` (offline BM25 router),
     /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
     /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
-    /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`. Keys come from
+    /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`; or
+    /// `local:<file.gguf>` (toolgate starts llama-server on it and stops it). Keys come from
     /// the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); local servers need none.
     #[arg(short = 'm', long = "model", value_name = "SPEC")]
     pub models: Vec<String>,
@@ -265,7 +266,8 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub timeout: f64,
     /// Retries of a request that failed with 429, 5xx or a timeout.
-    #[arg(long, default_value_t = 4, value_name = "N")]
+    #[arg(long, default_value_t = 4, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=crate::limits::MAX_RETRIES as i64))]
     pub retries: u32,
     /// Stop after this many provider calls; the run is marked partial.
     #[arg(long, value_name = "N")]

@@ -681,21 +681,66 @@ async fn one_sticky_comment_is_created_then_updated_and_a_foreign_one_is_never_t
         .ci(vec!["--server".into(), crash, "--comment".into()], vec![])
         .await;
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    let s = state.lock().unwrap();
-    assert_eq!(s.comments.len(), 3);
-    let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
-    let body = ours["body"].as_str().unwrap();
-    assert!(
-        body.starts_with(marker) && body.contains("toolgate could not run"),
-        "{body}"
-    );
-    let outs = gh.outputs();
-    assert_eq!(outs["passed"], "false");
-    assert!(!outs["error"].is_empty());
-    let summary = std::fs::read_to_string(gh.dir.path().join("toolgate-out/summary.md")).unwrap();
-    assert!(summary.contains("toolgate could not run"), "{summary}");
-    let c = read_json(&gh.dir.path().join("toolgate-out/ci.json"));
-    assert_eq!(c["status"], "error");
+    {
+        let s = state.lock().unwrap();
+        assert_eq!(s.comments.len(), 3);
+        let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
+        let body = ours["body"].as_str().unwrap();
+        assert!(
+            body.starts_with(marker) && body.contains("toolgate could not run"),
+            "{body}"
+        );
+        let outs = gh.outputs();
+        assert_eq!(outs["passed"], "false");
+        assert!(!outs["error"].is_empty());
+        let summary =
+            std::fs::read_to_string(gh.dir.path().join("toolgate-out/summary.md")).unwrap();
+        assert!(summary.contains("toolgate could not run"), "{summary}");
+        let c = read_json(&gh.dir.path().join("toolgate-out/ci.json"));
+        assert_eq!(c["status"], "error");
+    }
+
+    // Settings errors are this commit's result too: a flag that does not parse, a
+    // toolgate.toml that does not parse and a settings value out of range each replace the
+    // comment with "could not run" and the cause, before anything connects.
+    let cases: Vec<(Vec<String>, &str, &str)> = vec![
+        (vec!["--trials".into(), "abc".into()], "", "abc"),
+        (vec![], "[ci]\ntrials = \"many\"\n", "toolgate.toml"),
+        (
+            example_args(&["--max-error-rate", "7"]),
+            "",
+            "max-error-rate",
+        ),
+        (example_args(&["--retries", "99"]), "", "retries"),
+    ];
+    for (i, (args, toml, cause)) in cases.into_iter().enumerate() {
+        let cfg = gh.dir.path().join("toolgate.toml");
+        if toml.is_empty() {
+            let _ = std::fs::remove_file(&cfg);
+        } else {
+            std::fs::write(&cfg, toml).unwrap();
+        }
+        state.lock().unwrap().comments.iter_mut().for_each(|c| {
+            if c["id"] == ours_id {
+                c["body"] = json!(format!("{marker}\n## ✅ toolgate passed (stale {i})"));
+            }
+        });
+        let o = gh.ci(args, vec![]).await;
+        assert_eq!(o.status.code(), Some(2), "case {i}: {}", text(&o));
+        let s = state.lock().unwrap();
+        assert_eq!(s.comments.len(), 3, "case {i}: edited, not added");
+        let ours = s.comments.iter().find(|c| c["id"] == ours_id).unwrap();
+        let body = ours["body"].as_str().unwrap();
+        assert!(
+            body.starts_with(marker)
+                && body.contains("toolgate could not run")
+                && !body.contains("stale")
+                && body.contains(cause),
+            "case {i}: {body}"
+        );
+        assert_eq!(gh.outputs()["passed"], "false", "case {i}");
+    }
+    let _ = std::fs::remove_file(gh.dir.path().join("toolgate.toml"));
 }
 
 #[tokio::test(flavor = "multi_thread")]
