@@ -64,3 +64,33 @@ async fn hostile_retry_after_neither_panics_nor_stalls() {
         );
     }
 }
+
+/// llama-server's 500 for model output that did not parse as a tool call is the same on every
+/// try at temperature 0: it is reported once, not retried.
+#[tokio::test]
+async fn an_unparsable_model_output_is_not_retried() {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::any())
+        .respond_with(ResponseTemplate::new(500).set_body_json(json!({"error": {"code": 500,
+            "message": "The model produced output that does not match the expected peg-native format",
+            "type": "server_error"}})))
+        .mount(&server)
+        .await;
+    let opts = ModelOptions {
+        base_url: Some(server.uri()),
+        llm: LlmOptions {
+            backoff: Duration::from_millis(10),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let model = build_llm("openai-compat:m", &Catalog::default(), &opts).unwrap();
+    let r = model.complete("s", "u", 0).await;
+    let err = format!("{:?}", r.unwrap_err());
+    assert!(err.contains("does not match the expected"), "{err}");
+    assert_eq!(
+        server.received_requests().await.unwrap().len(),
+        1,
+        "no retry"
+    );
+}

@@ -207,7 +207,16 @@ impl LlmModel {
                     let prefix: String = self.scrub(&text).chars().take(300).collect();
                     let msg = format!("HTTP {status}: {prefix}");
                     let err = DecisionError::http(status.as_u16(), &text, msg);
-                    if status.as_u16() == 429 || status.as_u16() == 408 || status.is_server_error()
+                    // llama-server says a 500 when the model's own output did not parse as
+                    // its tool-call format: at temperature 0 the same request gives the same
+                    // output, so a retry only spends another reply.
+                    let unparsable = status.as_u16() == 500
+                        && (lower.contains("does not match the expected")
+                            || lower.contains("failed to parse tool call"));
+                    if !unparsable
+                        && (status.as_u16() == 429
+                            || status.as_u16() == 408
+                            || status.is_server_error())
                     {
                         Err((err, wait))
                     } else {
