@@ -26,15 +26,7 @@ fn setup(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let gguf = dir.join("tiny.gguf");
     std::fs::write(&gguf, b"GGUF stand-in").unwrap();
     let cat = dir.join("catalog.json");
-    std::fs::write(
-        &cat,
-        json!({"tools": [
-            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
-            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
+    write_two_tool_catalog(&cat);
     (gguf, cat)
 }
 

@@ -15,15 +15,7 @@ use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 fn files(dir: &Path, n: usize) -> (PathBuf, PathBuf) {
     let cat = dir.join("catalog.json");
-    std::fs::write(
-        &cat,
-        json!({"tools": [
-            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
-            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
-        ]})
-        .to_string(),
-    )
-    .unwrap();
+    write_two_tool_catalog(&cat);
     let tasks = dir.join("tasks.jsonl");
     let lines: Vec<String> = (0..n)
         .map(|i| json!({"id": format!("t{i}"), "request": format!("Book room Vega please #{i}"), "kind": "direct", "expected": {"tool": "book_room"}}).to_string())

@@ -17,11 +17,14 @@ use super::wire::{self, Reply};
 use super::{DecisionError, ErrorKind};
 use crate::catalog::Catalog;
 
+mod budget;
 mod decide;
 mod inflight;
 mod probe;
 mod retry;
+mod slot;
 
+pub use budget::{Budget, Limiters};
 pub use decide::reply_to_decision;
 use decide::synthetic_result;
 use inflight::InFlight;
@@ -35,34 +38,6 @@ type Fetched = Result<(Value, bool, Duration), CallError>;
 /// The error text of a decision not made because `--max-calls` was reached. The runner does
 /// not persist such decisions, so a resumed run (with a larger budget) makes them.
 pub const BUDGET_EXHAUSTED: &str = "budget exhausted (--max-calls)";
-
-/// A shared cap on provider calls across every model of a run.
-#[derive(Debug)]
-pub struct Budget {
-    max: usize,
-    used: AtomicUsize,
-}
-
-impl Budget {
-    pub fn new(max: usize) -> Self {
-        Budget {
-            max,
-            used: AtomicUsize::new(0),
-        }
-    }
-
-    fn take(&self) -> bool {
-        self.used
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |u| {
-                (u < self.max).then_some(u + 1)
-            })
-            .is_ok()
-    }
-
-    pub fn used(&self) -> usize {
-        self.used.load(Ordering::SeqCst)
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct LlmOptions {
@@ -83,23 +58,6 @@ pub struct LlmOptions {
     pub max_steps: u32,
     /// One request limiter per provider, shared by every model of that provider in a run.
     pub limiters: Limiters,
-}
-
-/// Per-provider request limiters.
-#[derive(Clone, Debug, Default)]
-pub struct Limiters(Arc<Mutex<std::collections::HashMap<String, Arc<Semaphore>>>>);
-
-impl Limiters {
-    /// The limiter of `provider`, created with `permits` on first use.
-    pub fn get(&self, provider: &str, permits: usize) -> Arc<Semaphore> {
-        match self.0.lock() {
-            Ok(mut m) => m
-                .entry(provider.to_string())
-                .or_insert_with(|| Arc::new(Semaphore::new(permits.max(1))))
-                .clone(),
-            Err(_) => Arc::new(Semaphore::new(permits.max(1))),
-        }
-    }
 }
 
 impl Default for LlmOptions {

@@ -210,3 +210,17 @@ pub fn canary_reply(body: &[u8]) -> Option<String> {
         .to_string(),
     )
 }
+
+/// Writes a snapshot of two unrelated tools (book_room, get_weather) to `path`: the smallest
+/// catalog a decision and the description canary can be made against.
+pub fn write_two_tool_catalog(path: &Path) {
+    std::fs::write(
+        path,
+        serde_json::json!({"tools": [
+            {"name": "book_room", "description": "Reserve a meeting room.", "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},
+            {"name": "get_weather", "description": "Weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+}
