@@ -194,6 +194,23 @@ pub struct ConnectConfig {
         value_name = "VAR"
     )]
     pub pass_env: Vec<String>,
+    /// How a stdio server is confined: `standard` (no privileges or capabilities, another uid
+    /// when toolgate is root, writes only to a private temp dir), `strict` (also no network)
+    /// or `off` [default: standard].
+    #[arg(long, env = "TOOLGATE_SANDBOX", value_name = "MODE")]
+    pub sandbox: Option<crate::sandbox::SandboxMode>,
+    /// The uid (and gid) a root toolgate runs the server as [default: 65534, nobody]; 0 keeps
+    /// root's uid (still without capabilities).
+    #[arg(long, env = "TOOLGATE_SANDBOX_UID", value_name = "UID")]
+    pub sandbox_uid: Option<u32>,
+    /// A directory the sandboxed server may also write beneath (repeatable or comma-separated).
+    #[arg(
+        long,
+        env = "TOOLGATE_SANDBOX_WRITE",
+        value_delimiter = ',',
+        value_name = "DIR"
+    )]
+    pub sandbox_write: Vec<PathBuf>,
 }
 
 impl Config {

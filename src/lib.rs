@@ -21,6 +21,7 @@ pub(crate) mod out;
 pub(crate) mod progress;
 pub(crate) mod record;
 pub mod report;
+pub mod sandbox;
 pub(crate) mod score;
 pub mod secrets;
 pub mod tasks;

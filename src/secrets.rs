@@ -274,6 +274,12 @@ pub fn harden_process() -> Result<(), String> {
 /// `--header` values, the bearer token, the `--pass-env` values). Values shorter than 6
 /// characters are not masked (they would blank out ordinary words).
 pub fn mask_secrets(text: &str, extra: &[String]) -> String {
+    mask_values(text, known_values(extra))
+}
+
+/// The values [`mask_secrets`] masks: the store's credentials, every secret-named
+/// variable's value, and `extra`.
+pub fn known_values(extra: &[String]) -> Vec<String> {
     let mut values: Vec<String> = store_snapshot().into_values().collect();
     values.extend(
         std::env::vars_os()
@@ -282,7 +288,7 @@ pub fn mask_secrets(text: &str, extra: &[String]) -> String {
             .map(|(_, v)| v),
     );
     values.extend(extra.iter().cloned());
-    mask_values(text, values)
+    values
 }
 
 /// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.

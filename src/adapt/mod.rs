@@ -95,6 +95,16 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
         .into_iter()
         .chain(trimmed(&args.pass_env))
         .collect();
+    opts.sandbox = crate::sandbox::SandboxOptions {
+        mode: args.sandbox.or(c.sandbox).unwrap_or_default(),
+        uid: args.sandbox_uid.or(c.sandbox_uid),
+        write: c
+            .sandbox_write
+            .iter()
+            .chain(&args.sandbox_write)
+            .cloned()
+            .collect(),
+    };
     Ok(opts)
 }
 

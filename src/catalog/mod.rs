@@ -8,6 +8,7 @@ pub mod connect;
 pub mod jsonpos;
 pub mod locate;
 pub mod lock;
+pub mod mask;
 pub mod mcp_config;
 pub mod net;
 pub mod snapshot;
@@ -171,17 +172,19 @@ pub(crate) fn kind(v: &Value) -> &'static str {
 }
 
 /// Loads a catalog from any server spec: live stdio/HTTP server or snapshot file.
+/// Every credential-looking value in the catalog's text is masked (see [`mask`]).
 pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
-    match spec {
-        ServerSpec::Snapshot(path) => snapshot::read(path),
+    let catalog = match spec {
+        ServerSpec::Snapshot(path) => snapshot::read(path)?,
         _ => {
             crate::progress::while_slow(
                 "waiting for the server to start and list its tools",
                 connect::connect(spec, opts),
             )
-            .await
+            .await?
         }
-    }
+    };
+    Ok(mask::masked(catalog, opts))
 }
 
 #[cfg(test)]

@@ -174,6 +174,8 @@ pub struct ConnectOptions {
     pub env: Vec<(String, String)>,
     /// Working directory for a stdio server (an MCP config's `cwd`).
     pub cwd: Option<PathBuf>,
+    /// How a stdio server is confined (`--sandbox`).
+    pub sandbox: crate::sandbox::SandboxOptions,
 }
 
 impl Default for ConnectOptions {
@@ -188,6 +190,7 @@ impl Default for ConnectOptions {
             pass_env: Vec::new(),
             env: Vec::new(),
             cwd: None,
+            sandbox: Default::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod belt;
 pub mod files;
+pub mod fork;
 mod inputs;
 pub mod settings;
 pub mod shards;
@@ -51,7 +52,7 @@ pub async fn run(
     gh: &GithubEnv,
     format: Format,
 ) -> anyhow::Result<Exit> {
-    let mut notices = Vec::new();
+    let mut notices = s.notices.clone();
     let mut outputs: BTreeMap<String, String> = BTreeMap::new();
     let mut put = |key: &str, path: &Path| {
         outputs.insert(key.to_string(), path.display().to_string());

@@ -53,6 +53,8 @@ pub struct CiSettings {
     /// The lock is a belt lock and your server is this section of it (`--mcp-config` with a
     /// server name): the lock check goes server by server.
     pub lock_section: Option<String>,
+    /// Notices settled before the run (e.g. models skipped on a fork's pull request).
+    pub notices: Vec<String>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -168,6 +170,7 @@ pub fn resolve(
         curve_sizes,
         ablation: crate::eval::curve::When::from(pick!(ablation)),
         lock_section: None,
+        notices: Vec::new(),
         out,
     })
 }

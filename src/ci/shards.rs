@@ -63,7 +63,7 @@ pub async fn run_shard(
 ) -> anyhow::Result<Exit> {
     let out = OutDir(s.out.clone());
     out.prepare()?;
-    let mut notices = Vec::new();
+    let mut notices = s.notices.clone();
     let (tasks_path, _) = tasks_file(s, catalog, &out, &mut notices)?;
     let tasks = eval::load_tasks(catalog, &tasks_path, s.eval.split)?;
     let run_dir = out.run_dir();

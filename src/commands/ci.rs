@@ -59,6 +59,8 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
             .or_else(|| cfg.ci.mcp_config.clone()),
     };
     s.lock_section = crate::adapt::belt::section_of(&server, a.lock.as_ref(), cfg);
+    let skipped = ci::fork::skip_keyless(&mut s, &gh);
+    s.notices.extend(skipped);
     let result = async {
         if !s.merge.is_empty() {
             // Fan-in: the shards kept the catalog they ran against; no server is needed.

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::runner::OutcomeLine;
 use crate::catalog::lock::{self, LockDiff, LockFile};
-use crate::record::RunFile;
 use crate::record::lint::{LintReport, ReportFinding};
+use crate::record::{RunFile, seal};
 use crate::score::Rate;
 use crate::score::compare::{ModelComparison, compare as paired};
 
@@ -69,10 +69,23 @@ impl Baseline {
         self
     }
 
+    /// The file's text, sealed with its content hash (see [`crate::record::seal`]).
     pub fn to_text(&self) -> anyhow::Result<String> {
-        let mut s = serde_json::to_string_pretty(self)?;
+        let mut value = serde_json::to_value(self)?;
+        let hash = seal::content_hash(&value);
+        if let Some(map) = value.as_object_mut() {
+            map.insert(seal::CONTENT_HASH.into(), hash.into());
+        }
+        let mut s = serde_json::to_string_pretty(&value)?;
         s.push('\n');
         Ok(s)
+    }
+
+    /// A baseline file's value, once its seal holds.
+    fn sealed(value: serde_json::Value, path: &Path) -> anyhow::Result<Self> {
+        seal::verify_content(&value, path)?;
+        serde_json::from_value(value)
+            .with_context(|| format!("the base {} is not a valid baseline", path.display()))
     }
 
     fn from_file(path: &Path) -> anyhow::Result<Self> {
@@ -81,8 +94,7 @@ impl Baseline {
         let value: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("the base {} is not JSON", path.display()))?;
         match value.get("schema_version").and_then(|v| v.as_str()) {
-            Some(BASELINE_SCHEMA) => serde_json::from_value(value)
-                .with_context(|| format!("the base {} is not a valid baseline", path.display())),
+            Some(BASELINE_SCHEMA) => Self::sealed(value, path),
             Some(crate::record::run::RUN_SCHEMA) => {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 Self::from_run_dir(if dir.as_os_str().is_empty() {
@@ -107,8 +119,9 @@ impl Baseline {
         if file.is_file() {
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("could not read the base {}", file.display()))?;
-            return serde_json::from_str(&text)
-                .with_context(|| format!("the base {} is not a valid baseline", file.display()));
+            let value = serde_json::from_str(&text)
+                .with_context(|| format!("the base {} is not JSON", file.display()))?;
+            return Self::sealed(value, &file);
         }
         Self::from_run_dir(dir)
     }
@@ -120,6 +133,9 @@ impl Baseline {
         } else {
             dir.join("run")
         };
+        if run_dir.join(crate::record::files::RUN_FILE).is_file() {
+            seal::verify(&run_dir)?;
+        }
         let run = RunFile::read(&run_dir).with_context(|| {
             format!(
                 "the base {} holds neither {BASELINE_FILE} nor a run",

@@ -1,7 +1,6 @@
-//! The run directory: created (or resumed) from [`EvalOptions`], filled by the models one
-//! decision at a time (`predictions.jsonl`), then scored into `run.json` and `outcomes.jsonl`
-//! (the report stage writes `report.md` and `report.html` beside them). A run directory is locked while a process writes to it, so
-//! two `--resume` of one directory cannot interleave.
+//! The run directory: created (or resumed) from [`EvalOptions`], filled one decision at a time
+//! (`predictions.jsonl`), scored into `run.json` and `outcomes.jsonl`, sealed by `SHA256SUMS`;
+//! locked while a process writes to it, so two `--resume` of one directory cannot interleave.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -394,6 +393,7 @@ impl RunDir {
             lines.push('\n');
         }
         write_file(&self.dir.join(OUTCOMES_FILE), &lines)?;
+        crate::record::seal::write(&self.dir)?;
         Ok(decision)
     }
 }

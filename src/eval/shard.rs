@@ -37,7 +37,10 @@ pub fn gather(
     }
     let runs: Vec<(PathBuf, RunFile)> = dirs
         .iter()
-        .map(|d| RunFile::read(d).map(|r| (d.clone(), r)))
+        .map(|d| {
+            crate::record::seal::verify(d)?;
+            RunFile::read(d).map(|r| (d.clone(), r))
+        })
         .collect::<anyhow::Result<_>>()?;
     let (first_dir, first) = &runs[0];
     let Some(n) = first.shard.map(|s| s.n) else {

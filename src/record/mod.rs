@@ -10,6 +10,7 @@ pub mod io;
 pub mod lint;
 pub mod reuse;
 pub mod run;
+pub mod seal;
 pub mod shard;
 pub mod v1;
 

@@ -62,6 +62,10 @@ impl Belt {
         toolgate()
             .current_dir(self.dir.path())
             .env("BELT_TIME_BIN", third_party("venv/bin/mcp-server-time"))
+            // As root the sandbox runs servers as uid 65534, which reaches neither this 0700
+            // temp dir nor a venv whose python links under /root: keep root's uid (still
+            // without capabilities) for these servers.
+            .env("TOOLGATE_SANDBOX_UID", "0")
             .args(args)
             .output()
             .unwrap()

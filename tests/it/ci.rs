@@ -770,6 +770,61 @@ async fn a_read_only_token_on_a_fork_skips_the_comment_and_still_gates() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fork_without_secrets_skips_keyless_llms_and_bm25_still_gates() {
+    let state = Arc::new(Mutex::new(State::default()));
+    let server = github_mock(state.clone()).await;
+    let fork = Actions::new(&server.uri(), true);
+    let read_models = |gh: &Actions| -> Vec<String> {
+        let v = read_json(&gh.dir.path().join("toolgate-out/run/run.json"));
+        v["models"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|m| m["spec"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // An LLM beside BM25: the LLM is skipped, BM25 gates alone.
+    let o = fork
+        .ci(example_args(&["-m", "openai:gpt-4o-mini,bm25"]), vec![])
+        .await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let summary = std::fs::read_to_string(fork.dir.path().join("summary")).unwrap();
+    assert!(
+        summary.contains("`openai:gpt-4o-mini` skipped")
+            && summary.contains("pull requests from forks no secrets")
+            && summary.contains("OPENAI\\_API\\_KEY"),
+        "{summary}"
+    );
+    let models = read_models(&fork);
+    assert!(
+        models.len() == 1 && models[0].starts_with("bm25"),
+        "{models:?}"
+    );
+    // Only an LLM: BM25 stands in, and a failing BM25 score still fails the check.
+    let o = fork
+        .ci(
+            example_args(&["-m", "openai:gpt-4o-mini", "--fail-under", "0.99"]),
+            vec![],
+        )
+        .await;
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let models = read_models(&fork);
+    assert!(
+        models.len() == 1 && models[0].starts_with("bm25"),
+        "{models:?}"
+    );
+    // The same pull request from the repository itself has secrets: a missing key is an error.
+    let own = Actions::new(&server.uri(), false);
+    let o = own
+        .ci(example_args(&["-m", "openai:gpt-4o-mini"]), vec![])
+        .await;
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("OPENAI_API_KEY"), "{}", text(&o));
+}
+
 /// Replies to every chat completion with a call to `get_event`.
 struct OpenAi;
 

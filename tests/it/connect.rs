@@ -307,7 +307,9 @@ fn third_party_npm_everything_server_over_streamable_http() {
 #[test]
 fn third_party_pypi_time_server_over_stdio() {
     let bin = third_party("venv/bin/mcp-server-time");
-    let v = inspect_json(&bin, &["--connect-timeout", "30"]);
+    // The venv's python may link under /root (mode 0700): as root, keep root's uid (without
+    // capabilities) rather than 65534, which cannot reach it.
+    let v = inspect_json(&bin, &["--connect-timeout", "30", "--sandbox-uid", "0"]);
     let names: Vec<&str> = v["tools"]
         .as_array()
         .unwrap()

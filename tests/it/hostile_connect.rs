@@ -29,6 +29,17 @@ fn wait_gone(pid: i32) -> bool {
     false
 }
 
+/// The fixture writes its grandchild's pid into `dir`: the sandbox lets it (as root's uid,
+/// still without capabilities, so the 0700 temp dir stays reachable).
+fn pidfile_writable(dir: &std::path::Path) -> Vec<String> {
+    vec![
+        "--sandbox-uid".into(),
+        "0".into(),
+        "--sandbox-write".into(),
+        dir.display().to_string(),
+    ]
+}
+
 fn read_pid(path: &std::path::Path) -> i32 {
     std::fs::read_to_string(path)
         .expect("the fixture wrote its grandchild's pid")
@@ -52,6 +63,7 @@ fn server_exiting_early_with_a_grandchild_holding_stdout_ends_at_once() {
             "--connect-timeout",
             "30",
         ])
+        .args(pidfile_writable(dir.path()))
         .assert()
         .code(2)
         .get_output()
@@ -82,6 +94,7 @@ fn grandchildren_die_even_when_the_server_exited_first() {
             "--connect-timeout",
             "30",
         ])
+        .args(pidfile_writable(dir.path()))
         .assert()
         .success();
     let pid = read_pid(&pidfile);

@@ -34,5 +34,6 @@ mod lookalike_scale;
 mod one_slot;
 mod rules;
 mod sampler;
+mod sandbox;
 mod shard;
 mod surface;

@@ -161,3 +161,73 @@ fn ci_matrix_jobs_and_the_fan_in_gate_as_one_job_would() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Issue 22 point 4: a shard or a baseline edited after toolgate wrote it is refused, naming
+/// the file; the untouched ones merge and compare.
+#[test]
+fn a_tampered_shard_or_baseline_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for k in 1..=2 {
+        run(
+            d,
+            &["--out", &format!("s{k}"), "--shard", &format!("{k}/2")],
+        );
+    }
+    let merge = |out: &str| {
+        toolgate()
+            .current_dir(d)
+            .args(["merge", "s1", "s2", "--out", out])
+            .output()
+            .unwrap()
+    };
+    let o = merge("ok");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // One decision flipped to the expected tool: a better score, forged.
+    let p = d.join("s2/predictions.jsonl");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.pop();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let o = merge("forged");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("s2/predictions.jsonl was changed after toolgate wrote it"),
+        "{err}"
+    );
+
+    let base = d.join("base.json");
+    let original = std::fs::read_to_string(fixture("example/toolgate-baseline.json")).unwrap();
+    let ci_with_base = || {
+        toolgate()
+            .current_dir(fixture("example"))
+            .args(["ci", "--no-github", "--out"])
+            .arg(d.join("ci-out"))
+            .arg("--base")
+            .arg(&base)
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&base, &original).unwrap();
+    let o = ci_with_base();
+    assert!(
+        o.status.code() != Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let forged = original.replacen(
+        "\"value\": 0.3230769230769231",
+        "\"value\": 0.9230769230769231",
+        1,
+    );
+    assert_ne!(forged, original);
+    std::fs::write(&base, &forged).unwrap();
+    let o = ci_with_base();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("base.json was changed after toolgate wrote it"),
+        "{err}"
+    );
+}

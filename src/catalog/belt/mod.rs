@@ -129,7 +129,9 @@ pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::R
     }
     let jobs = config.servers.iter().map(|s| async move {
         let (spec, opts) = spec_of(s, base)?;
-        super::connect::connect(&spec, &opts).await
+        super::connect::connect(&spec, &opts)
+            .await
+            .map(|c| super::mask::masked(c, &opts))
     });
     let results = crate::progress::while_slow(
         &format!(

@@ -78,7 +78,7 @@ pub async fn load(
                     config: path.display().to_string(),
                     servers: vec![BeltServer {
                         name: stem(path),
-                        catalog: snapshot::read(path)?,
+                        catalog: crate::catalog::mask::masked(snapshot::read(path)?, base),
                     }],
                 }
             } else {
@@ -129,7 +129,10 @@ fn folder(dir: &Path) -> anyhow::Result<Belt> {
         .map(|p| {
             Ok(BeltServer {
                 name: stem(p),
-                catalog: snapshot::read(p)?,
+                catalog: crate::catalog::mask::masked(
+                    snapshot::read(p)?,
+                    &ConnectOptions::default(),
+                ),
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;

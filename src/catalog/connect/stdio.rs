@@ -41,6 +41,20 @@ impl StderrTail {
         });
     }
 
+    /// True when the server said a permission was denied (a sandbox limit, perhaps).
+    fn mentions_permission(&self) -> bool {
+        let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
+        [
+            "permission denied",
+            "eacces",
+            "read-only file system",
+            "operation not permitted",
+        ]
+        .iter()
+        .any(|w| text.contains(w))
+    }
+
     /// The last few lines, indented, or an empty string.
     fn render(&self) -> String {
         let bytes = self.0.lock().map(|b| b.clone()).unwrap_or_default();
@@ -119,15 +133,27 @@ pub(super) async fn connect_stdio(
     for (name, value) in env::passed_from_store(&opts.pass_env) {
         cmd.env(name, value);
     }
-    // An MCP config's `env`: what the user wrote for this server.
-    cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));
+    // An MCP config's `env` (what the user wrote for this server) is set below, after the
+    // sandbox's variables.
     if let Some(dir) = &opts.cwd {
         cmd.current_dir(dir);
     }
     #[cfg(unix)]
     cmd.process_group(0);
+    // The sandbox's HOME and TMPDIR come before the config's `env` (which may set its own).
+    let mut sandbox = crate::sandbox::prepare(&opts.sandbox)
+        .with_context(|| format!("could not sandbox the server `{shown}`"))?;
+    sandbox.apply(&mut cmd);
+    cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));
     let mut child = cmd.spawn().map_err(|e| {
-        anyhow!("could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)")
+        anyhow!(
+            "could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?){}",
+            if e.kind() == std::io::ErrorKind::PermissionDenied {
+                sandbox.failure_hint()
+            } else {
+                String::new()
+            }
+        )
     })?;
     // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
@@ -168,6 +194,8 @@ pub(super) async fn connect_stdio(
             // ended; if toolgate finishes first, the runtime drops the task and the guard
             // ends the group then (the watcher's `kill_on_drop` ends the server itself).
             tokio::spawn(async move {
+                // Dropped in reverse: the group ends first, then its directory goes.
+                let _sandbox = sandbox;
                 let _group = GroupGuard(pgid);
                 let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
             });
@@ -190,7 +218,12 @@ pub(super) async fn connect_stdio(
                 .filter(|f| !shown_already.contains(f.as_str()))
                 .map(|f| format!(" The connection was cut: {f}."))
                 .unwrap_or_default();
-            Err(anyhow!("{e:#}.{exit}{fatal}{}", stderr.render()))
+            let hint = if stderr.mentions_permission() {
+                sandbox.failure_hint()
+            } else {
+                String::new()
+            };
+            Err(anyhow!("{e:#}.{exit}{fatal}{}{hint}", stderr.render()))
                 .with_context(|| format!("could not read the tools of `{shown}` over stdio"))
         }
     }

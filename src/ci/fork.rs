@@ -1,0 +1,76 @@
+//! Pull requests from forks (and Dependabot's) run without the repository's secrets: an LLM
+//! model whose key is missing there is skipped with a notice instead of failing the check of
+//! every outside contribution. The offline checks still gate: the lock, lint, and BM25 (which
+//! stands in when no model is left).
+
+use crate::error::ProviderError;
+use crate::github::GithubEnv;
+use crate::models::{ModelKind, ModelSpec, provider};
+
+use super::CiSettings;
+
+/// Why this run has no secrets, when it is a pull request GitHub gives none.
+fn secretless(gh: &GithubEnv) -> Option<&'static str> {
+    if !gh.actions
+        || !gh
+            .event_name
+            .as_deref()
+            .is_some_and(|e| e.starts_with("pull_request"))
+    {
+        return None;
+    }
+    if std::env::var("GITHUB_ACTOR").is_ok_and(|a| a == "dependabot[bot]") {
+        return Some("Dependabot's pull requests");
+    }
+    match gh.pull_request() {
+        Ok(Some(pr)) if pr.from_fork => Some("pull requests from forks"),
+        _ => None,
+    }
+}
+
+/// The model's missing key variable, when it needs one that this environment lacks.
+fn missing_key(spec: &ModelSpec, base_url: Option<&str>) -> Option<String> {
+    let ModelKind::Llm(p) = spec.kind() else {
+        return None;
+    };
+    match provider::endpoint(p, base_url, None) {
+        Err(e) => e
+            .downcast_ref::<ProviderError>()
+            .map(|ProviderError::MissingKey { var, .. }| var.clone()),
+        Ok(_) => None,
+    }
+}
+
+/// On a secretless pull request, drops the models whose key is missing (BM25 stands in when
+/// none is left) and returns the notice that says so.
+pub fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
+    let why = secretless(gh)?;
+    let (skipped, kept): (Vec<ModelSpec>, Vec<ModelSpec>) = s
+        .eval
+        .models
+        .iter()
+        .cloned()
+        .partition(|m| missing_key(m, s.base_url.as_deref()).is_some());
+    if skipped.is_empty() {
+        return None;
+    }
+    let vars: Vec<String> = skipped
+        .iter()
+        .filter_map(|m| missing_key(m, s.base_url.as_deref()))
+        .collect();
+    let names: Vec<String> = skipped.iter().map(|m| format!("`{m}`")).collect();
+    let stand_in = if kept.is_empty() {
+        s.eval.models = vec!["bm25".parse().expect("bm25 parses")];
+        "; the offline BM25 router gates in their place (the thresholds apply to it)"
+    } else {
+        s.eval.models = kept;
+        ""
+    };
+    Some(format!(
+        "{} skipped: GitHub gives {why} no secrets ({} not set). The lock, lint and offline \
+         checks still gate{stand_in}; the LLM scores are measured when the change is merged \
+         or a maintainer runs the workflow.",
+        names.join(", "),
+        vars.join(", ")
+    ))
+}

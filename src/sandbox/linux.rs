@@ -1,0 +1,300 @@
+//! The Linux sandbox: what the child does between fork and exec, and the Landlock ruleset
+//! the parent builds for it (built before the fork, so the child only makes system calls).
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreated,
+    RulesetCreatedAttr, Scope, path_beneath_rules,
+};
+
+use super::{DEFAULT_UID, Prepared, SandboxMode, SandboxOptions};
+
+/// What the child applies to itself before it executes the server.
+pub(crate) struct Plan {
+    /// toolgate runs as root: the child holds every capability until it drops them.
+    root: bool,
+    /// The uid and gid the child takes (root only).
+    uid: Option<u32>,
+    /// Cut the network (`--sandbox strict`).
+    strict: bool,
+    /// Landlock's TCP rules stand in when no network namespace can be made.
+    net_by_landlock: bool,
+    /// The highest capability number this kernel knows.
+    last_cap: u32,
+    /// The Landlock ruleset (None when the kernel has no Landlock).
+    ruleset: Option<RulesetCreated>,
+}
+
+// Secure bits (linux/securebits.h): no privilege for uid 0 at exec, no ambient raise, and
+// keep-caps off, each locked.
+const SECBIT_NOROOT: libc::c_ulong = 1 << 0;
+const SECBIT_NOROOT_LOCKED: libc::c_ulong = 1 << 1;
+const SECBIT_KEEP_CAPS_LOCKED: libc::c_ulong = 1 << 5;
+const SECBIT_NO_CAP_AMBIENT_RAISE: libc::c_ulong = 1 << 6;
+const SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED: libc::c_ulong = 1 << 7;
+
+#[repr(C)]
+struct CapHeader {
+    version: u32,
+    pid: libc::c_int,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct CapData {
+    effective: u32,
+    permitted: u32,
+    inheritable: u32,
+}
+
+const CAP_VERSION_3: u32 = 0x2008_0522;
+
+fn check(r: libc::c_int, what: &str) -> io::Result<()> {
+    if r == 0 {
+        Ok(())
+    } else {
+        let e = io::Error::last_os_error();
+        Err(io::Error::new(e.kind(), format!("sandbox: {what}: {e}")))
+    }
+}
+
+impl Plan {
+    /// Runs in the child after fork: only system calls, no allocation on the way to exec
+    /// (errors excepted).
+    fn enter(self) -> io::Result<()> {
+        // SAFETY: each call is a plain system call on the child's own process state.
+        unsafe {
+            if self.strict {
+                let flags = if self.root {
+                    libc::CLONE_NEWNET
+                } else {
+                    libc::CLONE_NEWUSER | libc::CLONE_NEWNET
+                };
+                if libc::unshare(flags) != 0 && !self.net_by_landlock {
+                    return check(-1, "--sandbox strict could not cut the network");
+                }
+            }
+            if self.root {
+                let bits = SECBIT_NOROOT
+                    | SECBIT_NOROOT_LOCKED
+                    | SECBIT_KEEP_CAPS_LOCKED
+                    | SECBIT_NO_CAP_AMBIENT_RAISE
+                    | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+                check(
+                    libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0),
+                    "securebits",
+                )?;
+            }
+            for cap in 0..=self.last_cap {
+                let r = libc::prctl(libc::PR_CAPBSET_DROP, cap as libc::c_ulong, 0, 0, 0);
+                // Without CAP_SETPCAP (an unprivileged toolgate) there is nothing to drop.
+                if r != 0 && self.root {
+                    check(r, "dropping the capability bounding set")?;
+                }
+            }
+            if let Some(uid) = self.uid {
+                check(libc::setgroups(0, std::ptr::null()), "setgroups")?;
+                check(libc::setresgid(uid, uid, uid), "setresgid")?;
+                check(libc::setresuid(uid, uid, uid), "setresuid")?;
+            }
+            let header = CapHeader {
+                version: CAP_VERSION_3,
+                pid: 0,
+            };
+            let data = [CapData {
+                effective: 0,
+                permitted: 0,
+                inheritable: 0,
+            }; 2];
+            check(
+                libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int,
+                "clearing capabilities",
+            )?;
+            // Old kernels have no ambient set (EINVAL): nothing to clear there.
+            let _ = libc::prctl(
+                libc::PR_CAP_AMBIENT,
+                libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
+            match self.ruleset {
+                // Sets no_new_privs, then restricts.
+                Some(ruleset) => {
+                    ruleset
+                        .restrict_self()
+                        .map_err(|e| io::Error::other(format!("sandbox: Landlock: {e}")))?;
+                }
+                None => check(
+                    libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
+                    "no_new_privs",
+                )?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Makes the child enter `plan` between fork and exec.
+pub(crate) fn install(cmd: &mut tokio::process::Command, plan: Plan) {
+    let cell = Mutex::new(Some(plan));
+    // SAFETY: the closure makes system calls only (see `Plan::enter`); the mutex lives in the
+    // closure and no other thread of the child can hold it.
+    unsafe {
+        cmd.pre_exec(move || {
+            let plan = cell.lock().ok().and_then(|mut p| p.take());
+            match plan {
+                Some(p) => p.enter(),
+                None => Err(io::Error::other("sandbox: already used for another child")),
+            }
+        });
+    }
+}
+
+/// The Landlock ABI this kernel offers (0: none).
+fn landlock_abi() -> i32 {
+    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only returns
+    // the version.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32,
+        )
+    };
+    i32::try_from(v).unwrap_or(0).max(0)
+}
+
+fn last_cap() -> u32 {
+    std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(40)
+        .min(63)
+}
+
+/// Character devices any program writes to.
+const DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/tty",
+    "/dev/ptmx",
+    "/dev/pts",
+];
+
+fn ruleset(writable: &[PathBuf], strict: bool) -> anyhow::Result<RulesetCreated> {
+    let write: BitFlags<AccessFs> = AccessFs::from_write(ABI::V10);
+    let mut rs = Ruleset::default().handle_access(write)?;
+    let mut scope: BitFlags<Scope> = Scope::Signal.into();
+    if strict {
+        rs = rs.handle_access(AccessNet::from_all(ABI::V10))?;
+        scope |= Scope::AbstractUnixSocket;
+    }
+    let rs = rs.scope(scope)?.create()?;
+    let device = AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
+    Ok(rs
+        .add_rules(path_beneath_rules(writable, write))?
+        .add_rules(path_beneath_rules(DEVICES, device))?)
+}
+
+pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let uid = root
+        .then(|| opts.uid.unwrap_or(DEFAULT_UID))
+        .filter(|u| *u != 0);
+    let dir = tempfile::Builder::new()
+        .prefix("toolgate-sandbox-")
+        .tempdir()
+        .context("could not create the server's sandbox directory")?;
+    if let Some(u) = uid {
+        std::os::unix::fs::chown(dir.path(), Some(u), Some(u))
+            .with_context(|| format!("could not hand {} to uid {u}", dir.path().display()))?;
+    }
+    let strict = opts.mode == SandboxMode::Strict;
+    let abi = landlock_abi();
+    let mut writable = vec![dir.path().to_path_buf()];
+    for w in &opts.write {
+        let full = std::path::absolute(w).unwrap_or_else(|_| w.clone());
+        if !full.exists() {
+            anyhow::bail!("--sandbox-write {}: no such directory", w.display());
+        }
+        writable.push(full);
+    }
+    if strict && abi < 4 && !root && !userns_possible() {
+        anyhow::bail!(
+            "--sandbox strict cannot cut the network here: no user namespaces for a network \
+             namespace, and Landlock ABI {abi} has no network rules (4 or later needed)"
+        );
+    }
+    let ruleset = if abi > 0 {
+        Some(ruleset(&writable, strict).context("could not build the Landlock ruleset")?)
+    } else {
+        None
+    };
+    let statement = statement(opts.mode, uid, abi, &writable, root);
+    let home = dir.path().display().to_string();
+    Ok(Prepared {
+        env: vec![("HOME".into(), home.clone()), ("TMPDIR".into(), home)],
+        statement,
+        uid,
+        plan: Some(Plan {
+            root,
+            uid,
+            strict,
+            net_by_landlock: abi >= 4,
+            last_cap: last_cap(),
+            ruleset,
+        }),
+        dir: Some(dir),
+    })
+}
+
+fn userns_possible() -> bool {
+    std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .is_some_and(|n| n > 0)
+}
+
+fn statement(
+    mode: SandboxMode,
+    uid: Option<u32>,
+    abi: i32,
+    writable: &[PathBuf],
+    root: bool,
+) -> String {
+    let who = match uid {
+        Some(u) => format!(", uid {u}"),
+        None if root => ", uid 0 (--sandbox-uid 0)".to_string(),
+        None => String::new(),
+    };
+    let shown: Vec<String> = writable.iter().map(|p| shown(p)).collect();
+    let writes = if abi > 0 {
+        format!(
+            "writes only beneath {} (Landlock ABI {abi})",
+            shown.join(", ")
+        )
+    } else {
+        "writes not limited (this kernel has no Landlock)".to_string()
+    };
+    let net = if mode == SandboxMode::Strict {
+        ", no network"
+    } else {
+        ""
+    };
+    format!(
+        "{}: no_new_privs, no capabilities{who}, {writes}{net}",
+        mode.as_str()
+    )
+}
+
+fn shown(p: &Path) -> String {
+    p.display().to_string()
+}
