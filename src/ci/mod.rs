@@ -7,6 +7,7 @@ pub mod belt;
 pub mod files;
 pub mod fork;
 mod inputs;
+pub mod relay;
 pub mod settings;
 pub mod shards;
 pub mod sinks;

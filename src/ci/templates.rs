@@ -107,7 +107,9 @@ const DOWNLOAD: &str =
 /// The gate step's inputs, shared by the one-job and the fan-in workflow.
 const GATE_INPUTS: &str = "          config: toolgate.toml
           base: toolgate-baseline.json
-          comment: ${{ github.event_name == 'pull_request' }}
+          # The comment is posted by toolgate-comment.yml (fork-safe): this job runs the pull
+          # request's code, so it holds a read-only token.
+          comment: false
           # incremental: true   # re-run only the tasks a change can reach (LLM suites)
 ";
 const LLM_HINT: &str =
@@ -115,6 +117,48 @@ const LLM_HINT: &str =
         # env:
         #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
 ";
+
+/// The fork-safe comment workflow: on `workflow_run` of the evaluation, it downloads the
+/// run's `toolgate` artefact and posts the comment from it (`ci --comment-from`), running none
+/// of the pull request's code; the only job that may write pull-request comments.
+pub fn comment_workflow_text(action_ref: Option<&str>) -> String {
+    let action = action_line(action_ref);
+    format!(
+        "# Posts toolgate's sticky comment on every pull request, forks included. The evaluation
+# (toolgate.yml) runs the pull request's code with a read-only token and uploads its output;
+# this workflow checks out nothing and runs none of that code: it downloads the run's
+# `toolgate` artefact and renders the comment again from its data, treating it as untrusted
+# (sizes bounded, every string escaped, commit and pull request taken from the event).
+# Written by `toolgate init`.
+name: toolgate comment
+
+on:
+  workflow_run:  # zizmor: ignore[dangerous-triggers] -- no checkout, no code of the pull request runs here; the artefact is read as untrusted data
+    workflows: [toolgate]
+    types: [completed]
+
+permissions: {{}}
+
+jobs:
+  comment:
+    if: ${{{{ github.event.workflow_run.event == 'pull_request' }}}}
+    runs-on: ubuntu-latest
+    permissions:
+      actions: read          # the evaluation run's artefact
+      pull-requests: write   # the sticky comment
+    steps:
+      - uses: {DOWNLOAD}
+        with:
+          name: toolgate
+          path: ${{{{ runner.temp }}}}/toolgate-artifact
+          run-id: ${{{{ github.event.workflow_run.id }}}}
+          github-token: ${{{{ github.token }}}}
+      - uses: {action}
+        with:
+          comment-from: ${{{{ runner.temp }}}}/toolgate-artifact
+"
+    )
+}
 
 pub fn workflow_text(o: &WorkflowOptions) -> String {
     let action = action_line(o.action_ref);
@@ -173,7 +217,6 @@ jobs:
     runs-on: ubuntu-latest
 {gate_needs}    permissions:
       contents: read
-      pull-requests: write   # the sticky comment; fork PRs get a read-only token and skip it
     steps:
 {CHECKOUT}"
     ));
@@ -278,11 +321,22 @@ mod tests {
             ..Default::default()
         });
         assert!(pinned.contains("uses: me/toolgate@0123456789abcdef0123456789abcdef01234567\n"));
+        // The evaluation runs the pull request's code: read-only, and no comment from it.
         assert!(
-            w.contains("${{ github.event_name == 'pull_request' }}"),
+            w.contains("comment: false") && !w.contains("pull-requests: write"),
             "{w}"
         );
         assert!(w.contains(ACTION_REF));
+        let c = comment_workflow_text(None);
+        assert!(c.contains("${{ github.event.workflow_run.id }}"), "{c}");
+        assert!(
+            c.contains("pull-requests: write") && !c.contains("actions/checkout"),
+            "{c}"
+        );
+        assert!(
+            c.contains("comment-from: ${{ runner.temp }}/toolgate-artifact"),
+            "{c}"
+        );
         assert!(!w.contains("shard") && !w.contains("badge:"));
     }
 

@@ -21,6 +21,11 @@ pub struct CiArgs {
     /// How to connect (`[connect]` in toolgate.toml gives the same settings).
     #[command(flatten)]
     pub connect: crate::config::ConnectConfig,
+    /// Fork-safe comment job (`on: workflow_run`): post the sticky comment from this output
+    /// folder of the evaluation job (its downloaded artefact, treated as untrusted) instead of
+    /// evaluating; the commit and pull request come from the workflow_run event.
+    #[arg(long, env = "TOOLGATE_COMMENT_FROM", value_name = "DIR")]
+    pub comment_from: Option<PathBuf>,
     /// Lock file to check (default: toolgate.lock).
     #[arg(long, env = "TOOLGATE_LOCK", value_name = "FILE")]
     pub lock: Option<PathBuf>,

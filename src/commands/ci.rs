@@ -48,6 +48,14 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
             return Err(e);
         }
     };
+    if let Some(dir) = &a.comment_from {
+        // The comment job runs no server and no model: only the artefact and the event.
+        let result = ci::relay::run(dir, &s, &gh).await;
+        if let Err(e) = &result {
+            eprintln!("toolgate: the comment could not be posted: {e:#}");
+        }
+        return result;
+    }
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use crate::ci::templates::{WorkflowOptions, config_text, workflow_text};
+use crate::ci::templates::{WorkflowOptions, comment_workflow_text, config_text, workflow_text};
 use crate::cli::InitArgs;
 use crate::gate::Exit;
 use crate::models::discover::{WriterPick, best_writer};
@@ -27,6 +27,7 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
 pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result<Exit> {
     let config = args.dir.join(crate::config::DEFAULT_CONFIG);
     let workflow = args.dir.join(".github/workflows/toolgate.yml");
+    let comment_workflow = args.dir.join(".github/workflows/toolgate-comment.yml");
     let tasks = args.dir.join(&args.tasks);
     // A task file is never overwritten, not even with --force: it may hold a reviewed suite.
     let existing_tasks = tasks.exists();
@@ -40,7 +41,7 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
         .server
         .as_deref()
         .filter(|_| !args.no_tasks && !existing_tasks);
-    for p in [&config, &workflow] {
+    for p in [&config, &workflow, &comment_workflow] {
         if p.exists() && !args.force {
             bail!(
                 "{} already exists: pass --force to overwrite it",
@@ -70,6 +71,11 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
             shards: args.shards,
             publish_badge: args.publish_badge,
         }),
+        args.force,
+    )?;
+    write_new(
+        &comment_workflow,
+        &comment_workflow_text(args.action_ref.as_deref()),
         args.force,
     )?;
     if args.server.is_none() {

@@ -186,7 +186,7 @@ fn finding_key(f: &ReportFinding) -> (String, Option<String>, String) {
 }
 
 /// What changed against the base.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BaseComparison {
     /// Where the base came from (a path as given).
     pub base: PathBuf,

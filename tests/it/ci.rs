@@ -438,6 +438,10 @@ impl Respond for Github {
         }));
         match (method.as_str(), path.as_str()) {
             ("GET", "/user") => forbidden,
+            // The open pull requests of a head `owner:branch` (the comment job finds a fork's).
+            ("GET", "/repos/o/r/pulls") => ResponseTemplate::new(200).set_body_json(json!([
+                {"number": 7, "head": {"sha": "0123456789abcdef0123456789abcdef01234567"}}
+            ])),
             ("GET", "/repos/o/r/issues/7/comments") => {
                 ResponseTemplate::new(200).set_body_json(Value::Array(s.comments.clone()))
             }
@@ -823,6 +827,73 @@ async fn a_fork_without_secrets_skips_keyless_llms_and_bm25_still_gates() {
         .await;
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("OPENAI_API_KEY"), "{}", text(&o));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_comment_job_posts_from_the_untrusted_artefact_of_a_fork() {
+    let state = Arc::new(Mutex::new(State::default()));
+    let server = github_mock(state.clone()).await;
+    let gh = Actions::new(&server.uri(), true);
+    // The evaluation job: read-only, no comment; its output folder is the artefact.
+    let artefact = gh.dir.path().join("artefact");
+    let mut args = example_args(&["--out", artefact.to_str().unwrap()]);
+    args.retain(|a| a != "--comment");
+    args.push("--comment=false".into());
+    let o = gh.ci(args, vec![]).await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(state.lock().unwrap().comments.is_empty());
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let event = |conclusion: &str| {
+        json!({"action": "completed", "workflow_run": {"id": 99, "event": "pull_request",
+            "head_sha": sha, "head_branch": "feature", "conclusion": conclusion,
+            "head_repository": {"owner": {"login": "someone"}},
+            "html_url": "https://github.example/o/r/actions/runs/99", "pull_requests": []}})
+    };
+    let relay = |conclusion: &str| {
+        std::fs::write(gh.dir.path().join("wr.json"), event(conclusion).to_string()).unwrap();
+        let extra = vec![
+            ("GITHUB_EVENT_NAME".to_string(), "workflow_run".to_string()),
+            (
+                "GITHUB_EVENT_PATH".to_string(),
+                gh.dir.path().join("wr.json").display().to_string(),
+            ),
+        ];
+        gh.ci(
+            vec!["--comment-from".into(), artefact.display().to_string()],
+            extra,
+        )
+    };
+    let o = relay("success").await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let body = {
+        let st = state.lock().unwrap();
+        assert_eq!(st.comments.len(), 1);
+        st.comments[0]["body"].as_str().unwrap().to_string()
+    };
+    assert!(
+        body.starts_with("<!-- toolgate:comment default -->"),
+        "{body}"
+    );
+    assert!(body.contains("toolgate passed"), "{body}");
+    // A forged pass for a job that failed is shown as a failure, on the same comment.
+    let o = relay("failure").await;
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let body = state.lock().unwrap().comments[0]["body"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        !body.contains("toolgate passed") && body.contains("ended `failure`"),
+        "{body}"
+    );
+    assert_eq!(state.lock().unwrap().comments.len(), 1);
+    // A link in place of ci.json is refused.
+    let ci_json = artefact.join("ci.json");
+    std::fs::remove_file(&ci_json).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", &ci_json).unwrap();
+    let o = relay("success").await;
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not a regular file"), "{}", text(&o));
 }
 
 /// Replies to every chat completion with a call to `get_event`.

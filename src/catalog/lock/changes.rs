@@ -19,7 +19,7 @@ pub enum ChangeKind {
     Changed,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct FieldChange {
     /// JSON pointer inside the tool definition (`/description`, `/inputSchema/properties/x`).
     pub pointer: String,
@@ -31,14 +31,14 @@ pub struct FieldChange {
     pub after: Option<Value>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ToolChange {
     pub name: String,
     pub changes: Vec<FieldChange>,
 }
 
 /// Everything that differs between a lock and a catalog.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct LockDiff {
     pub added: Vec<String>,
     pub removed: Vec<String>,

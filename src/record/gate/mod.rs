@@ -85,7 +85,7 @@ impl std::fmt::Display for LockState {
 }
 
 /// The lock check's result, as ci.json carries it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LockStatus {
     pub path: String,
     pub status: LockState,

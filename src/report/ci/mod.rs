@@ -27,7 +27,7 @@ pub enum CiStatus {
     Error,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CiReport {
     pub schema_version: String,
     pub toolgate_version: String,
