@@ -1,6 +1,15 @@
 //! toolgate: tells the author of an MCP server, in CI, whether agents can actually use its
 //! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
 
+/// `eprintln!` for toolgate's messages: a line on stderr, made inert for the GitHub Actions
+/// runner (see [`out::neutralise`]) when it reads the log.
+#[macro_export]
+macro_rules! elog {
+    ($($t:tt)*) => {
+        $crate::out::eprint_line(&format!($($t)*))
+    };
+}
+
 pub(crate) mod adapt;
 pub mod catalog;
 pub mod ci;
@@ -17,7 +26,7 @@ pub(crate) mod improve;
 pub(crate) mod limits;
 pub mod lint;
 pub mod models;
-pub(crate) mod out;
+pub mod out;
 pub(crate) mod progress;
 pub(crate) mod record;
 pub mod report;

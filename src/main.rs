@@ -96,7 +96,7 @@ fn main() -> ExitCode {
     // Before anything else (no thread exists yet): no process of ours or of a server we start
     // may read this process's memory or environment, and the keys leave the environment.
     if let Err(e) = toolgate::secrets::harden_process() {
-        eprintln!("toolgate: warning: {e}");
+        toolgate::elog!("toolgate: warning: {e}");
     }
     // SAFETY: first thing in main, before the async runtime or any other thread starts.
     unsafe { toolgate::secrets::take_secrets() };
@@ -107,6 +107,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return parse_error(e),
     };
+    // SAFETY: still no other thread: header values leave the environment once parsed.
+    unsafe { toolgate::secrets::forget_parsed() };
     toolgate::report::style::init(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -114,7 +116,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("toolgate: error: could not start the async runtime: {e}");
+            toolgate::elog!("toolgate: error: could not start the async runtime: {e}");
             return ExitCode::from(2);
         }
     };
@@ -124,9 +126,9 @@ fn main() -> ExitCode {
     match result {
         Ok(exit) => ExitCode::from(exit.code()),
         Err(e) => {
-            eprintln!("toolgate: error: {e:#}");
+            toolgate::elog!("toolgate: error: {e:#}");
             if let Some(help) = toolgate::error::help_for(&e) {
-                eprintln!("help: {help}");
+                toolgate::elog!("help: {help}");
             }
             ExitCode::from(2)
         }

@@ -6,9 +6,82 @@
 use std::io::Write;
 use std::path::Path;
 
+/// True when the output is read by the GitHub Actions runner, which turns some lines into
+/// workflow commands.
+fn on_actions() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true"))
+}
+
+/// Text for a log line the Actions runner reads, made inert: it turns a line that starts
+/// (after blanks) with `::` into a workflow command (`::add-mask::`, `::error::`,
+/// `::stop-commands::`…) and `##[` anywhere into a legacy one. Every control character but
+/// tab and newline (escape sequences, OSC hyperlinks, carriage returns that would start a new
+/// line) is shown escaped, a leading `::` becomes `: :` and `##[` becomes `# #[`.
+pub fn neutralise(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut clean = String::with_capacity(line.len());
+        for c in line.chars() {
+            if c.is_control() && c != '\t' {
+                clean.push_str(&c.escape_unicode().to_string());
+            } else {
+                clean.push(c);
+            }
+        }
+        let clean = clean.replace("##[", "# #[");
+        let blanks = clean.len() - clean.trim_start().len();
+        match clean[blanks..].strip_prefix("::") {
+            Some(rest) => {
+                out.push_str(&clean[..blanks]);
+                out.push_str(": :");
+                out.push_str(rest);
+            }
+            None => out.push_str(&clean),
+        }
+    }
+    out
+}
+
 /// Writes `text` to stdout. A closed pipe ends the process with exit 0: what was asked for
-/// was written as far as anyone reads it, and there is nobody left to tell.
+/// was written as far as anyone reads it, and there is nobody left to tell. On GitHub
+/// Actions every line is [`neutralise`]d: only [`command`] writes a workflow command.
 pub fn print(text: &str) {
+    if on_actions() {
+        write_stdout(&neutralise(text));
+    } else {
+        write_stdout(text);
+    }
+}
+
+/// Writes toolgate's own workflow commands (annotations, notices), whose data was escaped
+/// where they were made.
+pub fn command(text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    let mut s = text.to_string();
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    write_stdout(&s);
+}
+
+/// A line on stderr (the `elog!` macro), [`neutralise`]d on GitHub Actions.
+pub fn eprint_line(text: &str) {
+    let mut s = if on_actions() {
+        neutralise(text)
+    } else {
+        text.to_string()
+    };
+    s.push('\n');
+    let _ = std::io::stderr().lock().write_all(s.as_bytes());
+}
+
+fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let result = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     if let Err(e) = result {
@@ -50,6 +123,23 @@ pub fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_line_of_hostile_text_becomes_a_workflow_command() {
+        let hostile = "ok ::add-mask::x\n  ::error::forged\r::warning::cr\nsee ##[error]legacy \u{1b}]8;;http://x\u{7}link\u{1b}[31m";
+        let out = neutralise(hostile);
+        for line in out.lines() {
+            assert!(!line.trim_start().starts_with("::"), "{line:?}");
+            assert!(!line.contains("##["), "{line:?}");
+            assert!(!line.contains('\u{1b}') && !line.contains('\r'), "{line:?}");
+        }
+        assert!(
+            out.contains("ok ::add-mask::x"),
+            "mid-line `::` is inert: {out}"
+        );
+        assert!(out.contains(": :error::forged"), "{out}");
+        assert_eq!(neutralise("plain text"), "plain text");
+    }
 
     #[test]
     fn replaces_and_creates_folders() {

@@ -211,6 +211,24 @@ pub unsafe fn take_secrets() -> Vec<String> {
     names
 }
 
+/// Removes settings that hold credentials once the arguments were parsed (clap read them
+/// from the environment): `TOOLGATE_HEADERS` and the action's `INPUT_HEADER` carry header
+/// values such as `Authorization: Bearer …`. Their bytes are overwritten too.
+///
+/// # Safety
+/// As [`take_secrets`]: no other thread may touch the environment.
+pub unsafe fn forget_parsed() {
+    for name in ["TOOLGATE_HEADERS", "INPUT_HEADER"] {
+        if std::env::var_os(name).is_some() {
+            // SAFETY: the caller guarantees no other thread reads or writes the environment.
+            unsafe {
+                wipe_value(name);
+                std::env::remove_var(name);
+            }
+        }
+    }
+}
+
 /// Overwrites the value bytes of `name=value` in place in `environ` (the strings of the
 /// initial environment live in the block `/proc/<pid>/environ` reads; `unsetenv` alone only
 /// drops the pointer and leaves the bytes there).

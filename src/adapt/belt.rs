@@ -75,7 +75,7 @@ pub async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
     let belt = belt::connect_all(&config, &opts).await?;
     for s in &belt.servers {
         for note in &s.catalog.notes {
-            eprintln!("note: server `{}`: {note}", s.name);
+            crate::elog!("note: server `{}`: {note}", s.name);
         }
     }
     Ok(belt)

@@ -121,7 +121,7 @@ pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Cat
         crate::error::ConnectError::Failed { message, help }
     })?;
     for note in &catalog.notes {
-        eprintln!("note: {note}");
+        crate::elog!("note: {note}");
     }
     Ok(catalog)
 }
@@ -155,7 +155,7 @@ pub(crate) fn verdict(d: &crate::gate::GateDecision) -> Exit {
         } else {
             "gate failed"
         };
-        eprintln!("toolgate: {what}: {}", d.wording().join("; "));
+        crate::elog!("toolgate: {what}: {}", d.wording().join("; "));
     }
     d.exit()
 }

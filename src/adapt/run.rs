@@ -81,9 +81,9 @@ pub async fn load_belt(
     let belt = load(&parsed, &base, &super::trimmed(&server.connect.pass_env)).await?;
     let (combined, info) = eval::belt::with_belt(own, &belt, &parsed.display());
     for s in &info.skipped {
-        eprintln!("note: the belt's server {s} is left out of the belt");
+        crate::elog!("note: the belt's server {s} is left out of the belt");
     }
-    eprintln!(
+    crate::elog!(
         "note: evaluating in the belt {}: {} tools of {} servers beside your {}",
         parsed.display(),
         info.tool_count(),

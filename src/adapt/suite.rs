@@ -25,7 +25,7 @@ pub async fn write_suite(
     };
     let warned = out.tasks.iter().filter(|t| !t.warnings.is_empty()).count();
     if warned > 0 {
-        eprintln!(
+        crate::elog!(
             "{warned} task(s) kept with warnings after {} rewrites (see their `warnings` field)",
             crate::tasks::writer::MAX_REWRITES
         );
@@ -38,7 +38,7 @@ pub async fn write_suite(
     }
     write_tasks(output, &out.tasks)?;
     let count = |k: crate::tasks::Kind| out.tasks.iter().filter(|t| t.kind == k).count();
-    eprintln!(
+    crate::elog!(
         "wrote {} tasks to {} ({} direct, {} near_miss, {} no_tool; seed {}).{}",
         out.tasks.len(),
         output.display(),
@@ -53,30 +53,30 @@ pub async fn write_suite(
         }
     );
     if !out.unsampleable.is_empty() {
-        eprintln!(
+        crate::elog!(
             "{} tool(s) could not be sampled and have no tasks:",
             out.unsampleable.len()
         );
         for (tool, reason) in &out.unsampleable {
-            eprintln!("  {tool}: {reason}");
+            crate::elog!("  {tool}: {reason}");
         }
     }
     if !out.unphrased.is_empty() {
-        eprintln!(
+        crate::elog!(
             "{} tool(s) have no template tasks: a template cannot ask for them without echoing the name (write tasks for them, or use --generator):",
             out.unphrased.len()
         );
         for (tool, reason) in &out.unphrased {
-            eprintln!("  {tool}: {reason}");
+            crate::elog!("  {tool}: {reason}");
         }
     }
     if !out.rejected.is_empty() {
-        eprintln!("{} written request(s) were dropped:", out.rejected.len());
+        crate::elog!("{} written request(s) were dropped:", out.rejected.len());
         for (id, reason) in &out.rejected {
-            eprintln!("  {id}: {reason}");
+            crate::elog!("  {id}: {reason}");
         }
     }
-    eprintln!(
+    crate::elog!(
         "The tasks are pending review: until a person approves them a run on this file is a smoke test (no headline accuracy, no threshold gate, a grey badge). Read them, fix or drop what is wrong, then `toolgate approve {}`.",
         output.display()
     );

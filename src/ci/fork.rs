@@ -74,3 +74,64 @@ pub fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
         vars.join(", ")
     ))
 }
+
+/// In a pull request, `pass_env` may not hand the server GitHub's token or a provider key:
+/// the server is the pull request's own code, and the names may come from its own config.
+/// Drops such names from `lists` and returns the notice that says so.
+pub fn keep_credentials_from_pr(gh: &GithubEnv, lists: &mut [&mut Vec<String>]) -> Option<String> {
+    if !gh.actions
+        || !gh
+            .event_name
+            .as_deref()
+            .is_some_and(|e| e.starts_with("pull_request"))
+    {
+        return None;
+    }
+    let mut dropped: Vec<String> = Vec::new();
+    for list in lists.iter_mut() {
+        list.retain(|name| {
+            let credential = crate::secrets::SECRET_VARS.contains(&name.trim());
+            if credential && !dropped.iter().any(|d| d == name.trim()) {
+                dropped.push(name.trim().to_string());
+            }
+            !credential
+        });
+    }
+    if dropped.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "pass_env names {} in a pull request: the server under test is the pull request's code, \
+         so it does not get GitHub's token or a provider key; give it a credential of its own \
+         under another name",
+        dropped.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pull_request_cannot_pass_the_token_or_a_provider_key() {
+        let gh = GithubEnv {
+            actions: true,
+            event_name: Some("pull_request".into()),
+            ..Default::default()
+        };
+        let mut flags = vec!["GITHUB_TOKEN".to_string(), "BRAVE_API_KEY".into()];
+        let mut file = vec!["OPENAI_API_KEY".to_string()];
+        let notice = keep_credentials_from_pr(&gh, &mut [&mut flags, &mut file]).unwrap();
+        assert_eq!(flags, ["BRAVE_API_KEY"]);
+        assert!(file.is_empty());
+        assert!(notice.contains("GITHUB_TOKEN, OPENAI_API_KEY"), "{notice}");
+        let push = GithubEnv {
+            actions: true,
+            event_name: Some("push".into()),
+            ..Default::default()
+        };
+        let mut keep = vec!["GITHUB_TOKEN".to_string()];
+        assert!(keep_credentials_from_pr(&push, &mut [&mut keep]).is_none());
+        assert_eq!(keep, ["GITHUB_TOKEN"]);
+    }
+}

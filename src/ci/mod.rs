@@ -210,7 +210,7 @@ pub async fn run(
         put("baseline", &out.file(files::BASELINE_JSON));
         if let Some(p) = &s.write_baseline {
             write_file(p, &text)?;
-            eprintln!(
+            crate::elog!(
                 "wrote the baseline {} (commit it to compare pull requests with it)",
                 p.display()
             );
@@ -273,7 +273,7 @@ pub async fn run(
         if format == Format::Json {
             eprint!("{annotations}");
         } else {
-            crate::out::print(&annotations);
+            crate::out::command(&annotations);
         }
     }
     if s.comment {
@@ -305,7 +305,7 @@ pub async fn run(
         } else {
             "the run cannot be scored"
         };
-        eprintln!("toolgate: {what}: {}", report.reasons.join("; "));
+        crate::elog!("toolgate: {what}: {}", report.reasons.join("; "));
     }
     Ok(decision.exit())
 }

@@ -186,7 +186,7 @@ async fn find_pr(
 pub async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<Exit> {
     let run = evaluated(gh)?;
     if !run.event.starts_with("pull_request") {
-        eprintln!(
+        crate::elog!(
             "toolgate: the evaluated run was for a `{}` event, not a pull request: no comment",
             run.event
         );
@@ -203,7 +203,7 @@ pub async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<E
         .context("GITHUB_TOKEN is not set (give the job pull-requests: write)")?;
     let (owner, name) = github::split_repo(repo)?;
     let Some(number) = find_pr(gh, &run, owner, name, token).await? else {
-        eprintln!(
+        crate::elog!(
             "toolgate: no open pull request has the evaluated commit {} as its head: no comment",
             run.head_sha
         );
@@ -227,9 +227,9 @@ pub async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<E
     .await?;
     match posted {
         comment::Posted::Created { url } | comment::Posted::Updated { url } => {
-            eprintln!("toolgate: pull-request comment {url}");
+            crate::elog!("toolgate: pull-request comment {url}");
         }
-        comment::Posted::Skipped { reason } => eprintln!("toolgate: no comment: {reason}"),
+        comment::Posted::Skipped { reason } => crate::elog!("toolgate: no comment: {reason}"),
     }
     Ok(Exit::Pass)
 }

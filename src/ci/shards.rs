@@ -95,7 +95,7 @@ pub async fn run_shard(
         _ => crate::out::println(&line),
     }
     for n in notices {
-        eprintln!("note: {n}");
+        crate::elog!("note: {n}");
     }
     Ok(crate::gate::shard(&rd.run).exit())
 }

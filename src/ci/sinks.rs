@@ -23,12 +23,12 @@ pub fn mask(text: &str) -> String {
 /// A notice in the log (an Actions `::notice` on GitHub).
 pub fn notice(gh: &GithubEnv, msg: &str) {
     if gh.actions {
-        crate::out::println(&format!(
+        crate::out::command(&format!(
             "::notice title=toolgate comment::{}",
             crate::report::github::escape_data(msg)
         ));
     } else {
-        eprintln!("toolgate: notice: {msg}");
+        crate::elog!("toolgate: notice: {msg}");
     }
 }
 
@@ -85,11 +85,11 @@ pub async fn comment_on_pr(
 ) -> String {
     match post_comment(gh, s, body).await {
         Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
-            eprintln!("toolgate: pull-request comment {url}");
+            crate::elog!("toolgate: pull-request comment {url}");
             url
         }
         Ok(comment::Posted::Skipped { reason }) if reason.starts_with(NOT_A_PR) => {
-            eprintln!("toolgate: no pull-request comment: {reason}");
+            crate::elog!("toolgate: no pull-request comment: {reason}");
             String::new()
         }
         Ok(comment::Posted::Skipped { reason }) => {
@@ -102,12 +102,12 @@ pub async fn comment_on_pr(
         Err(e) => {
             let msg = format!("the pull-request comment failed: {e:#}");
             if gh.actions {
-                crate::out::println(&format!(
+                crate::out::command(&format!(
                     "::warning title=toolgate comment::{}",
                     crate::report::github::escape_data(&msg)
                 ));
             } else {
-                eprintln!("toolgate: warning: {msg}");
+                crate::elog!("toolgate: warning: {msg}");
             }
             report.notices.push(format!("{msg}."));
             String::new()
@@ -141,7 +141,7 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
         )
         .is_ok();
     if !written {
-        eprintln!(
+        crate::elog!(
             "toolgate: could not write the error report into {}",
             s.out.display()
         );
@@ -152,26 +152,26 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
     if let Some(p) = &gh.step_summary
         && let Err(e) = github::outputs::write_summary(p, &markdown)
     {
-        eprintln!("toolgate: {e:#}");
+        crate::elog!("toolgate: {e:#}");
     }
     if let Some(p) = &gh.output {
         let first_line = error.lines().next().unwrap_or_default().to_string();
         if let Err(e) =
             github::outputs::write_outputs(p, &[("passed", "false".into()), ("error", first_line)])
         {
-            eprintln!("toolgate: {e:#}");
+            crate::elog!("toolgate: {e:#}");
         }
     }
     if s.comment {
         let body = format!("{}\n{markdown}", comment::marker(&s.comment_id));
         match post_comment(gh, s, &body).await {
             Ok(comment::Posted::Created { url }) | Ok(comment::Posted::Updated { url }) => {
-                eprintln!("toolgate: pull-request comment {url}");
+                crate::elog!("toolgate: pull-request comment {url}");
             }
             Ok(comment::Posted::Skipped { reason }) => {
-                eprintln!("toolgate: no pull-request comment: {reason}")
+                crate::elog!("toolgate: no pull-request comment: {reason}")
             }
-            Err(e) => eprintln!("toolgate: warning: the pull-request comment failed: {e:#}"),
+            Err(e) => crate::elog!("toolgate: warning: the pull-request comment failed: {e:#}"),
         }
     }
 }

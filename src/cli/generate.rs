@@ -9,14 +9,14 @@ pub struct GenerateArgs {
     /// Where to write the tasks (JSONL).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: std::path::PathBuf,
-    /// Direct requests per tool.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    /// Direct requests per tool (at most 100).
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = per_tool_count)]
     pub per_tool: usize,
-    /// Near-miss requests per tool (aimed at its most similar sibling).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// Near-miss requests per tool, aimed at its most similar sibling (at most 100).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = per_tool_count)]
     pub near_miss: usize,
-    /// Requests no tool serves.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    /// Requests no tool serves (at most 10000).
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = no_tool_count)]
     pub no_tool: usize,
     /// Seed: the same seed gives byte-identical tasks.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -40,4 +40,24 @@ pub struct GenerateArgs {
     /// Do not read or write the response cache.
     #[arg(long)]
     pub no_cache: bool,
+}
+
+/// A count of at most `max`, said plainly when it is more.
+fn count(s: &str, max: usize) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    if n > max {
+        return Err(format!("{n} is more than {max}"));
+    }
+    Ok(n)
+}
+
+fn per_tool_count(s: &str) -> Result<usize, String> {
+    count(s, 100)
+}
+
+fn no_tool_count(s: &str) -> Result<usize, String> {
+    count(s, 10_000)
 }

@@ -92,7 +92,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
     if !args.json {
         print_diff(&belt, &old, &new, &d, &path);
     }
-    eprintln!("toolgate: {}", d.summary());
+    crate::elog!("toolgate: {}", d.summary());
     // The verdict comes from the gate stage, like every other gate.
     Ok(crate::gate::changed_belt(&path, d.keyed()).exit())
 }

@@ -72,7 +72,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool, name: &str) -> anyho
         ));
         crate::out::print(&lock::render(&d));
     }
-    eprintln!("toolgate: server `{name}` changed: {}", d.summary());
+    crate::elog!("toolgate: server `{name}` changed: {}", d.summary());
     let changed = BeltDiff {
         changed: vec![ServerDiff {
             server: name.to_string(),

@@ -52,14 +52,22 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
         // The comment job runs no server and no model: only the artefact and the event.
         let result = ci::relay::run(dir, &s, &gh).await;
         if let Err(e) = &result {
-            eprintln!("toolgate: the comment could not be posted: {e:#}");
+            crate::elog!("toolgate: the comment could not be posted: {e:#}");
         }
         return result;
     }
+    let mut connect = a.connect.clone();
+    let mut pr_cfg = cfg.clone();
+    let kept = ci::fork::keep_credentials_from_pr(
+        &gh,
+        &mut [&mut connect.pass_env, &mut pr_cfg.connect.pass_env],
+    );
+    s.notices.extend(kept);
+    let cfg = &pr_cfg;
     let server = ServerArgs {
         server: a.server.clone(),
         server_args: vec![],
-        connect: a.connect.clone(),
+        connect,
         mcp_config: a
             .settings
             .mcp_config

@@ -68,10 +68,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
         &policy,
     );
     for n in &decision.notices {
-        eprintln!("toolgate: note: {n}");
+        crate::elog!("toolgate: note: {n}");
     }
     if !decision.passed() {
-        eprintln!("toolgate: gate failed: {}", decision.wording().join("; "));
+        crate::elog!("toolgate: gate failed: {}", decision.wording().join("; "));
     }
     Ok(decision.exit())
 }

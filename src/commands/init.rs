@@ -20,7 +20,7 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
         );
     }
     write_file(path, text)?;
-    eprintln!("wrote {}", path.display());
+    crate::elog!("wrote {}", path.display());
     Ok(())
 }
 
@@ -32,7 +32,7 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
     // A task file is never overwritten, not even with --force: it may hold a reviewed suite.
     let existing_tasks = tasks.exists();
     if existing_tasks && args.server.is_some() && !args.no_tasks {
-        eprintln!(
+        crate::elog!(
             "{} exists: no starter suite is written (init never overwrites a task file; delete it or pass --tasks OTHER to write one)",
             tasks.display()
         );
@@ -79,16 +79,16 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
         args.force,
     )?;
     if args.server.is_none() {
-        eprintln!(
+        crate::elog!(
             "fill in `server` in {} (your server's command line or URL) first, then `toolgate init --server … --force` writes a starter suite",
             config.display()
         );
     }
     match &wrote_tasks {
-        Some(t) => eprintln!(
+        Some(t) => crate::elog!(
             "next: read {t} and fix or drop what is wrong, `toolgate approve {t}`, `toolgate pin` (writes toolgate.lock), then `toolgate ci`; commit all three"
         ),
-        None => eprintln!(
+        None => crate::elog!(
             "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it, then `toolgate approve tasks.jsonl`), set [ci] tasks, then `toolgate ci`"
         ),
     }
@@ -124,7 +124,7 @@ async fn bootstrap_suite(
             best_writer(&|k| crate::secrets::secret_var(k).or_else(|| std::env::var(k).ok())).await
         }
     };
-    eprintln!("{}", pick.why);
+    crate::elog!("{}", pick.why);
     let opts = crate::tasks::template::GenerateOptions::default();
     let model_opts = crate::models::ModelOptions {
         base_url: None,

@@ -14,7 +14,7 @@ pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     if let Some(path) = &args.save {
         snapshot::write(path, &catalog)?;
-        eprintln!("saved {} tools to {}", catalog.tools.len(), path.display());
+        crate::elog!("saved {} tools to {}", catalog.tools.len(), path.display());
     }
     let cx = Context::new(&catalog, &cfg.lint);
     let file = crate::adapt::locate_file(&catalog, cfg, None);

@@ -62,7 +62,13 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
         print(&crate::lint::settings::Accepted::stubs(&open));
         return Ok(Exit::Pass);
     }
-    print(&render_lint(&report, args.output.format));
+    let text = render_lint(&report, args.output.format);
+    if args.output.format == crate::report::Format::Github {
+        // Annotations are workflow commands by design (their data escaped where made).
+        crate::out::command(&text);
+    } else {
+        print(&text);
+    }
     write_outputs(&report, &args.output)?;
     let policy = GatePolicy {
         lint_fail_on: if args.strict {
@@ -80,7 +86,7 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
         &policy,
     );
     if !decision.passed() {
-        eprintln!("toolgate: lint failed: {}", decision.wording().join("; "));
+        crate::elog!("toolgate: lint failed: {}", decision.wording().join("; "));
     }
     Ok(decision.exit())
 }

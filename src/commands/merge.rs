@@ -18,7 +18,7 @@ pub fn run(a: &MergeArgs) -> anyhow::Result<Exit> {
         .unwrap_or_else(|| PathBuf::from(&first.suite.path));
     let tasks = eval::load_tasks(&catalog, &tasks_path, shard::split_of(&first)?)?;
     shard::check_suite(&first, &tasks, &tasks_path)?;
-    eprintln!(
+    crate::elog!(
         "merging {} shard(s): {} decision(s)",
         dirs.len(),
         predictions.len()

@@ -78,7 +78,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
             "\nReview the change; if it is intended, run `toolgate pin` to update the lock.",
         );
     }
-    eprintln!("toolgate: {}", d.summary());
+    crate::elog!("toolgate: {}", d.summary());
     // The verdict comes from the gate stage, like every other gate.
     let status = crate::gate::LockStatus {
         path: path.display().to_string(),

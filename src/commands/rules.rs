@@ -45,7 +45,7 @@ pub fn list(write_docs: Option<&Path>) -> anyhow::Result<Exit> {
         for (name, text) in doc_files() {
             write_file(&dir.join(name), &text)?;
         }
-        eprintln!("wrote {} rule pages to {}", RULES.len(), dir.display());
+        crate::elog!("wrote {} rule pages to {}", RULES.len(), dir.display());
         return Ok(Exit::Pass);
     }
     for r in RULES {

@@ -131,7 +131,7 @@ async fn ablation(
         return Ok(None);
     }
     if opts.shard.is_some() {
-        eprintln!("note: the ablation check is not measured on a shard (run it unsharded)");
+        crate::elog!("note: the ablation check is not measured on a shard (run it unsharded)");
         return Ok(None);
     }
     measure(&Request {
@@ -159,7 +159,7 @@ async fn curve(
     use crate::eval::curve::{DEFAULT_SEED, Request, When, measure};
     let when = args.curve.when();
     if when != When::Off && opts.shard.is_some() {
-        eprintln!("note: the distractor curve is not measured on a shard (run it unsharded)");
+        crate::elog!("note: the distractor curve is not measured on a shard (run it unsharded)");
         return Ok(None);
     }
     let sizes = &args.curve.curve_sizes;

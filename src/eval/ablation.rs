@@ -58,14 +58,14 @@ fn renamed(tasks: &[Task], map: &std::collections::HashMap<String, String>) -> V
 pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
     let (specs, mut notes) = models_for(req.models, req.when);
     for n in &notes {
-        eprintln!("note: {n}");
+        crate::elog!("note: {n}");
     }
     if specs.is_empty() || req.tasks.is_empty() {
         return Ok(None);
     }
     let decisions = 3 * req.tasks.len() * specs.len();
     if decisions > MAX_DECISIONS {
-        eprintln!(
+        crate::elog!(
             "note: the ablation check is skipped: {decisions} decisions (3 catalogs × {} tasks × {} models) is over {MAX_DECISIONS}; run it on a split (--split dev)",
             req.tasks.len(),
             specs.len()

@@ -58,7 +58,7 @@ pub(super) async fn probe_descriptions(
             )),
         };
         if let Some(note) = note {
-            eprintln!("toolgate: WARNING: {}: {note}", info.spec);
+            crate::elog!("toolgate: WARNING: {}: {note}", info.spec);
             // A resumed run replaces an earlier could-not-check note with its own.
             info.notes
                 .retain(|n| !n.starts_with("could not check whether tool descriptions"));

@@ -190,11 +190,11 @@ pub async fn evaluate(
                 match super::incremental::plan(&inc.base, &inc.name, &cur) {
                     Ok(plan) => {
                         super::shard::write_predictions(&dir, &plan.predictions)?;
-                        eprintln!("{}", plan.reuse.sentence());
+                        crate::elog!("{}", plan.reuse.sentence());
                         run.reused = Some(plan.reuse);
                     }
                     Err(why) => {
-                        eprintln!("incremental run not possible, running in full: {why}");
+                        crate::elog!("incremental run not possible, running in full: {why}");
                         note = Some(why);
                     }
                 }
@@ -213,7 +213,7 @@ pub async fn evaluate(
         done.insert((p.model, p.task_id, p.trial));
     })?;
     if !done.is_empty() {
-        eprintln!(
+        crate::elog!(
             "resuming {}: {} decision(s) already made",
             dir.display(),
             done.len()
@@ -248,7 +248,7 @@ pub async fn evaluate(
         // This run's word: a resumed run that got through clears an earlier stop.
         info.stopped = m.stopped();
     }
-    eprintln!("{ran} decision(s) made; run directory {}", dir.display());
+    crate::elog!("{ran} decision(s) made; run directory {}", dir.display());
     if run.models.iter().any(|m| {
         !m.deterministic
             && m.descriptions

@@ -186,7 +186,7 @@ pub async fn execute(
         b.finish_and_clear();
     }
     if stopped > 0 {
-        eprintln!(
+        crate::elog!(
             "stopped early: an endpoint was stopped; {stopped} decision(s) not made (resume the run once it answers)"
         );
     }
@@ -200,7 +200,7 @@ pub async fn execute(
 /// Says on stderr that `--max-calls` stopped a run before `skipped` decisions were made.
 pub fn say_skipped(skipped: usize) {
     if skipped > 0 {
-        eprintln!(
+        crate::elog!(
             "stopped early: --max-calls reached; {skipped} decision(s) not made (resume with a larger budget)"
         );
     }

@@ -52,7 +52,7 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
     let mut all: Vec<Task> = numbered.iter().map(|(_, t)| t.clone()).collect();
     let voided = crate::tasks::review::void_if_moved(&text, &mut all);
     if voided {
-        eprintln!(
+        crate::elog!(
             "warning: {}: the approved tasks are not the set its `toolgate approve` header pins (a task was removed, added or edited by hand since): every approval in the file counts as void until `toolgate approve {}` is run again",
             path.display(),
             path.display()
@@ -67,7 +67,7 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
         .map(|(line, t)| format!("{} (line {line})", t.id))
         .collect();
     if !stale.is_empty() && !voided {
-        eprintln!(
+        crate::elog!(
             "warning: {}: {} approved task(s) changed since their approval and count as unreviewed: {}; read them, then `toolgate approve {}`",
             path.display(),
             stale.len(),

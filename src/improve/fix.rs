@@ -268,7 +268,7 @@ pub async fn run(
         // Every dev task is measured, so a rewrite that steals other tools' tasks shows.
         let touching = tasks_for(&dev, &p.tool, Split::Dev).len();
         if let Some(n) = super::too_small_note(&p.tool, touching, measured, args.alpha) {
-            eprintln!("toolgate: note: {n}");
+            crate::elog!("toolgate: note: {n}");
             notes.push(n);
         }
         let subset = dev.clone();

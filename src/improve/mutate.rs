@@ -174,7 +174,7 @@ pub async fn run(
             })
             .count();
         if let Some(n) = super::too_small_note(tool, touching, groups, args.alpha) {
-            eprintln!("toolgate: note: {n}");
+            crate::elog!("toolgate: note: {n}");
             preface.push_str(&format!("note: {n}\n"));
         }
     }
@@ -231,7 +231,7 @@ pub async fn run(
         &dir.join("mutation.json"),
         &serde_json::to_string_pretty(&cmps)?,
     )?;
-    eprintln!(
+    crate::elog!(
         "{} task(s) × {} model(s) per arm; results in {}",
         tasks.len(),
         specs.len(),

@@ -286,7 +286,7 @@ pub fn run_in(cx: &Context) -> Vec<Finding> {
     };
     for i in unused {
         let a = &settings.accept[i];
-        eprintln!(
+        crate::elog!(
             "note: [[lint.accept]] entry {} ({} on `{}`) matches no finding any more: remove it",
             i + 1,
             a.rule,

@@ -4,9 +4,20 @@ use super::LintReport;
 use crate::lint::Severity;
 
 pub(crate) fn escape_data(s: &str) -> String {
+    // `##[` would be a legacy command were the runner to read the line that way.
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
+        .replace("##[", "# #[")
+        .chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn escape_property(s: &str) -> String {

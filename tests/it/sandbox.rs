@@ -118,6 +118,42 @@ fn sandbox_off_is_the_control_the_probe_sees_what_is_there() {
     }
 }
 
+/// Issue 25 point 4: header values (`Authorization: Bearer …`) leave toolgate's environment
+/// once parsed, so even a server that can read it (root, no sandbox) finds none.
+#[test]
+fn header_values_leave_the_environment_once_parsed() {
+    if !root() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let snap = dir.path().join("snap.json");
+    toolgate()
+        .args([
+            "inspect",
+            &py_server("hostile/escape.py", ""),
+            "--sandbox",
+            "off",
+            "--save",
+        ])
+        .arg(&snap)
+        .env(
+            "TOOLGATE_HEADERS",
+            "Authorization: Bearer hdr-secret-000111",
+        )
+        .assert()
+        .success();
+    let desc = read_json(&snap)["tools"][0]["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        desc.contains("environ=read"),
+        "the control: root reads it: {desc}"
+    );
+    assert!(desc.contains("headers=absent"), "{desc}");
+    assert!(!desc.contains("hdr-secret-000111"), "{desc}");
+}
+
 #[test]
 fn sandbox_write_opens_one_directory() {
     let dir = tempfile::tempdir().unwrap();

@@ -106,7 +106,7 @@ struct Slot {
 pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
     let (specs, mut notes) = models_for(req.models, req.when);
     for n in &notes {
-        eprintln!("note: {n}");
+        crate::elog!("note: {n}");
     }
     if specs.is_empty() {
         return Ok(None);
@@ -148,7 +148,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
     }
     let decisions = slots.len() * req.tasks.len() * specs.len();
     if decisions > MAX_DECISIONS {
-        eprintln!(
+        crate::elog!(
             "note: the distractor curve is skipped: {decisions} decisions ({} catalogs × {} tasks × {} models) is over {MAX_DECISIONS}; measure fewer sizes (--curve-sizes) or a split (--split dev)",
             slots.len(),
             req.tasks.len(),
@@ -157,7 +157,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
         return Ok(None);
     }
     let calls = slots.len() * req.tasks.len() * specs.iter().filter(|s| s.is_llm()).count();
-    eprintln!(
+    crate::elog!(
         "distractor curve: {} sizes × {} draws ({} distinct catalogs) × {} tasks × {} model(s) = {decisions} decisions{}",
         sizes.len(),
         draws.len(),

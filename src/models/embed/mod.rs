@@ -259,7 +259,7 @@ fn tool_vectors(
     if let Some(f) = &file
         && let Some(v) = cache::read(f, texts, enc.dim)
     {
-        eprintln!(
+        crate::elog!(
             "embed: {} tool embedding(s) read from the cache {}",
             texts.len(),
             f.display()
@@ -272,12 +272,12 @@ fn tool_vectors(
         .with_context(|| format!("embedding the tools with {}", enc.dir.display()))?;
     if let Some(f) = &file {
         match cache::write(f, texts, &vecs, enc.dim) {
-            Ok(()) => eprintln!(
+            Ok(()) => crate::elog!(
                 "embed: {} tool embedding(s) computed and cached in {}",
                 texts.len(),
                 f.display()
             ),
-            Err(e) => eprintln!("embed: tool embeddings not cached: {e:#}"),
+            Err(e) => crate::elog!("embed: tool embeddings not cached: {e:#}"),
         }
     }
     Ok(vecs)

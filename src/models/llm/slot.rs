@@ -16,7 +16,7 @@ impl LlmModel {
         if let Ok(mut h) = self.halted.lock()
             && h.is_none()
         {
-            eprintln!("toolgate: {}: {cause}", self.spec);
+            crate::elog!("toolgate: {}: {cause}", self.spec);
             *h = Some(cause.clone());
         }
         CallError::Failed(DecisionError::new(ErrorKind::Stopped, cause))
