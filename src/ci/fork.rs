@@ -9,14 +9,18 @@ use crate::models::{ModelKind, ModelSpec, provider};
 
 use super::CiSettings;
 
-/// Why this run has no secrets, when it is a pull request GitHub gives none.
-fn secretless(gh: &GithubEnv) -> Option<&'static str> {
-    if !gh.actions
-        || !gh
+/// This run is on GitHub Actions for a pull-request event.
+fn in_pull_request(gh: &GithubEnv) -> bool {
+    gh.actions
+        && gh
             .event_name
             .as_deref()
             .is_some_and(|e| e.starts_with("pull_request"))
-    {
+}
+
+/// Why this run has no secrets, when it is a pull request GitHub gives none.
+fn secretless(gh: &GithubEnv) -> Option<&'static str> {
+    if !in_pull_request(gh) {
         return None;
     }
     if std::env::var("GITHUB_ACTOR").is_ok_and(|a| a == "dependabot[bot]") {
@@ -79,12 +83,7 @@ pub fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
 /// the server is the pull request's own code, and the names may come from its own config.
 /// Drops such names from `lists` and returns the notice that says so.
 pub fn keep_credentials_from_pr(gh: &GithubEnv, lists: &mut [&mut Vec<String>]) -> Option<String> {
-    if !gh.actions
-        || !gh
-            .event_name
-            .as_deref()
-            .is_some_and(|e| e.starts_with("pull_request"))
-    {
+    if !in_pull_request(gh) {
         return None;
     }
     let mut dropped: Vec<String> = Vec::new();
