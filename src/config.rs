@@ -156,6 +156,17 @@ pub struct CiConfig {
     /// calls per task), `false` skips it.
     #[arg(long, env = "TOOLGATE_ABLATION", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub ablation: Option<bool>,
+    /// Also run the contract tests in the sandbox (`toolgate contract`): read-only tools get
+    /// schema-invalid arguments (a readable isError is expected) and sampled valid ones
+    /// (structuredContent is checked against the outputSchema); a failed call fails the gate.
+    #[arg(long, env = "TOOLGATE_CONTRACT", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub contract: Option<bool>,
+    /// With --contract: also call tools that may write (without readOnlyHint: true).
+    #[arg(long, env = "TOOLGATE_ALLOW_WRITES", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
+    pub allow_writes: Option<bool>,
+    /// With --contract: seconds allowed for each tool call [default: 10].
+    #[arg(long, env = "TOOLGATE_CALL_TIMEOUT", value_name = "SECS")]
+    pub call_timeout: Option<f64>,
 }
 
 /// `[connect]` and the connection flags of every command that reaches a server: one
@@ -221,7 +232,7 @@ impl Config {
             None if Path::new(DEFAULT_CONFIG).is_file() => PathBuf::from(DEFAULT_CONFIG),
             None => return Ok((Config::default(), None)),
         };
-        let text = std::fs::read_to_string(&path)
+        let text = crate::fsio::read_text(&path)
             .with_context(|| format!("could not read the config file {}", path.display()))?;
         let config: Config = toml::from_str(&text).map_err(|e| config_error(&path, &text, &e))?;
         config

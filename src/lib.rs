@@ -16,6 +16,7 @@ pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod contract;
 pub(crate) mod embedded;
 pub mod error;
 pub(crate) mod eval;

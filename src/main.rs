@@ -32,6 +32,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Compare(a) => commands::compare::run(a),
         Command::Merge(a) => commands::merge::run(a),
         Command::Ci(a) => commands::ci::run(a, &cfg).await,
+        Command::Contract(a) => commands::contract::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a, &cfg).await,
         Command::Rule { id } => commands::rules::show(id),
         Command::Rules { write_docs } => commands::rules::list(write_docs.as_deref()),
@@ -101,6 +102,9 @@ fn main() -> ExitCode {
     // SAFETY: first thing in main, before the async runtime or any other thread starts.
     unsafe { toolgate::secrets::take_secrets() };
     drop_empty_toolgate_vars();
+    // Orphans of a server (a grandchild that left its group with setsid) come to us, and
+    // are ended before we exit.
+    toolgate::sandbox::reaper::become_subreaper();
     // SAFETY: as above, no other thread exists yet.
     unsafe { toolgate::models::embed::encoder::init_process_env() };
     let cli = match Cli::try_parse() {
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
     let result = runtime.block_on(run(cli));
     // Do not wait for stray tasks (a hung server's reader) on the way out.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    toolgate::sandbox::reaper::reap_all();
     match result {
         Ok(exit) => ExitCode::from(exit.code()),
         Err(e) => {

@@ -12,7 +12,7 @@ use super::{Catalog, ServerMeta, Tool, kind};
 /// Reads a snapshot (or lock) file; errors name the file, line and field.
 pub fn read(path: &Path) -> anyhow::Result<Catalog> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).with_context(|| format!("could not read {shown}"))?;
+    let text = crate::fsio::read_text(path).with_context(|| format!("could not read {shown}"))?;
     let mut catalog = parse(&text, &shown)?;
     catalog.snapshot_path = Some(path.to_path_buf());
     Ok(catalog)

@@ -10,6 +10,8 @@ pub const SUMMARY_MD: &str = "summary.md";
 pub const COMMENT_MD: &str = "comment.md";
 pub const LINT_JSON: &str = "lint.json";
 pub const LINT_SARIF: &str = "lint.sarif";
+/// The contract tests' report (`--contract`).
+pub const CONTRACT_JSON: &str = "contract.json";
 pub const BADGE_SVG: &str = "badge.svg";
 /// The badge as a shields.io endpoint document.
 pub const BADGE_JSON: &str = "badge.json";

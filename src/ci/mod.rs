@@ -21,6 +21,7 @@ pub use inputs::{lock_status, tasks_file};
 pub use settings::{CiSettings, resolve};
 
 use crate::catalog::Catalog;
+use crate::catalog::canonical::short_hash as short;
 use crate::catalog::lock::LockFile;
 use crate::eval::baseline::{self, Baseline};
 use crate::eval::{self, EvalOptions};
@@ -29,6 +30,7 @@ use crate::github::{GithubEnv, comment};
 use crate::lint::LintSettings;
 use crate::out::write_file;
 use crate::record::RunFile;
+use crate::record::contract::ContractReport;
 use crate::record::read_outcomes;
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 use crate::report::{Format, LintReport, badge, render_lint};
@@ -45,13 +47,14 @@ pub enum Source {
 }
 
 /// Runs the gate over the catalog (or the shards) and writes every output. `format` is what
-/// goes to stdout.
+/// goes to stdout; `contract` is what the contract tests found, when they ran.
 pub async fn run(
     s: &CiSettings,
     lint_settings: &LintSettings,
     source: Source,
     gh: &GithubEnv,
     format: Format,
+    contract: Option<ContractReport>,
 ) -> anyhow::Result<Exit> {
     let mut notices = s.notices.clone();
     let mut outputs: BTreeMap<String, String> = BTreeMap::new();
@@ -195,10 +198,19 @@ pub async fn run(
             lock: Some(&lock),
             run: Some(&run),
             comparisons: &comparable,
+            contract: contract.as_ref().map(|c| &c.summary),
         },
         &s.policy,
     );
     notices.extend(decision.notices.iter().map(ToString::to_string));
+    if let Some(c) = &contract {
+        notices.extend(contract_notices(c, &lint.catalog_sha256));
+        write_file(
+            &out.file(files::CONTRACT_JSON),
+            &format!("{}\n", serde_json::to_string_pretty(c)?),
+        )?;
+        put("contract_json", &out.file(files::CONTRACT_JSON));
+    }
     let measured = decision.exit() != Exit::CouldNotRun;
 
     // Files. A run that measured nothing leaves no badge and no baseline behind.
@@ -262,6 +274,7 @@ pub async fn run(
         comparison,
         outputs,
         notices,
+        contract,
     };
     let full_run = crate::report::run::markdown_body(&report.run);
 
@@ -308,4 +321,20 @@ pub async fn run(
         crate::elog!("toolgate: {what}: {}", report.reasons.join("; "));
     }
     Ok(decision.exit())
+}
+
+/// What a reader of the gate should know about the contract tests that is not a failure.
+fn contract_notices(c: &ContractReport, gated_sha256: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.summary.calls == 0 {
+        out.push("The contract tests called no tool (none is marked readOnlyHint: true; --allow-writes calls the others): they tested nothing.".into());
+    }
+    if c.catalog_sha256 != gated_sha256 {
+        out.push(format!(
+            "The server listed different tools in the contract session (catalog {}…) than in the gated one ({}…): its listing is not stable.",
+            short(&c.catalog_sha256),
+            short(gated_sha256)
+        ));
+    }
+    out
 }

@@ -55,6 +55,8 @@ pub struct CiSettings {
     pub lock_section: Option<String>,
     /// Notices settled before the run (e.g. models skipped on a fork's pull request).
     pub notices: Vec<String>,
+    /// Run the contract tests too (`--contract`), with these options.
+    pub contract: Option<crate::contract::ContractOptions>,
 }
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
@@ -171,6 +173,18 @@ pub fn resolve(
         ablation: crate::eval::curve::When::from(pick!(ablation)),
         lock_section: None,
         notices: Vec::new(),
+        contract: match pick!(contract) {
+            Some(true) => Some(crate::contract::ContractOptions {
+                allow_writes: pick!(allow_writes).unwrap_or(false),
+                call_timeout: crate::limits::duration_from_secs(
+                    pick!(call_timeout).unwrap_or(10.0),
+                    "--call-timeout",
+                )
+                .map_err(anyhow::Error::msg)?,
+                ..Default::default()
+            }),
+            _ => None,
+        },
         out,
     })
 }

@@ -9,11 +9,13 @@ pub use crate::report::Format;
 pub use crate::report::style::ColorWhen;
 
 mod ci;
+mod contract;
 pub mod curve;
 mod generate;
 mod init;
 pub use crate::tasks::SplitArg;
 pub use ci::CiArgs;
+pub use contract::ContractArgs;
 pub use generate::GenerateArgs;
 pub use init::InitArgs;
 
@@ -70,6 +72,11 @@ pub enum Command {
     /// annotations and one pull-request comment. Every flag can also be given as an
     /// environment variable (shown below) or in toolgate.toml's [ci] table.
     Ci(Box<CiArgs>),
+    /// Opt-in contract tests, the only command that calls tools: in the sandbox, each
+    /// read-only tool (`readOnlyHint: true`; others only with --allow-writes) gets
+    /// schema-invalid arguments (a readable isError result is expected) and sampled valid
+    /// ones (structuredContent is checked against the outputSchema).
+    Contract(ContractArgs),
     /// Write a commented starter toolgate.toml and a GitHub workflow that runs `toolgate ci`.
     Init(InitArgs),
     /// Print one lint rule's documentation.

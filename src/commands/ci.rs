@@ -28,6 +28,12 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
             "--belt with --shard or --merge is not supported yet: run the belt unsharded"
         );
     }
+    if s.contract.is_some() && (s.eval.shard.is_some() || !s.merge.is_empty()) {
+        s.notices.push(
+            "--contract is not run in shard or fan-in jobs: run it in one unsharded job".into(),
+        );
+        s.contract = None;
+    }
     if s.full_every == Some(0) {
         anyhow::bail!("--full-every must be at least 1");
     }
@@ -86,16 +92,40 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
                 ci::Source::Shards(s.merge.clone()),
                 &gh,
                 a.format,
+                None,
             )
             .await;
         }
+        // What the reviewer saw, read before any server runs: a server that rewrites one of
+        // these files before toolgate reads it is caught, naming the file.
+        let replays: Vec<std::path::PathBuf> = s
+            .eval
+            .models
+            .iter()
+            .filter(|m| m.is_replay())
+            .map(|m| std::path::PathBuf::from(m.rest()))
+            .collect();
+        crate::fsio::pin_reviewed(
+            [Some(&s.policy.lock_path), s.tasks.as_ref(), s.base.as_ref()]
+                .into_iter()
+                .flatten()
+                .chain(&replays)
+                .map(std::path::PathBuf::as_path),
+        )?;
         let catalog = load_catalog(&server, cfg).await?;
+        let contract = match (&s.contract, s.eval.shard) {
+            (Some(opts), None) => {
+                let (spec, connect) = crate::adapt::resolve_server(&server, cfg)?;
+                Some(crate::contract::run(&spec, &connect, opts).await?)
+            }
+            _ => None,
+        };
         if let Some(spec) = &s.belt {
             let (combined, info, belt) =
                 crate::adapt::run::load_belt(spec, &catalog, &server, cfg).await?;
             let belt = ci::belt::BeltRun::new(combined, info, belt);
             let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
-            return ci::run(&s, &cfg.lint, source, &gh, a.format).await;
+            return ci::run(&s, &cfg.lint, source, &gh, a.format, contract).await;
         }
         match s.eval.shard {
             Some(shard) => ci::shards::run_shard(&s, &catalog, shard, a.format).await,
@@ -106,6 +136,7 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
                     ci::Source::Live(Box::new(catalog)),
                     &gh,
                     a.format,
+                    contract,
                 )
                 .await
             }

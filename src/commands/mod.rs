@@ -9,6 +9,7 @@ pub mod belt_pin;
 pub mod belt_section;
 pub mod ci;
 pub mod compare;
+pub mod contract;
 pub mod generate;
 pub mod init;
 pub mod inspect;

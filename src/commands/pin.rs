@@ -12,6 +12,7 @@ use crate::gate::Exit;
 
 pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
+    crate::fsio::pin_reviewed([path.as_path()])?;
     let catalog = load_catalog(&args.server, cfg).await?;
     let new = LockFile::from_catalog(&catalog);
     if !check {

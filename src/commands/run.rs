@@ -55,6 +55,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
             providers.into_iter().collect::<Vec<_>>().join(", ")
         );
     }
+    crate::fsio::pin_reviewed([tasks_path.as_path()])?;
     let own = load_catalog(&server, cfg).await?;
     let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
     let mut alone = Vec::new();

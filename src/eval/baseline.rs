@@ -89,7 +89,7 @@ impl Baseline {
     }
 
     fn from_file(path: &Path) -> anyhow::Result<Self> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::fsio::read_text(path)
             .with_context(|| format!("could not read the base {}", path.display()))?;
         let value: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("the base {} is not JSON", path.display()))?;
@@ -117,7 +117,7 @@ impl Baseline {
     fn from_dir(dir: &Path) -> anyhow::Result<Self> {
         let file = dir.join(BASELINE_FILE);
         if file.is_file() {
-            let text = std::fs::read_to_string(&file)
+            let text = crate::fsio::read_text(&file)
                 .with_context(|| format!("could not read the base {}", file.display()))?;
             let value = serde_json::from_str(&text)
                 .with_context(|| format!("the base {} is not JSON", file.display()))?;
@@ -161,7 +161,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<Opti
     if !path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsio::read_text(path)
         .with_context(|| format!("could not read {}", path.display()))?;
     serde_json::from_str(&text)
         .map(Some)

@@ -67,6 +67,8 @@ pub struct GateInput<'a> {
     pub run: Option<&'a RunFile>,
     /// Comparable model comparisons against the base.
     pub comparisons: &'a [ModelComparison],
+    /// The contract tests' counts (`--contract`), when they ran.
+    pub contract: Option<&'a crate::record::contract::ContractSummary>,
 }
 
 /// The verdict on a belt lock that no longer matches its servers (`pin --check` of a belt):
@@ -180,6 +182,15 @@ pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
     }
     for c in input.comparisons {
         regression_reasons(c, policy, &mut d);
+    }
+    if let Some(c) = input.contract
+        && c.failed > 0
+    {
+        d.reasons.push(GateReason::Contract {
+            failed: c.failed,
+            calls: c.calls,
+            tools: c.failing_tools.clone(),
+        });
     }
     d
 }

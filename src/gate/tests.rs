@@ -246,6 +246,7 @@ fn recall_floor_gates_ranking_models_and_needs_one() {
                 lock: None,
                 run: Some(r),
                 comparisons: &[],
+                contract: None,
             },
             &policy,
         )
@@ -356,4 +357,42 @@ fn rejudging_keeps_a_recorded_failure_unless_new_thresholds_are_given() {
     r.gate = None;
     let j = rejudge(&r, fresh(&r), false);
     assert!(j.record && j.exit.passed());
+}
+
+#[test]
+fn failed_contract_calls_fail_the_gate_naming_the_tools_and_warnings_do_not() {
+    let failing = crate::record::contract::ContractSummary {
+        calls: 6,
+        passed: 3,
+        warned: 1,
+        failed: 2,
+        tools_skipped: 1,
+        failing_tools: vec!["lax_echo".into()],
+    };
+    let d = decide(
+        &GateInput {
+            contract: Some(&failing),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    );
+    assert_eq!(d.exit(), Exit::GateFailed);
+    assert!(
+        d.wording()[0].contains("2 of 6 contract call(s) failed (`lax_echo`)"),
+        "{:?}",
+        d.wording()
+    );
+    let warned = crate::record::contract::ContractSummary {
+        failed: 0,
+        failing_tools: vec![],
+        ..failing
+    };
+    let d = decide(
+        &GateInput {
+            contract: Some(&warned),
+            ..Default::default()
+        },
+        &GatePolicy::default(),
+    );
+    assert!(d.passed());
 }

@@ -65,7 +65,7 @@ fn norm(s: &str) -> String {
 impl Replay {
     pub fn load(path_text: &str) -> anyhow::Result<Self> {
         let path = Path::new(path_text);
-        let text = std::fs::read_to_string(path)
+        let text = crate::fsio::read_text(path)
             .with_context(|| format!("replay: could not read {}", path.display()))?;
         let mut by_id = HashMap::new();
         let mut by_request = HashMap::new();

@@ -14,7 +14,7 @@ use crate::score::OutcomeLine;
 impl RunFile {
     pub fn read(dir: &Path) -> anyhow::Result<Self> {
         let path = dir.join(RUN_FILE);
-        let text = std::fs::read_to_string(&path).with_context(|| {
+        let text = crate::fsio::read_text(&path).with_context(|| {
             format!(
                 "{} is not a run directory (no readable {RUN_FILE})",
                 dir.display()
@@ -42,7 +42,7 @@ impl RunFile {
 /// Reads `outcomes.jsonl` of a finished run (errors name the line).
 pub fn read_outcomes(dir: &Path) -> anyhow::Result<Vec<OutcomeLine>> {
     let path = dir.join(OUTCOMES_FILE);
-    let text = std::fs::read_to_string(&path).with_context(|| {
+    let text = crate::fsio::read_text(&path).with_context(|| {
         format!(
             "could not read {} (is {} a finished run?)",
             path.display(),

@@ -5,6 +5,7 @@
 //! model adapter never writes a field of them (it returns a `Decision`).
 
 pub mod belt;
+pub mod contract;
 pub mod gate;
 pub mod io;
 pub mod lint;

@@ -5,6 +5,7 @@ pub mod belt;
 pub mod chart;
 pub mod ci;
 pub mod compare;
+pub mod contract;
 pub mod escape;
 pub mod github;
 pub mod html;

@@ -16,6 +16,7 @@
 
 #[cfg(target_os = "linux")]
 mod linux;
+pub mod reaper;
 
 use std::path::PathBuf;
 

@@ -157,7 +157,7 @@ pub type LineError = (usize, String);
 /// Parses a JSONL task file leniently: good tasks with their line numbers, and one message per
 /// malformed line. Blank lines and lines starting with `//` are skipped.
 pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>)> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsio::read_text(path)
         .with_context(|| format!("could not read the task file {}", path.display()))?;
     let mut tasks = Vec::new();
     let mut errors = Vec::new();

@@ -166,3 +166,26 @@ fn a_stateless_only_server_is_read_with_discover() {
     assert_eq!(v["tools"][0]["name"], "get_time", "{v}");
     assert_eq!(v["instructions"], "Times only.", "{v}");
 }
+
+/// Issue 25 point 5: a grandchild that left the server's process group (setsid, or a double
+/// fork into a new session) is still ended: toolgate is its subreaper.
+#[test]
+fn grandchildren_that_setsid_or_double_fork_are_reaped() {
+    for mode in ["setsid", "double-fork"] {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        toolgate()
+            .args([
+                "inspect",
+                &py_server(
+                    "hostile/orphan.py",
+                    &format!("{} {mode}", pidfile.display()),
+                ),
+            ])
+            .args(pidfile_writable(dir.path()))
+            .assert()
+            .success();
+        let pid = read_pid(&pidfile);
+        assert!(wait_gone(pid), "{mode}: grandchild {pid} survived toolgate");
+    }
+}

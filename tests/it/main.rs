@@ -15,6 +15,7 @@ mod ci;
 mod cli;
 mod color;
 mod connect;
+mod contract;
 mod curve;
 #[cfg(feature = "embed")]
 mod embed;
@@ -33,6 +34,7 @@ mod llm_concurrency;
 mod local;
 mod lookalike_scale;
 mod one_slot;
+mod reviewed_files;
 mod rules;
 mod sampler;
 mod sandbox;

@@ -167,7 +167,7 @@ pub enum AnyLock {
 
 /// Reads a lock of either kind (a belt lock has `belt_lock_version`) and verifies it.
 pub fn read_any(path: &Path) -> anyhow::Result<AnyLock> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsio::read_text(path)
         .with_context(|| format!("could not read the lock file {}", path.display()))?;
     let is_belt = serde_json::from_str::<serde_json::Value>(&text)
         .ok()

@@ -63,7 +63,7 @@ pub async fn load(
         BeltSpec::Ecosystem => ecosystem::belt()?,
         BeltSpec::Folder(dir) => folder(dir)?,
         BeltSpec::File(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::fsio::read_text(path)
                 .with_context(|| format!("could not read the belt {}", path.display()))?;
             let value: Value = serde_json::from_str(&text).with_context(|| {
                 format!(

@@ -7,16 +7,17 @@ use anyhow::Context;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
-use super::{InitializeRejected, Lifecycle, session, start};
+use super::{InitializeRejected, Lifecycle, Visit, session, start};
 use crate::catalog::tee::{SharedCapture, TeeHttpClient};
 use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
 
-pub(super) async fn connect_http(
+pub(super) async fn connect_http<V: Visit>(
     spec: &ServerSpec,
     url: &str,
     opts: &ConnectOptions,
     lifecycle: Lifecycle,
-) -> anyhow::Result<Catalog> {
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
     let shown = spec.display();
     let mut headers = HashMap::new();
     for (k, v) in &opts.headers {
@@ -42,7 +43,15 @@ pub(super) async fn connect_http(
         capture: capture.clone(),
     };
     let transport = StreamableHttpClientTransport::with_client(client, config);
-    let mut catalog = match session(start(transport, lifecycle), lifecycle, opts, &capture).await {
+    let (mut catalog, out) = match session(
+        start(transport, lifecycle),
+        lifecycle,
+        opts,
+        &capture,
+        visit,
+    )
+    .await
+    {
         Ok(c) => c,
         Err(e) if e.is::<InitializeRejected>() => return Err(e),
         Err(e) => {
@@ -62,5 +71,5 @@ pub(super) async fn connect_http(
     {
         catalog.notes.push(w);
     }
-    Ok(catalog)
+    Ok((catalog, out))
 }

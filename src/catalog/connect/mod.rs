@@ -1,5 +1,7 @@
 //! Connects to a live MCP server with rmcp (stdio child process or Streamable HTTP), performs
-//! the `initialize` handshake and reads every page of `tools/list`. Never calls a tool.
+//! the `initialize` handshake and reads every page of `tools/list`. Never calls a tool on its
+//! own: only a [`Visit`] the caller hands in (the opt-in contract tests) may, on the open
+//! session, after the listing.
 
 mod http;
 mod list_tools;
@@ -38,19 +40,29 @@ fn client_config() -> ClientConfig {
 /// Server-originated text in the catalog's notes and in any error (the server's stderr, its
 /// error messages, junk it printed) has every secret masked (see [`env::mask_secrets`]).
 pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
-    let result = match attempt(spec, opts, Lifecycle::Initialize).await {
+    Ok(connect_visit(spec, opts, &NoVisit).await?.0)
+}
+
+/// Like [`connect`], and then runs `visit` on the open session (after `tools/list`, before it
+/// closes); returns the catalog and what the visit returned.
+pub async fn connect_visit<V: Visit>(
+    spec: &ServerSpec,
+    opts: &ConnectOptions,
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
+    let result = match attempt(spec, opts, Lifecycle::Initialize, visit).await {
         Err(e) if e.is::<InitializeRejected>() => {
             // A server of the stateless era (2026-07-28) rejects `initialize`: start again
             // with `server/discover`, and say which era it spoke.
             let why = e.to_string();
-            match attempt(spec, opts, Lifecycle::Discover).await {
-                Ok(mut c) => {
+            match attempt(spec, opts, Lifecycle::Discover, visit).await {
+                Ok((mut c, out)) => {
                     c.server.era = Some(ERA_STATELESS.into());
                     c.notes.push(format!(
                         "{why}; toolgate read it with `server/discover` instead: the server speaks protocol {} ({ERA_STATELESS})",
                         c.server.protocol_version.as_deref().unwrap_or("2026-07-28")
                     ));
-                    Ok(c)
+                    Ok((c, out))
                 }
                 Err(e2) => Err(anyhow!(
                     "{why}; `server/discover` (protocol 2026-07-28) failed too: {e2:#}"
@@ -61,11 +73,11 @@ pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result
     };
     let extra = secret_extras(opts);
     match result {
-        Ok(mut catalog) => {
+        Ok((mut catalog, out)) => {
             for note in &mut catalog.notes {
                 *note = env::mask_secrets(note, &extra);
             }
-            Ok(catalog)
+            Ok((catalog, out))
         }
         Err(e) => Err(anyhow!(env::mask_secrets(&format!("{e:#}"), &extra))),
     }
@@ -74,16 +86,17 @@ pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result
 /// How `ServerMeta::era` names a server read with `server/discover`.
 pub const ERA_STATELESS: &str = "stateless era: server/discover, no initialize";
 
-async fn attempt(
+async fn attempt<V: Visit>(
     spec: &ServerSpec,
     opts: &ConnectOptions,
     lifecycle: Lifecycle,
-) -> anyhow::Result<Catalog> {
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
     match spec {
         ServerSpec::Command { program, args } => {
-            connect_stdio(spec, program, args, opts, lifecycle).await
+            connect_stdio(spec, program, args, opts, lifecycle, visit).await
         }
-        ServerSpec::Http { url } => connect_http(spec, url, opts, lifecycle).await,
+        ServerSpec::Http { url } => connect_http(spec, url, opts, lifecycle, visit).await,
         ServerSpec::Snapshot(p) => bail!("{} is a snapshot file, not a server", p.display()),
     }
 }
@@ -154,13 +167,15 @@ where
     }
 }
 
-/// Runs the handshake (bounded by the connect timeout), lists tools, and closes the session.
-async fn session<F>(
+/// Runs the handshake (bounded by the connect timeout), lists tools, runs `visit`, and closes
+/// the session.
+async fn session<F, V: Visit>(
     serve: F,
     lifecycle: Lifecycle,
     opts: &ConnectOptions,
     capture: &SharedCapture,
-) -> anyhow::Result<Catalog>
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)>
 where
     F: std::future::Future<Output = Result<Client, ClientInitializeError>>,
 {
@@ -183,9 +198,89 @@ where
         },
         Ok(Ok(client)) => client,
     };
-    let listed = list_tools(&client, opts, capture).await;
+    let listed = match list_tools(&client, opts, capture).await {
+        Ok(catalog) => {
+            let out = visit.visit(Session { client: &client }, &catalog).await;
+            Ok((catalog, out))
+        }
+        Err(e) => Err(e),
+    };
     let _ = timeout(Duration::from_secs(2), client.cancel()).await;
     listed
+}
+
+/// Work done on the open session after `tools/list` and before it closes: the opt-in
+/// contract tests call tools here. The catalog it is given is the one just listed (not yet
+/// masked: mask what you report).
+pub trait Visit: Sync {
+    type Out: Send;
+    fn visit<'a>(
+        &'a self,
+        session: Session<'a>,
+        catalog: &'a Catalog,
+    ) -> impl std::future::Future<Output = Self::Out> + Send + 'a;
+}
+
+/// The visit of a plain listing: nothing.
+pub struct NoVisit;
+
+impl Visit for NoVisit {
+    type Out = ();
+    fn visit<'a>(
+        &'a self,
+        _: Session<'a>,
+        _: &'a Catalog,
+    ) -> impl std::future::Future<Output = ()> + Send + 'a {
+        std::future::ready(())
+    }
+}
+
+/// The open session a [`Visit`] works on.
+pub struct Session<'a> {
+    client: &'a Client,
+}
+
+/// How one `tools/call` ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Called {
+    /// A `CallToolResult` (as rmcp read it, serialised back to JSON).
+    Result(serde_json::Value),
+    /// A JSON-RPC error instead of a result.
+    RpcError { code: i32, message: String },
+    /// No answer within the time limit.
+    Timeout,
+    /// The connection failed or closed, or the reply was not a `CallToolResult`.
+    Failed(String),
+}
+
+impl Session<'_> {
+    /// Calls `name` with `arguments`, waiting at most `within`.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+        within: Duration,
+    ) -> Called {
+        let params =
+            rmcp::model::CallToolRequestParams::new(name.to_string()).with_arguments(arguments);
+        match timeout(within, self.client.call_tool(params)).await {
+            Err(_) => Called::Timeout,
+            Ok(Ok(result)) => match serde_json::to_value(&result) {
+                Ok(v) => Called::Result(v),
+                Err(e) => Called::Failed(format!("the result could not be read: {e}")),
+            },
+            Ok(Err(rmcp::ServiceError::McpError(e))) => Called::RpcError {
+                code: e.code.0,
+                message: e.message.to_string(),
+            },
+            Ok(Err(e)) => Called::Failed(humanize(&e.to_string())),
+        }
+    }
+
+    /// True once the connection is gone (a crashed server): later calls cannot succeed.
+    pub fn closed(&self) -> bool {
+        self.client.is_closed()
+    }
 }
 
 /// Why the stdout tap cut the connection (an unparseable reply, an over-long line), if it did.

@@ -10,7 +10,7 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::AsyncReadExt;
 use tokio::time::timeout;
 
-use super::{InitializeRejected, Lifecycle, cut_reason, session, start};
+use super::{InitializeRejected, Lifecycle, Visit, cut_reason, session, start};
 use crate::catalog::tee::{SharedCapture, filter_stdout};
 use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
 use crate::secrets as env;
@@ -112,13 +112,14 @@ async fn exited(rx: &mut ExitWatch, within: Duration) -> Option<std::process::Ex
     }
 }
 
-pub(super) async fn connect_stdio(
+pub(super) async fn connect_stdio<V: Visit>(
     spec: &ServerSpec,
     program: &str,
     args: &[String],
     opts: &ConnectOptions,
     lifecycle: Lifecycle,
-) -> anyhow::Result<Catalog> {
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
     let shown = spec.display();
     let mut cmd = tokio::process::Command::new(program);
     cmd.args(args)
@@ -185,9 +186,16 @@ pub(super) async fn connect_stdio(
     let transport =
         AsyncRwTransport::new_client(reader, stdin).with_max_line_length(opts.max_message_bytes);
 
-    let result = session(start(transport, lifecycle), lifecycle, opts, &capture).await;
+    let result = session(
+        start(transport, lifecycle),
+        lifecycle,
+        opts,
+        &capture,
+        visit,
+    )
+    .await;
     match result {
-        Ok(mut catalog) => {
+        Ok((mut catalog, out)) => {
             catalog.source = shown;
             // The listing is done: the result does not wait for the server to go. In the
             // background it gets a moment to exit after stdin closed, then its whole group is
@@ -199,7 +207,7 @@ pub(super) async fn connect_stdio(
                 let _group = GroupGuard(pgid);
                 let _ = exited(&mut exit_rx, Duration::from_millis(500)).await;
             });
-            Ok(catalog)
+            Ok((catalog, out))
         }
         Err(e) if e.is::<InitializeRejected>() => {
             kill_group(pgid);

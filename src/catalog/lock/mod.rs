@@ -85,7 +85,7 @@ impl LockFile {
 
     /// Reads a lock and checks that it hashes to itself (see [`LockFile::verify`]).
     pub fn read(path: &Path) -> anyhow::Result<Self> {
-        let text = std::fs::read_to_string(path)
+        let text = crate::fsio::read_text(path)
             .with_context(|| format!("could not read the lock file {}", path.display()))?;
         let lock: LockFile = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a valid toolgate.lock", path.display()))?;

@@ -122,7 +122,7 @@ pub fn read(path: &Path, lookup: Lookup) -> Result<McpConfig, String> {
             meta.len()
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("could not read {shown}: {e}"))?;
+    let text = crate::fsio::read_text(path).map_err(|e| format!("could not read {shown}: {e}"))?;
     let vars = Vars {
         lookup,
         workspace: workspace_of(path).display().to_string(),

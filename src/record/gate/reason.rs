@@ -101,6 +101,12 @@ pub enum GateReason {
     },
     /// `validate` found task errors.
     InvalidTasks { errors: usize },
+    /// Contract calls failed (`--contract`).
+    Contract {
+        failed: usize,
+        calls: usize,
+        tools: Vec<String>,
+    },
     /// A failure recorded by an older toolgate, which kept only its wording.
     Recorded { reasons: Vec<String> },
 }
@@ -138,6 +144,7 @@ impl GateReason {
             GateReason::DropOverMax { .. } => "--max-drop",
             GateReason::ToolRegression { .. } => "--fail-on-tool-regression",
             GateReason::InvalidTasks { .. } => "validate",
+            GateReason::Contract { .. } => "--contract",
             GateReason::Recorded { .. } => "the recorded gate",
         }
     }
@@ -311,6 +318,19 @@ impl std::fmt::Display for GateReason {
             ),
             GateReason::InvalidTasks { errors } => {
                 write!(f, "{errors} task error(s) found by validate")
+            }
+            GateReason::Contract {
+                failed,
+                calls,
+                tools,
+            } => {
+                let shown: Vec<String> = tools.iter().take(10).map(|t| format!("`{t}`")).collect();
+                write!(
+                    f,
+                    "{failed} of {calls} contract call(s) failed ({}{}): see the Contract tests section",
+                    shown.join(", "),
+                    if tools.len() > 10 { ", …" } else { "" }
+                )
             }
             GateReason::Recorded { reasons } => f.write_str(&reasons.join("; ")),
         }

@@ -62,6 +62,9 @@ pub struct CiReport {
     /// The workflow run that made it, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_url: Option<String>,
+    /// What the contract tests found (`--contract`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<crate::record::contract::ContractReport>,
 }
 
 impl CiReport {
@@ -242,6 +245,9 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
         render(r, &mut s);
         sections.push(s);
     }
+    if let Some(c) = &r.contract {
+        sections.push(crate::report::contract::markdown(c));
+    }
     let mut l = String::new();
     lint_section(r, lint, &mut l);
     sections.push(l);
@@ -336,6 +342,12 @@ pub fn terminal(r: &CiReport) -> String {
         count(r.lint.warnings, Tone::Warning),
         count(r.lint.infos, Tone::Info)
     ));
+    if let Some(c) = &r.contract {
+        out.push_str(&format!(
+            "contract        {}\n",
+            crate::report::contract::headline(c)
+        ));
+    }
     for n in &r.notices {
         out.push_str(&format!("note            {n}\n"));
     }

@@ -1,6 +1,11 @@
 //! File writes that never leave a torn file behind: a reviewed lock, a baseline or a snapshot
 //! is replaced by writing a temporary file in the same folder, syncing it, and renaming it
 //! over the old one (atomic on POSIX file systems); the temporary file is removed on failure.
+//! Reading what a user or a pull request supplies goes through [`read`]: regular files of
+//! bounded size only, no symlink out of the workspace, and reviewed files pinned at start-up.
+
+mod read;
+pub use read::{pin_reviewed, read_text};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
