@@ -9,8 +9,8 @@ use toolgate::commands::{self, Exit};
 use toolgate::config::Config;
 
 async fn run(cli: Cli) -> anyhow::Result<Exit> {
-    let cfg = match Config::load(cli.config.as_deref()) {
-        Ok((cfg, _)) => cfg,
+    let (cfg, cfg_path) = match Config::load(cli.config.as_deref()) {
+        Ok(loaded) => loaded,
         Err(e) => {
             if let Command::Ci(a) = &cli.command {
                 commands::ci::report_unparsed(&format!("{e:#}"), a.no_github.unwrap_or(false))
@@ -31,7 +31,7 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Report(a) => commands::report::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Merge(a) => commands::merge::run(a),
-        Command::Ci(a) => commands::ci::run(a, &cfg).await,
+        Command::Ci(a) => commands::ci::run(a, &cfg, cfg_path.as_deref()).await,
         Command::Contract(a) => commands::contract::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a, &cfg).await,
         Command::Rule { id } => commands::rules::show(id),

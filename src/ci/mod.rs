@@ -7,6 +7,7 @@ pub mod belt;
 pub mod files;
 pub mod fork;
 mod inputs;
+pub mod policy;
 pub mod relay;
 pub mod settings;
 pub mod shards;
@@ -215,8 +216,9 @@ pub async fn run(
 
     // Files. A run that measured nothing leaves no badge and no baseline behind.
     if measured {
-        let baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock)
+        let mut baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock)
             .with_decisions(predictions, &catalog, &tasks);
+        baseline.policy = Some(applied_policy(s, &catalog.source));
         let text = baseline.to_text()?;
         write_file(&out.file(files::BASELINE_JSON), &text)?;
         put("baseline", &out.file(files::BASELINE_JSON));
@@ -275,6 +277,7 @@ pub async fn run(
         outputs,
         notices,
         contract,
+        settings: s.settings_review.clone(),
     };
     let full_run = crate::report::run::markdown_body(&report.run);
 
@@ -337,4 +340,28 @@ fn contract_notices(c: &ContractReport, gated_sha256: &str) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The gate settings of this run, as the baseline records them.
+fn applied_policy(s: &CiSettings, server: &str) -> crate::record::settings::AppliedPolicy {
+    let p = &s.policy;
+    crate::record::settings::AppliedPolicy {
+        fail_under: p.fail_under,
+        min_tool_accuracy: p.min_tool_accuracy,
+        max_drop: p.max_drop,
+        lock_check: p.lock_check,
+        lint_fail_on: p.lint_fail_on,
+        fail_on_regression: p.fail_on_regression,
+        fail_on_tool_regression: p.fail_on_tool_regression,
+        max_error_rate: p.max_error_rate,
+        alpha: p.alpha,
+        models: s
+            .eval
+            .models
+            .iter()
+            .map(|m| m.as_str().to_string())
+            .collect(),
+        server: server.to_string(),
+        checked_against: s.settings_review.as_ref().map(|r| r.base_sha.clone()),
+    }
 }

@@ -55,6 +55,9 @@ pub struct CiSettings {
     pub lock_section: Option<String>,
     /// Notices settled before the run (e.g. models skipped on a fork's pull request).
     pub notices: Vec<String>,
+    /// In a pull request: the gate settings and reviewed files compared with the base
+    /// revision's (the "Gate settings changed in this PR" section).
+    pub settings_review: Option<crate::record::settings::SettingsReview>,
     /// Run the contract tests too (`--contract`), with these options.
     pub contract: Option<crate::contract::ContractOptions>,
 }
@@ -173,6 +176,7 @@ pub fn resolve(
         ablation: crate::eval::curve::When::from(pick!(ablation)),
         lock_section: None,
         notices: Vec::new(),
+        settings_review: None,
         contract: match pick!(contract) {
             Some(true) => Some(crate::contract::ContractOptions {
                 allow_writes: pick!(allow_writes).unwrap_or(false),

@@ -99,6 +99,9 @@ const CHECKOUT: &str =
     "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
         with:
           persist-credentials: false
+          # History, so toolgate reads the gate settings and reviewed files of the base
+          # revision: a pull request cannot move its own goalposts.
+          fetch-depth: 0
 ";
 const UPLOAD: &str = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2";
 const DOWNLOAD: &str =

@@ -40,12 +40,26 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     Ok(s)
 }
 
-pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
+/// `config_path` is the toolgate.toml `cfg` was read from, if any.
+pub async fn run(
+    a: &CiArgs,
+    cfg: &Config,
+    config_path: Option<&std::path::Path>,
+) -> anyhow::Result<Exit> {
     let gh = if a.no_github.unwrap_or(false) {
         GithubEnv::default()
     } else {
         GithubEnv::from_env()
     };
+    // In a pull request, the gate settings come from the base revision where the pull
+    // request's would loosen the gate (src/ci/policy).
+    let mut base_policy = if a.comment_from.is_none() {
+        ci::policy::prepare(&gh, cfg, config_path)
+    } else {
+        None
+    };
+    let effective = base_policy.as_ref().map(|p| p.config.clone());
+    let cfg = effective.as_ref().unwrap_or(cfg);
     let mut s = match settings(a, cfg, gh.actions) {
         Ok(s) => s,
         Err(e) => {
@@ -61,6 +75,13 @@ pub async fn run(a: &CiArgs, cfg: &Config) -> anyhow::Result<Exit> {
             crate::elog!("toolgate: the comment could not be posted: {e:#}");
         }
         return result;
+    }
+    if let Some(p) = &mut base_policy {
+        if let Err(e) = p.settle_files(&mut s) {
+            ci::sinks::report_error(&s, &gh, &format!("{e:#}")).await;
+            return Err(e);
+        }
+        s.settings_review = Some(p.review.clone());
     }
     let mut connect = a.connect.clone();
     let mut pr_cfg = cfg.clone();

@@ -41,6 +41,9 @@ pub struct Baseline {
     /// Per task: its content hash and its closest tools (see [`super::incremental`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<std::collections::BTreeMap<String, super::marks::TaskMark>>,
+    /// The gate settings this run was judged under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<crate::record::settings::AppliedPolicy>,
 }
 
 impl Baseline {
@@ -54,6 +57,7 @@ impl Baseline {
             lock: Some(lock),
             predictions: vec![],
             tasks: None,
+            policy: None,
         }
     }
 
@@ -153,6 +157,7 @@ impl Baseline {
             lock: None,
             predictions: crate::record::read_predictions(&run_dir)?,
             tasks: None,
+            policy: None,
         })
     }
 }

@@ -36,15 +36,26 @@ fn workspace() -> Option<PathBuf> {
         .and_then(|w| std::fs::canonicalize(w).ok())
 }
 
-/// The path as written, made absolute (without resolving links).
+/// The path as written, made absolute, `.` and `..` applied by name (without resolving links).
 fn lexical(path: &Path) -> PathBuf {
-    if path.is_absolute() {
+    let abs = if path.is_absolute() {
         path.to_path_buf()
     } else {
         std::env::current_dir()
             .map(|c| c.join(path))
             .unwrap_or_else(|_| path.to_path_buf())
+    };
+    let mut out = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
     }
+    out
 }
 
 /// Refuses a path in the workspace that a symbolic link takes outside it.

@@ -118,6 +118,10 @@ pub struct PullRequest {
     /// The head branch lives in another repository (a fork): its token is usually read-only.
     pub from_fork: bool,
     pub head_sha: Option<String>,
+    /// The base revision the pull request merges into.
+    pub base_sha: Option<String>,
+    /// The pull request's labels (a maintainer's override is one).
+    pub labels: Vec<String>,
 }
 
 impl PullRequest {
@@ -138,10 +142,26 @@ impl PullRequest {
             .pointer("/head/sha")
             .and_then(|v| v.as_str())
             .map(str::to_string);
+        let base_sha = pr
+            .pointer("/base/sha")
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        let labels = pr
+            .get("labels")
+            .and_then(|l| l.as_array())
+            .map(|ls| {
+                ls.iter()
+                    .filter_map(|l| l.get("name").and_then(|n| n.as_str()))
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
         Some(PullRequest {
             number,
             from_fork,
             head_sha,
+            base_sha,
+            labels,
         })
     }
 }
@@ -169,7 +189,9 @@ mod tests {
             Some(PullRequest {
                 number: 7,
                 from_fork: false,
-                head_sha: None
+                head_sha: None,
+                base_sha: None,
+                labels: vec![],
             })
         );
         let fork = json!({"pull_request": {"number": 8,

@@ -12,6 +12,7 @@ pub mod lint;
 pub mod reuse;
 pub mod run;
 pub mod seal;
+pub mod settings;
 pub mod shard;
 pub mod v1;
 

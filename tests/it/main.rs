@@ -20,6 +20,7 @@ mod curve;
 #[cfg(feature = "embed")]
 mod embed;
 mod eval;
+mod goalposts;
 mod help;
 mod honest;
 mod hostile_connect;

@@ -65,6 +65,9 @@ pub struct CiReport {
     /// What the contract tests found (`--contract`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contract: Option<crate::record::contract::ContractReport>,
+    /// In a pull request: its gate settings and reviewed files against the base revision's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<crate::record::settings::SettingsReview>,
 }
 
 impl CiReport {
@@ -83,8 +86,12 @@ impl CiReport {
 use crate::catalog::canonical::short_hash as short;
 
 mod definitions;
+mod error;
 mod headline;
 mod lint_section;
+mod settings_section;
+pub use error::error_markdown;
+use settings_section::settings_section;
 mod scores;
 use headline::headline;
 
@@ -233,6 +240,9 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     if !r.notices.is_empty() {
         head.push('\n');
     }
+    if let Some(review) = &r.settings {
+        head.push_str(&settings_section(review));
+    }
     let mut sections = vec![head];
     for render in [
         scores,
@@ -271,22 +281,6 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     }
     out.push_str(&tail);
     out
-}
-
-/// The report when toolgate could not finish: what went wrong, so a reader never mistakes an
-/// earlier comment for this run's.
-pub fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) -> String {
-    let mut first = error.lines().next().unwrap_or_default().to_string();
-    if first.len() > 300 {
-        first = first.chars().take(300).collect::<String>() + "…";
-    }
-    format!(
-        "## ⚠️ toolgate could not run\n\nThe gate did not decide anything for this commit (exit code 2): {}\n\n<details><summary>Error</summary>\n\n{}\n</details>\n\n<sub>toolgate {}{}</sub>\n",
-        text_cell(&first),
-        fenced(error).replacen("diff\n", "text\n", 1),
-        env!("CARGO_PKG_VERSION"),
-        provenance(commit, run_url)
-    )
 }
 
 /// A few lines for the log.
@@ -342,6 +336,20 @@ pub fn terminal(r: &CiReport) -> String {
         count(r.lint.warnings, Tone::Warning),
         count(r.lint.infos, Tone::Info)
     ));
+    if let Some(review) = &r.settings {
+        for c in &review.changes {
+            out.push_str(&format!(
+                "setting         {}: base {} → this PR {} ({})\n",
+                c.setting,
+                c.base,
+                c.head,
+                c.applied.label()
+            ));
+        }
+        for n in &review.notes {
+            out.push_str(&format!("setting note    {n}\n"));
+        }
+    }
     if let Some(c) = &r.contract {
         out.push_str(&format!(
             "contract        {}\n",

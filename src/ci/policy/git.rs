@@ -1,0 +1,130 @@
+//! Reading a file as it is on the base revision, with `git` (the checkout's own repository).
+//! The base commit may be missing from a shallow checkout: it is fetched once (depth 1) from
+//! `origin`. Output is bounded like any input file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, bail};
+
+/// A reader of one base revision.
+pub struct BaseTree {
+    sha: String,
+    /// The repository's top folder.
+    top: PathBuf,
+}
+
+fn git(dir: &Path) -> Command {
+    let mut c = Command::new("git");
+    c.current_dir(dir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .stdin(Stdio::null());
+    c
+}
+
+fn valid_sha(sha: &str) -> bool {
+    (7..=64).contains(&sha.len()) && sha.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl BaseTree {
+    /// Opens the base revision `sha` in the repository of the current folder, fetching it when
+    /// the checkout does not have it.
+    pub fn open(sha: &str) -> anyhow::Result<BaseTree> {
+        if !valid_sha(sha) {
+            bail!("the base revision `{sha}` from the event is not a commit id");
+        }
+        let cwd = std::env::current_dir().context("no current folder")?;
+        let out = git(&cwd)
+            .args(["rev-parse", "--show-toplevel"])
+            .output()
+            .context("could not run git (is it installed?)")?;
+        if !out.status.success() {
+            bail!("the current folder is not a git checkout, so the base revision cannot be read");
+        }
+        let top = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        let tree = BaseTree {
+            sha: sha.to_string(),
+            top,
+        };
+        if !tree.has_commit() {
+            let _ = git(&tree.top)
+                .args(["fetch", "--no-tags", "--depth=1", "origin", sha])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            if !tree.has_commit() {
+                bail!(
+                    "the base commit {sha} is not in this checkout and could not be fetched (use actions/checkout with fetch-depth: 0)"
+                );
+            }
+        }
+        Ok(tree)
+    }
+
+    fn has_commit(&self) -> bool {
+        git(&self.top)
+            .args(["cat-file", "-e", &format!("{}^{{commit}}", self.sha)])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    pub fn sha(&self) -> &str {
+        &self.sha
+    }
+
+    /// `path` as git's `<rev>:./<path>` names it (relative to the current folder), or `None`
+    /// when it is absolute and outside the current folder.
+    fn relative(path: &Path) -> Option<String> {
+        let rel = if path.is_absolute() {
+            let cwd = std::fs::canonicalize(std::env::current_dir().ok()?).ok()?;
+            let dir = std::fs::canonicalize(path.parent()?).ok()?;
+            dir.strip_prefix(&cwd).ok()?.join(path.file_name()?)
+        } else {
+            path.to_path_buf()
+        };
+        Some(format!("./{}", rel.to_string_lossy().replace('\\', "/")))
+    }
+
+    /// The bytes of `path` on the base revision; `None` when it did not exist there (or lies
+    /// outside the repository).
+    pub fn read(&self, path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+        let Some(rel) = Self::relative(path) else {
+            return Ok(None);
+        };
+        let here = std::env::current_dir().context("no current folder")?;
+        let spec = format!("{}:{rel}", self.sha);
+        let kind = git(&here)
+            .args(["cat-file", "-t", &spec])
+            .stderr(Stdio::null())
+            .output()
+            .context("could not run git")?;
+        if !kind.status.success() {
+            return Ok(None);
+        }
+        if String::from_utf8_lossy(&kind.stdout).trim() != "blob" {
+            return Ok(None);
+        }
+        let size = git(&here)
+            .args(["cat-file", "-s", &spec])
+            .output()
+            .context("could not run git")?;
+        let n: u64 = String::from_utf8_lossy(&size.stdout)
+            .trim()
+            .parse()
+            .unwrap_or(0);
+        if n > crate::fsio::MAX_INPUT {
+            bail!("{rel} on the base revision is {n} bytes: too large to read");
+        }
+        let out = git(&here)
+            .args(["cat-file", "blob", &spec])
+            .output()
+            .context("could not run git")?;
+        if !out.status.success() {
+            bail!("could not read {rel} on the base revision {}", self.sha);
+        }
+        Ok(Some(out.stdout))
+    }
+}

@@ -1,0 +1,286 @@
+//! Issue 25 point 1: a pull request cannot move its own goalposts. A git repository whose base
+//! commit holds the reviewed project (the example's good server, its lock, tasks, baseline and
+//! toolgate.toml); each pull request makes the server worse and tries one of the seven ways
+//! to make it pass anyway. Each must fail the gate or be named in the comment's "Gate settings
+//! changed in this PR" section, with the base's value kept where the PR's would loosen it.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::common::{fixture, read_json, toolgate};
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(args)
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn server(catalog: &str) -> String {
+    format!("python3 {} {catalog}", fixture("servers/fakemcp.py"))
+}
+
+const TOML: &str = r#"server = "SERVER"
+lock = "toolgate.lock"
+
+[ci]
+tasks = "tasks.jsonl"
+models = ["bm25"]
+fail_under = 0.45
+lint_fail_on = "error"
+lock_check = "fail"
+base = "toolgate-baseline.json"
+"#;
+
+/// The base commit: the good server (after.json) and everything reviewed with it.
+fn base_repo(dir: &Path) -> String {
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::copy(fixture("example/after.json"), dir.join("catalog.json")).unwrap();
+    std::fs::copy(fixture("example/tasks.jsonl"), dir.join("tasks.jsonl")).unwrap();
+    let toml = TOML.replace("SERVER", &server("catalog.json"));
+    std::fs::write(dir.join("toolgate.toml"), toml).unwrap();
+    toolgate().current_dir(dir).args(["pin"]).assert().success();
+    toolgate()
+        .current_dir(dir)
+        .args(["ci", "--no-github"])
+        .args(["--write-baseline", "toolgate-baseline.json", "--out"])
+        .arg(dir.join("base-out"))
+        .assert()
+        .success();
+    std::fs::remove_dir_all(dir.join("base-out")).unwrap();
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "base"]);
+    git(dir, &["rev-parse", "HEAD"])
+}
+
+/// Runs `toolgate ci` as the pull request's workflow would; returns the exit code, ci.json
+/// and summary.md.
+fn pr_ci(dir: &Path, base_sha: &str, labels: &[&str], extra: &[&str]) -> (i32, Value, String) {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "--allow-empty", "-m", "pr"]);
+    let head = git(dir, &["rev-parse", "HEAD"]);
+    let event = dir.join("../event.json");
+    let labels: Vec<Value> = labels.iter().map(|l| json!({"name": l})).collect();
+    std::fs::write(
+        &event,
+        json!({"number": 1, "pull_request": {"number": 1, "labels": labels,
+            "head": {"sha": head, "repo": {"full_name": "o/r", "fork": false}},
+            "base": {"sha": base_sha, "repo": {"full_name": "o/r"}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let out_dir = dir.join("../out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let out = toolgate()
+        .current_dir(dir)
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_REPOSITORY", "o/r")
+        .args(["ci", "--comment", "false", "--out"])
+        .arg(&out_dir)
+        .args(extra)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let report = read_json(&out_dir.join("ci.json"));
+    let summary = std::fs::read_to_string(out_dir.join("summary.md")).unwrap_or_default();
+    (code, report, summary)
+}
+
+fn change<'a>(report: &'a Value, setting: &str) -> &'a Value {
+    report["settings"]["changes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no settings section: {report:#}"))
+        .iter()
+        .find(|c| c["setting"] == setting)
+        .unwrap_or_else(|| panic!("{setting} not named: {:#}", report["settings"]))
+}
+
+fn set_toml(dir: &Path, from: &str, to: &str) {
+    let p = dir.join("toolgate.toml");
+    let t = std::fs::read_to_string(&p).unwrap();
+    assert!(t.contains(from), "{from} not in toolgate.toml");
+    std::fs::write(&p, t.replace(from, to)).unwrap();
+}
+
+/// The pull request's change to the server: the example's worse catalog.
+fn worsen(dir: &Path) {
+    std::fs::copy(fixture("example/before.json"), dir.join("catalog.json")).unwrap();
+}
+
+struct Repo {
+    _tmp: tempfile::TempDir,
+    dir: std::path::PathBuf,
+    base: String,
+}
+
+fn repo() -> Repo {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir(&dir).unwrap();
+    let base = base_repo(&dir);
+    Repo {
+        _tmp: tmp,
+        dir,
+        base,
+    }
+}
+
+#[test]
+fn an_unchanged_pull_request_has_no_settings_section() {
+    let r = repo();
+    let (code, report, summary) = pr_ci(&r.dir, &r.base, &[], &[]);
+    assert_eq!(code, 0, "{report:#}");
+    assert!(
+        report["settings"]["changes"].is_null(),
+        "{:#}",
+        report["settings"]
+    );
+    assert!(!summary.contains("Gate settings changed"));
+    // The baseline this run wrote records the policy it was judged under, and against what.
+    let written = read_json(&r.dir.join("../out/baseline.json"));
+    assert_eq!(written["policy"]["checked_against"], r.base.as_str());
+    assert_eq!(written["policy"]["fail_under"], 0.45);
+    assert_eq!(written["policy"]["models"], json!(["bm25"]));
+}
+
+#[test]
+fn repin_swapped_baseline_and_threshold_zero_are_named_and_the_base_threshold_holds() {
+    let r = repo();
+    worsen(&r.dir);
+    toolgate()
+        .current_dir(&r.dir)
+        .args(["pin"])
+        .assert()
+        .success();
+    set_toml(&r.dir, "fail_under = 0.45", "fail_under = 0.0");
+    toolgate()
+        .current_dir(&r.dir)
+        .args([
+            "ci",
+            "--no-github",
+            "--fail-under",
+            "0",
+            "--lock-check",
+            "off",
+        ])
+        .args(["--write-baseline", "toolgate-baseline.json", "--out"])
+        .arg(r.dir.join("../swap-out"))
+        .output()
+        .unwrap();
+    let (code, report, summary) = pr_ci(&r.dir, &r.base, &[], &[]);
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+    let lock = change(&report, "toolgate.lock");
+    assert!(
+        lock["head"]
+            .as_str()
+            .unwrap()
+            .contains("re-pinned in this PR"),
+        "{lock:#}"
+    );
+    assert_eq!(change(&report, "toolgate-baseline.json")["applied"], "base");
+    assert!(
+        summary.contains("Gate settings changed in this PR"),
+        "{summary}"
+    );
+    assert_eq!(code, 1, "the worse server passed: {:#}", report["reasons"]);
+    // With the maintainer's label the PR's values apply, and the section says so.
+    let (_, report, _) = pr_ci(&r.dir, &r.base, &["toolgate-accept-settings"], &[]);
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "override");
+}
+
+#[test]
+fn every_other_goalpost_move_is_named_with_the_base_value_kept() {
+    type Edit = fn(&Path);
+    let cases: [(&str, Edit, &str, &str); 6] = [
+        (
+            "lock check off, regression off",
+            |d| {
+                set_toml(
+                    d,
+                    "lock_check = \"fail\"",
+                    "lock_check = \"off\"\nfail_on_regression = false",
+                );
+            },
+            "ci.lock_check",
+            "base",
+        ),
+        (
+            "server is a committed snapshot of the good one",
+            |d| {
+                std::fs::copy(fixture("example/after.json"), d.join("good.json")).unwrap();
+                let t = std::fs::read_to_string(d.join("toolgate.toml")).unwrap();
+                let first = t.lines().next().unwrap().to_string();
+                std::fs::write(
+                    d.join("toolgate.toml"),
+                    t.replace(&first, "server = \"good.json\""),
+                )
+                .unwrap();
+            },
+            "server",
+            "base",
+        ),
+        (
+            "pruned hard tasks",
+            |d| {
+                let t = std::fs::read_to_string(d.join("tasks.jsonl")).unwrap();
+                let kept: Vec<&str> = t.lines().take(10).collect();
+                std::fs::write(d.join("tasks.jsonl"), kept.join("\n") + "\n").unwrap();
+            },
+            "tasks.jsonl",
+            "head",
+        ),
+        (
+            "a committed replay model",
+            |d| {
+                std::fs::write(d.join("easy.jsonl"), "{}\n").unwrap();
+                set_toml(d, "models = [\"bm25\"]", "models = [\"replay:easy.jsonl\"]");
+            },
+            "ci.models",
+            "base",
+        ),
+        (
+            "deleted lock and baseline",
+            |d| {
+                std::fs::remove_file(d.join("toolgate.lock")).unwrap();
+                std::fs::remove_file(d.join("toolgate-baseline.json")).unwrap();
+            },
+            "toolgate-baseline.json",
+            "base",
+        ),
+        (
+            "a forged baseline (for --incremental)",
+            |d| {
+                let p = d.join("toolgate-baseline.json");
+                let mut v: Value = read_json(&p);
+                v["forged"] = json!(true);
+                std::fs::write(&p, v.to_string()).unwrap();
+            },
+            "toolgate-baseline.json",
+            "base",
+        ),
+    ];
+    for (what, edit, setting, applied) in cases {
+        let r = repo();
+        worsen(&r.dir);
+        edit(&r.dir);
+        let (code, report, summary) = pr_ci(&r.dir, &r.base, &[], &["--incremental"]);
+        let c = change(&report, setting);
+        assert_eq!(c["applied"], applied, "{what}: {c:#}");
+        assert!(
+            summary.contains("Gate settings changed in this PR"),
+            "{what}: {summary}"
+        );
+        assert_ne!(
+            code, 0,
+            "{what}: the worse server passed silently: {report:#}"
+        );
+    }
+}
