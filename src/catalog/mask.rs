@@ -60,7 +60,7 @@ pub fn mask_text(text: &str, known: &[String]) -> (String, usize) {
 }
 
 /// Masks every string (and object key) inside `v`; returns how many values were masked.
-fn mask_value(v: &mut Value, known: &[String]) -> usize {
+pub fn mask_value(v: &mut Value, known: &[String]) -> usize {
     match v {
         Value::String(s) => {
             let (m, n) = mask_text(s, known);

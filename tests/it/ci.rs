@@ -1250,3 +1250,45 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
         .success();
     assert_eq!(gate("reapproved").status.code(), Some(0));
 }
+
+/// Issue 25 point 4: the GitHub API redirects the comment listing to another host; the token
+/// is not sent there (the request is followed, without its Authorization header).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_github_token_never_follows_a_redirect_to_another_host() {
+    let api = MockServer::start().await;
+    let elsewhere = MockServer::start().await;
+    Mock::given(wiremock::matchers::path("/steal"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([])))
+        .mount(&elsewhere)
+        .await;
+    Mock::given(wiremock::matchers::method("GET"))
+        .and(wiremock::matchers::path("/repos/o/r/issues/7/comments"))
+        .respond_with(
+            ResponseTemplate::new(307)
+                .insert_header("location", format!("{}/steal", elsewhere.uri())),
+        )
+        .mount(&api)
+        .await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(404).set_body_json(json!({"message": "Not Found"})))
+        .mount(&api)
+        .await;
+    let gh = Actions::new(&api.uri(), false);
+    let _ = gh.ci(example_args(&[]), vec![]).await;
+    let stolen = elsewhere.received_requests().await.unwrap();
+    assert!(
+        !stolen.is_empty(),
+        "the redirect was not followed: the test proves nothing"
+    );
+    for r in &stolen {
+        assert!(
+            r.headers.get("authorization").is_none(),
+            "the token went to another host: {r:?}"
+        );
+        let all = format!("{:?}", r.headers);
+        assert!(!all.contains("ghs_mocktoken"), "{all}");
+    }
+    // The API host itself got the token.
+    let own = api.received_requests().await.unwrap();
+    assert!(own.iter().any(|r| r.headers.get("authorization").is_some()));
+}

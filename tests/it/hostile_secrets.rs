@@ -256,3 +256,45 @@ fn junk_stdout_quoted_in_notes_is_masked() {
     assert!(all.contains("MY_SERVER_API_KEY=***"), "{all}");
     assert!(!all.contains("server-own-key-999"), "{all}");
 }
+
+/// Issue 25 point 4: in a belt, a `--pass-env` credential reaches only the server whose own
+/// section names it; the server beside it never sees it.
+#[test]
+fn a_belt_server_sees_only_the_credentials_its_own_section_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let probe = crate::common::fixture("servers/env_probe.py");
+    std::fs::write(
+        &cfg,
+        serde_json::json!({"mcpServers": {
+            "needs_token": {"command": "python3", "args": [probe], "env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}},
+            "beside": {"command": "python3", "args": [probe]}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let lock = dir.path().join("belt.lock");
+    let out = toolgate()
+        .args(["pin", "--mcp-config"])
+        .arg(&cfg)
+        .arg("--lock")
+        .arg(&lock)
+        .args(["--pass-env", "GITHUB_TOKEN"])
+        .env("GITHUB_TOKEN", "ghp_belttoken000000000000000000000001")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&lock).unwrap();
+    // Each server's probe lists the credential variables it saw in its description.
+    let seen = |server: &str| -> bool {
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let section = v["servers"]
+            .get(server)
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| panic!("no server {server} in {text}"));
+        assert!(section.contains("Variables seen"), "{section}");
+        section.contains("GITHUB_TOKEN")
+    };
+    assert!(seen("needs_token"), "{text}");
+    assert!(!seen("beside"), "{text}");
+}

@@ -1348,3 +1348,58 @@ async fn every_request_is_bounded_and_a_model_that_wants_max_completion_tokens_g
     assert!((1..=2).contains(&refused), "{refused} refused");
     assert_eq!(reqs.len(), 4 + refused);
 }
+
+/// Issue 25 point 4: a provider that echoes the key (one with no known token shape) in a
+/// successful reply, in the arguments and in its text: no file of the run holds it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_echoed_in_a_successful_reply_is_masked_in_every_file() {
+    const KEY: &str = "plainkey0123456789abcdefXYZ";
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    mount_canary(&server).await;
+    let mut reply = openai_call(
+        "book_room",
+        &json!({"room": format!("Vega {KEY}")}).to_string(),
+    );
+    reply["choices"][0]["message"]["content"] = json!(format!("Booked with key {KEY}"));
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(reply))
+        .mount(&server)
+        .await;
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(catalog(dir.path())),
+            "-t".into(),
+            s(tasks(dir.path(), &["Reserve Vega please"])),
+            "-m".into(),
+            "openai-compat:mock-model".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--out".into(),
+            s(&out),
+            "--no-cache".into(),
+        ],
+        vec![("OPENAI_COMPAT_API_KEY", KEY.into())],
+    )
+    .await;
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !stdout.contains(KEY) && !stderr.contains(KEY),
+        "{stdout}{stderr}"
+    );
+    let p = predictions(&out);
+    assert!(!p.is_empty());
+    assert!(p[0].to_string().contains("***"), "{:#}", p[0]);
+    for f in std::fs::read_dir(&out).unwrap().flatten() {
+        let text = std::fs::read_to_string(f.path()).unwrap_or_default();
+        assert!(
+            !text.contains(KEY),
+            "the key leaked into {}",
+            f.path().display()
+        );
+    }
+}

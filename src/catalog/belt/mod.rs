@@ -117,6 +117,16 @@ pub fn spec_of(
     Ok((spec, opts))
 }
 
+/// In a belt, a `--pass-env` credential reaches only the servers whose own section names it
+/// (a key of its `env`): the token one server needs is not handed to every server beside it.
+fn own_pass_env(server: &ConfigServer, opts: &mut ConnectOptions) {
+    let named: Vec<&str> = match &server.transport {
+        Transport::Stdio { env, .. } => env.iter().map(|(k, _)| k.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    opts.pass_env.retain(|v| named.contains(&v.as_str()));
+}
+
 /// Connects every server of `config` at once; each gets `base`'s timeouts. When any fails,
 /// the error names every server that failed and why (a partial belt is never returned).
 pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::Result<Belt> {
@@ -128,7 +138,8 @@ pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::R
         );
     }
     let jobs = config.servers.iter().map(|s| async move {
-        let (spec, opts) = spec_of(s, base)?;
+        let (spec, mut opts) = spec_of(s, base)?;
+        own_pass_env(s, &mut opts);
         super::connect::connect(&spec, &opts)
             .await
             .map(|c| super::mask::masked(c, &opts))

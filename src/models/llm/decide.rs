@@ -124,9 +124,23 @@ impl Model for LlmModel {
                 d.prompt_tokens = Some(prompt);
                 d.completion_tokens = Some(completion);
             }
-            d
+            masked(d)
         })
     }
+}
+
+/// The decision with every credential the reply echoed (toolgate's keys, token shapes) masked:
+/// a provider that repeats the key in its arguments or text does not put it in
+/// predictions.jsonl, the reports or the comment.
+fn masked(d: Decision) -> Decision {
+    let known = crate::secrets::known_values(&[]);
+    let Ok(mut v) = serde_json::to_value(&d) else {
+        return d;
+    };
+    if crate::catalog::mask::mask_value(&mut v, &known) == 0 {
+        return d;
+    }
+    serde_json::from_value(v).unwrap_or(d)
 }
 
 /// What a tool "returns" in a multi-step run: a sample of its outputSchema, else a generic
