@@ -309,6 +309,22 @@ pub fn known_values(extra: &[String]) -> Vec<String> {
     values
 }
 
+/// The credentials toolgate itself holds (provider keys, the GitHub token, a bearer token:
+/// what [`take_secrets`] moved into the store), plus the values of credential-named variables
+/// of at least 16 characters. What a model's reply is masked with: a variable such as
+/// `POSTGRES_PASSWORD=postgres` is not a secret worth changing a tool name or an argument for.
+pub fn own_values() -> Vec<String> {
+    let mut values: Vec<String> = store_snapshot().into_values().collect();
+    values.extend(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter(|(k, v)| looks_secret(k) && v.trim().chars().count() >= 16)
+            .map(|(_, v)| v),
+    );
+    values.retain(|v| v.trim().chars().count() >= 6);
+    values
+}
+
 /// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.
 pub fn mask_values(text: &str, mut values: Vec<String>) -> String {
     values.retain(|v| v.trim().chars().count() >= 6);

@@ -129,18 +129,43 @@ impl Model for LlmModel {
     }
 }
 
-/// The decision with every credential the reply echoed (toolgate's keys, token shapes) masked:
-/// a provider that repeats the key in its arguments or text does not put it in
-/// predictions.jsonl, the reports or the comment.
-fn masked(d: Decision) -> Decision {
-    let known = crate::secrets::known_values(&[]);
-    let Ok(mut v) = serde_json::to_value(&d) else {
-        return d;
+/// The decision with every credential the reply echoed (toolgate's own keys, token shapes)
+/// masked in what the model wrote: its text, its error and its argument values, so a provider
+/// that repeats the key does not put it in predictions.jsonl, the reports or the comment. Tool
+/// names are never masked (they are scored; a name is the catalog's, not a credential), and
+/// only toolgate's own credentials and long credential-named values count: a
+/// `POSTGRES_PASSWORD=postgres` beside the job must not turn `postgres_query` into `***_query`.
+fn masked(mut d: Decision) -> Decision {
+    mask_decision(&mut d, &crate::secrets::own_values());
+    d
+}
+
+fn mask_decision(d: &mut Decision, known: &[String]) {
+    use crate::catalog::mask::{mask_text, mask_value};
+    let text = |t: &mut Option<String>| {
+        if let Some(s) = t.as_mut() {
+            let (m, n) = mask_text(s, known);
+            if n > 0 {
+                *s = m;
+            }
+        }
     };
-    if crate::catalog::mask::mask_value(&mut v, &known) == 0 {
-        return d;
+    let args = |a: &mut Option<serde_json::Map<String, Value>>| {
+        if let Some(map) = a.take() {
+            let mut v = Value::Object(map);
+            mask_value(&mut v, known);
+            if let Value::Object(m) = v {
+                *a = Some(m);
+            }
+        }
+    };
+    text(&mut d.text);
+    text(&mut d.error);
+    args(&mut d.arguments);
+    for s in d.steps.iter_mut().chain(d.parallel_calls.iter_mut()) {
+        text(&mut s.error);
+        args(&mut s.arguments);
     }
-    serde_json::from_value(v).unwrap_or(d)
 }
 
 /// What a tool "returns" in a multi-step run: a sample of its outputSchema, else a generic
@@ -203,5 +228,44 @@ fn reply_first_call(reply: Reply) -> Decision {
                 ..Default::default()
             },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reply_is_masked_in_its_text_and_arguments_but_never_in_tool_names() {
+        let key = "q9Zr7vLk2pX8mW4tB6nY".to_string();
+        let mut d = Decision {
+            tool: Some("postgres_query".into()),
+            arguments: serde_json::from_value(serde_json::json!({
+                "sql": format!("select '{key}'"), "db": "postgres"
+            }))
+            .unwrap(),
+            text: Some(format!("your key is {key}")),
+            steps: vec![Step {
+                tool: "postgres_query".into(),
+                arguments: None,
+                error: Some(format!("bad {key}")),
+            }],
+            ..Default::default()
+        };
+        // "postgres" (a weak password beside the job) is not among the values masked.
+        mask_decision(&mut d, std::slice::from_ref(&key));
+        assert_eq!(d.tool.as_deref(), Some("postgres_query"));
+        assert_eq!(d.steps[0].tool, "postgres_query");
+        let args = serde_json::to_string(&d.arguments).unwrap();
+        assert!(!args.contains(&key) && args.contains("postgres"), "{args}");
+        assert!(!d.text.unwrap().contains(&key));
+        assert!(!d.steps[0].error.as_ref().unwrap().contains(&key));
+    }
+
+    #[test]
+    fn short_credential_named_variables_are_not_masking_values() {
+        // SAFETY: a test-only variable no other test reads.
+        unsafe { std::env::set_var("TG_TEST_DB_PASSWORD", "postgres") };
+        assert!(!crate::secrets::own_values().iter().any(|v| v == "postgres"));
     }
 }
