@@ -93,6 +93,31 @@ fn parse_error(e: clap::Error) -> ExitCode {
     e.exit()
 }
 
+/// The first SIGINT, SIGTERM or SIGHUP.
+async fn interrupted() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = int.recv() => "SIGINT",
+            _ = term.recv() => "SIGTERM",
+            _ = hup.recv() => "SIGHUP",
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
+}
+
 fn main() -> ExitCode {
     // Before anything else (no thread exists yet): no process of ours or of a server we start
     // may read this process's memory or environment, and the keys leave the environment.
@@ -124,7 +149,24 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = runtime.block_on(run(cli));
+    // A signal (the runner cancelling the job) ends the run like an error, so the servers'
+    // groups are ended (their guards drop) and the orphans reaped below; a panic too.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        runtime.block_on(async {
+            tokio::select! {
+                r = run(cli) => r,
+                s = interrupted() => Err(anyhow::anyhow!("stopped by {s}")),
+            }
+        })
+    }));
+    let result = match result {
+        Ok(r) => r,
+        Err(_) => {
+            runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+            toolgate::sandbox::reaper::reap_all();
+            return ExitCode::from(101);
+        }
+    };
     // Do not wait for stray tasks (a hung server's reader) on the way out.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     toolgate::sandbox::reaper::reap_all();

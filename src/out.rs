@@ -85,6 +85,8 @@ fn write_stdout(text: &str) {
     let mut out = std::io::stdout().lock();
     let result = out.write_all(text.as_bytes()).and_then(|_| out.flush());
     if let Err(e) = result {
+        // Nothing a server started outlives toolgate, whichever way it exits.
+        crate::sandbox::reaper::reap_all();
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }

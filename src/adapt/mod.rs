@@ -120,6 +120,9 @@ pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Cat
         );
         crate::error::ConnectError::Failed { message, help }
     })?;
+    // The server has run: every reviewed file pinned before it started must be as it was (a
+    // deleted lock would read as a first run, a created baseline as evidence).
+    crate::fsio::verify_pins()?;
     for note in &catalog.notes {
         crate::elog!("note: {note}");
     }

@@ -5,7 +5,7 @@
 //! bounded size only, no symlink out of the workspace, and reviewed files pinned at start-up.
 
 mod read;
-pub use read::{MAX_INPUT, pin_reviewed, read_text};
+pub use read::{MAX_INPUT, pin_reviewed, read_text, verify_pins};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -21,7 +21,16 @@ use sha2::{Digest, Sha256};
 /// The largest input file read (1 GiB).
 pub const MAX_INPUT: u64 = 1 << 30;
 
-static PINNED: LazyLock<Mutex<HashMap<PathBuf, [u8; 32]>>> =
+/// What a reviewed path held when toolgate first looked: a file's hash, or nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pin {
+    Absent,
+    File([u8; 32]),
+}
+
+/// Pins keyed by the path as written (made absolute, not resolved): a lock swapped for a
+/// symbolic link to another file is the same key with other bytes.
+static PINNED: LazyLock<Mutex<HashMap<PathBuf, Pin>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn refuse(what: String) -> std::io::Error {
@@ -58,24 +67,41 @@ fn lexical(path: &Path) -> PathBuf {
     out
 }
 
-/// Refuses a path in the workspace that a symbolic link takes outside it.
-fn check_links(path: &Path) -> std::io::Result<PathBuf> {
-    let real = std::fs::canonicalize(path)?;
-    if let Some(ws) = workspace() {
-        let written = lexical(path);
-        let inside_as_written = written.starts_with(&ws)
-            || std::env::current_dir()
-                .ok()
-                .is_some_and(|c| written.starts_with(c));
-        if inside_as_written && !real.starts_with(&ws) {
-            return Err(refuse(format!(
-                "it is a symbolic link to {}, outside the workspace {}: refused",
-                real.display(),
-                ws.display()
-            )));
+/// Refuses a path in the workspace that a symbolic link takes outside it. `real` is where the
+/// open handle points (so a link swapped in between a check and the open cannot pass).
+fn check_links(path: &Path, real: &Path) -> std::io::Result<()> {
+    let Some(ws) = workspace() else {
+        return Ok(());
+    };
+    let written = lexical(path);
+    // The workspace as the user may spell it (not resolved) and resolved.
+    let as_given = std::env::var_os("GITHUB_WORKSPACE")
+        .filter(|w| !w.is_empty())
+        .map(|w| lexical(Path::new(&w)))
+        .or_else(|| std::env::current_dir().ok());
+    let inside_as_written =
+        written.starts_with(&ws) || as_given.is_some_and(|g| written.starts_with(g));
+    if inside_as_written && !real.starts_with(&ws) {
+        return Err(refuse(format!(
+            "it is a symbolic link to {}, outside the workspace {}: refused",
+            real.display(),
+            ws.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The file an open handle reads (Linux: `/proc/self/fd/N`), else the path resolved.
+fn real_path(f: &std::fs::File, path: &Path) -> std::io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(p) = std::fs::read_link(format!("/proc/self/fd/{}", f.as_raw_fd())) {
+            return Ok(p);
         }
     }
-    Ok(real)
+    let _ = f;
+    std::fs::canonicalize(path)
 }
 
 fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
@@ -107,8 +133,9 @@ fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 fn read_bytes(path: &Path) -> std::io::Result<(PathBuf, Vec<u8>)> {
-    let real = check_links(path)?;
     let f = open_regular(path)?;
+    let real = real_path(&f, path)?;
+    check_links(path, &real)?;
     let mut bytes = Vec::new();
     f.take(MAX_INPUT + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_INPUT {
@@ -122,15 +149,13 @@ fn read_bytes(path: &Path) -> std::io::Result<(PathBuf, Vec<u8>)> {
 /// Reads an input file as UTF-8 text, with the checks above. The error says why (the caller
 /// names the file).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    let (real, bytes) = read_bytes(path)?;
-    if let Ok(pinned) = PINNED.lock()
-        && let Some(before) = pinned.get(&real)
-    {
+    let (_, bytes) = read_bytes(path)?;
+    if let Some(Pin::File(before)) = pinned(path) {
         let now: [u8; 32] = Sha256::digest(&bytes).into();
-        if &now != before {
+        if now != before {
             return Err(refuse(format!(
                 "it changed after toolgate first read it (sha256 {} then, {} now): something rewrote it while the server ran; refused",
-                hex(before),
+                hex(&before),
                 hex(&now)
             )));
         }
@@ -143,6 +168,54 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
     })
 }
 
+fn pinned(path: &Path) -> Option<Pin> {
+    PINNED.lock().ok()?.get(&lexical(path)).copied()
+}
+
+/// Checks every pinned path again: each must hold what it held when toolgate first looked (the
+/// same bytes, or still nothing). Called after each server session, so a server that deleted
+/// the lock (which would read as a first run), created a baseline that was not there, or
+/// swapped a file for a link is caught, naming the file.
+pub fn verify_pins() -> anyhow::Result<()> {
+    verify(|_| true)
+}
+
+fn verify(which: impl Fn(&Path) -> bool) -> anyhow::Result<()> {
+    let pins: Vec<(PathBuf, Pin)> = match PINNED.lock() {
+        Ok(p) => p
+            .iter()
+            .filter(|(k, _)| which(k))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect(),
+        Err(_) => return Ok(()),
+    };
+    for (path, pin) in pins {
+        let now = match std::fs::symlink_metadata(&path) {
+            Err(_) => Pin::Absent,
+            Ok(m) if m.is_dir() => continue,
+            Ok(_) => match read_bytes(&path) {
+                Ok((_, bytes)) => Pin::File(Sha256::digest(&bytes).into()),
+                Err(e) => anyhow::bail!(
+                    "{} changed after toolgate first read it ({e}): something rewrote it while the server ran; refused",
+                    path.display()
+                ),
+            },
+        };
+        if now != pin {
+            let what = match (pin, now) {
+                (Pin::Absent, _) => "it did not exist when toolgate started, and now it does",
+                (_, Pin::Absent) => "it was deleted after toolgate first read it",
+                _ => "it changed after toolgate first read it",
+            };
+            anyhow::bail!(
+                "{}: {what}: something rewrote it while the server ran; refused",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn hex(b: &[u8; 32]) -> String {
     b.iter()
         .take(6)
@@ -151,22 +224,25 @@ fn hex(b: &[u8; 32]) -> String {
         + "…"
 }
 
-/// Reads and hashes each existing file of `paths` now, before any server starts; later
-/// [`read_text`]s of them must find the same bytes. A path that does not exist is skipped (a
-/// missing lock is a first run, reported where it is used) and so is a folder; one that cannot
-/// be read is an error naming it.
+/// Reads and hashes each file of `paths` now, before any server starts; later [`read_text`]s
+/// of them must find the same bytes, and [`verify_pins`] checks them all (a path that did not
+/// exist must still not exist). A folder is skipped; a file that cannot be read is an error
+/// naming it.
 pub fn pin_reviewed<'a>(paths: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
     for p in paths {
-        // Missing (a first run) or a folder (a base run directory, sealed by its SHA256SUMS).
-        match std::fs::metadata(p) {
-            Err(_) => continue,
-            Ok(m) if m.is_dir() => continue,
-            Ok(_) => {}
-        }
-        let (real, bytes) =
-            read_bytes(p).map_err(|e| anyhow::anyhow!("could not read {}: {e}", p.display()))?;
+        let pin = match std::fs::symlink_metadata(p) {
+            // Missing (a first run): recorded, so one that appears later is caught.
+            Err(_) => Pin::Absent,
+            // A base run directory, sealed by its SHA256SUMS.
+            Ok(_) if p.is_dir() => continue,
+            Ok(_) => {
+                let (_, bytes) = read_bytes(p)
+                    .map_err(|e| anyhow::anyhow!("could not read {}: {e}", p.display()))?;
+                Pin::File(Sha256::digest(&bytes).into())
+            }
+        };
         if let Ok(mut pinned) = PINNED.lock() {
-            pinned.insert(real, Sha256::digest(&bytes).into());
+            pinned.entry(lexical(p)).or_insert(pin);
         }
     }
     Ok(())
@@ -209,5 +285,49 @@ mod tests {
         std::fs::write(&f, "rewritten").unwrap();
         let e = read_text(&f).unwrap_err().to_string();
         assert!(e.contains("changed after toolgate first read it"), "{e}");
+    }
+
+    #[test]
+    fn a_pinned_file_deleted_or_a_missing_one_created_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("gone.lock");
+        let base = dir.path().join("new-baseline.json");
+        std::fs::write(&lock, "reviewed").unwrap();
+        pin_reviewed([lock.as_path(), base.as_path()]).unwrap();
+        std::fs::remove_file(&lock).unwrap();
+        let mine = |p: &Path| p.starts_with(dir.path());
+        let e = verify(mine).unwrap_err().to_string();
+        assert!(e.contains("gone.lock") && e.contains("deleted"), "{e}");
+        std::fs::write(&lock, "reviewed").unwrap();
+        std::fs::write(&base, "{}").unwrap();
+        let e = verify(mine).unwrap_err().to_string();
+        assert!(
+            e.contains("new-baseline.json") && e.contains("did not exist"),
+            "{e}"
+        );
+        std::fs::remove_file(&base).unwrap();
+        // A swap for a link to another file with other bytes, under the same name.
+        #[cfg(unix)]
+        {
+            let other = dir.path().join("other");
+            std::fs::write(&other, "forged").unwrap();
+            std::fs::remove_file(&lock).unwrap();
+            std::os::unix::fs::symlink(&other, &lock).unwrap();
+            assert!(read_text(&lock).is_err());
+            std::fs::remove_file(&lock).unwrap();
+            std::fs::write(&lock, "reviewed").unwrap();
+        }
+        // Other tests' pins live in the same process: only this test's paths are checked here.
+        verify(mine).unwrap();
+    }
+
+    #[test]
+    fn a_plain_file_outside_the_workspace_is_not_taken_for_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("plain.json");
+        std::fs::write(&f, "{}").unwrap();
+        let real = std::fs::canonicalize(&f).unwrap();
+        // Written as an absolute path outside the workspace: not "inside as written".
+        assert!(check_links(&f, &real).is_ok());
     }
 }

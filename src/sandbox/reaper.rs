@@ -5,8 +5,98 @@
 //! still parented to toolgate when it finishes, round after round (a killed process's own
 //! orphans come to toolgate next), for at most [`ROUNDS`] rounds.
 
+//!
+//! Orphans are also ended after each server session ([`reap_orphans`], called when a server's
+//! group is ended): every child of toolgate outside toolgate's own process group and outside
+//! the group of a server still running is one that escaped a server's group.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+
 /// Rounds of kill-and-reap before giving up (each round is one generation).
 pub const ROUNDS: usize = 16;
+
+/// Groups of servers that are running, and every server leader toolgate spawned (tokio
+/// reaps those itself).
+struct Groups {
+    live: HashSet<i32>,
+    leaders: HashSet<i32>,
+}
+
+static GROUPS: LazyLock<Mutex<Groups>> = LazyLock::new(|| {
+    Mutex::new(Groups {
+        live: HashSet::new(),
+        leaders: HashSet::new(),
+    })
+});
+
+/// A server toolgate just started as the leader of its own process group.
+pub fn server_started(pid: u32) {
+    if let (Ok(pid), Ok(mut g)) = (i32::try_from(pid), GROUPS.lock()) {
+        g.live.insert(pid);
+        g.leaders.insert(pid);
+    }
+}
+
+/// A server's group was ended: it is live no more, and what escaped it is ended now.
+pub fn server_ended(pgid: u32) -> usize {
+    if let (Ok(pgid), Ok(mut g)) = (i32::try_from(pgid), GROUPS.lock()) {
+        g.live.remove(&pgid);
+    }
+    reap_orphans()
+}
+
+/// Ends and reaps every child of toolgate that is in neither toolgate's own process group nor
+/// a running server's (a grandchild that left its server's group with setsid or setpgid and
+/// was re-parented to toolgate); returns how many.
+pub fn reap_orphans() -> usize {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: getpgrp(2) has no preconditions.
+        let own = unsafe { libc::getpgrp() };
+        let mut ended = 0;
+        for _ in 0..ROUNDS {
+            let (live, leaders) = match GROUPS.lock() {
+                Ok(g) => (g.live.clone(), g.leaders.clone()),
+                Err(_) => return ended,
+            };
+            let strays: Vec<i32> = children()
+                .into_iter()
+                .filter(|pid| !leaders.contains(pid))
+                .filter(|pid| {
+                    // SAFETY: getpgid(2) on any pid; -1 when it is gone.
+                    let pg = unsafe { libc::getpgid(*pid) };
+                    pg > 0 && pg != own && !live.contains(&pg)
+                })
+                .collect();
+            if strays.is_empty() {
+                break;
+            }
+            kill_and_reap(&strays);
+            ended += strays.len();
+        }
+        ended
+    }
+    #[cfg(not(target_os = "linux"))]
+    0
+}
+
+#[cfg(target_os = "linux")]
+fn kill_and_reap(pids: &[i32]) {
+    for pid in pids {
+        // SAFETY: kill(2) and waitpid(2) on a pid that is our own child.
+        unsafe {
+            libc::kill(*pid, libc::SIGKILL);
+        }
+    }
+    for pid in pids {
+        let mut status = 0;
+        // SAFETY: as above; a pid already reaped fails with ECHILD, harmlessly.
+        unsafe {
+            libc::waitpid(*pid, &mut status, 0);
+        }
+    }
+}
 
 /// Makes this process the subreaper of everything it starts. Call once, early.
 pub fn become_subreaper() {
@@ -49,19 +139,7 @@ pub fn reap_all() -> usize {
             if kids.is_empty() {
                 break;
             }
-            for pid in &kids {
-                // SAFETY: kill(2) and waitpid(2) on a pid that is our own child.
-                unsafe {
-                    libc::kill(*pid, libc::SIGKILL);
-                }
-            }
-            for pid in &kids {
-                let mut status = 0;
-                // SAFETY: as above; a pid tokio already reaped fails with ECHILD, harmlessly.
-                unsafe {
-                    libc::waitpid(*pid, &mut status, 0);
-                }
-            }
+            kill_and_reap(&kids);
             ended += kids.len();
         }
         ended

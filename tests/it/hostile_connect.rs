@@ -189,3 +189,113 @@ fn grandchildren_that_setsid_or_double_fork_are_reaped() {
         assert!(wait_gone(pid), "{mode}: grandchild {pid} survived toolgate");
     }
 }
+
+/// A job cancelled while a server runs (SIGTERM, SIGINT) ends like an error: the server's
+/// group is ended and its setsid grandchild reaped, not left to init.
+#[test]
+fn a_signal_ends_the_server_and_its_escaped_grandchildren() {
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("toolgate"))
+            .args([
+                "inspect",
+                &py_server("hostile/orphan.py", &format!("{} hang", pidfile.display())),
+                "--connect-timeout",
+                "120",
+            ])
+            .args(pidfile_writable(dir.path()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !pidfile.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+        let pid = read_pid(&pidfile);
+        // SAFETY: signalling the child this test started.
+        unsafe { libc::kill(child.id() as i32, sig) };
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{sig}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("stopped by SIG"), "{err}");
+        assert!(
+            wait_gone(pid),
+            "signal {sig}: grandchild {pid} survived toolgate"
+        );
+    }
+}
+
+/// A grandchild that escaped the server's group is ended when the server's session ends, not
+/// when toolgate exits: here it is gone while toolgate still waits for a slow model.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_escaped_grandchild_is_ended_with_its_session() {
+    use wiremock::{Mock, MockServer, ResponseTemplate, matchers::method};
+    let api = MockServer::start().await;
+    crate::common::mount_canary(&api).await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_delay(Duration::from_secs(4))
+                .set_body_json(serde_json::json!({"choices": [{"index": 0,
+                    "message": {"role": "assistant", "content": "No tool needed."},
+                    "finish_reason": "stop"}]})),
+        )
+        .mount(&api)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let tasks = dir.path().join("tasks.jsonl");
+    std::fs::write(
+        &tasks,
+        r#"{"id": "t1", "request": "Do nothing at all, please.", "kind": "direct", "expected": {"tool": "noop"}}"#,
+    )
+    .unwrap();
+    let mut args: Vec<String> = vec![
+        "run".into(),
+        py_server(
+            "hostile/orphan.py",
+            &format!("{} setsid", pidfile.display()),
+        ),
+        "-t".into(),
+        tasks.display().to_string(),
+        "-m".into(),
+        "openai-compat:m".into(),
+        "--base-url".into(),
+        format!("{}/v1", api.uri()),
+        "--out".into(),
+        dir.path().join("out").display().to_string(),
+        "--no-cache".into(),
+    ];
+    args.extend(pidfile_writable(dir.path()));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("toolgate"))
+        .args(&args)
+        .env("OPENAI_COMPAT_API_KEY", "sk-test-key-0123456789")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pidfile.exists() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let pid = read_pid(&pidfile);
+    // The listing is over once the model is asked.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while api.received_requests().await.unwrap_or_default().is_empty() && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "toolgate is still waiting for the model"
+    );
+    assert!(
+        wait_gone(pid),
+        "grandchild {pid} outlived its server's session"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -86,6 +86,8 @@ fn kill_group(pgid: Option<u32>) {
         unsafe {
             libc::kill(-pgid, libc::SIGKILL);
         }
+        // What left the group (setsid, setpgid) and came to toolgate is ended now, not at exit.
+        crate::sandbox::reaper::server_ended(pgid as u32);
     }
     #[cfg(not(unix))]
     let _ = pgid;
@@ -159,6 +161,9 @@ pub(super) async fn connect_stdio<V: Visit>(
     // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
     let pgid = child.id();
+    if let Some(p) = pgid {
+        crate::sandbox::reaper::server_started(p);
+    }
     let stderr = StderrTail::default();
     if let Some(err) = child.stderr.take() {
         stderr.spawn_reader(err);
