@@ -172,6 +172,8 @@ name: toolgate
 
 on:
   pull_request:
+    # `labeled`: a maintainer's toolgate-accept-settings label is judged on its own event.
+    types: [opened, synchronize, reopened, labeled]
   push:
     branches: [main]
 
@@ -188,6 +190,7 @@ jobs:
   # the `toolgate` job joins them and gates exactly as one unsharded run would.
   evaluate:
     runs-on: ubuntu-latest
+    if: ${{{{ github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings' }}}}
     permissions:
       contents: read
     strategy:
@@ -210,10 +213,11 @@ jobs:
             ));
             // The fan-in runs even when a shard failed, so the comment says which one.
             "    needs: evaluate
-    if: ${{ !cancelled() }}
+    if: ${{ !cancelled() && (github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings') }}
 "
         }
-        None => "",
+        None => "    if: ${{ github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings' }}
+",
     };
     w.push_str(&format!(
         "  toolgate:

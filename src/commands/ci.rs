@@ -54,7 +54,7 @@ pub async fn run(
     // In a pull request, the gate settings come from the base revision where the pull
     // request's would loosen the gate (src/ci/policy).
     let mut base_policy = if a.comment_from.is_none() {
-        ci::policy::prepare(&gh, cfg, config_path)
+        ci::policy::prepare(&gh, cfg, config_path).await
     } else {
         None
     };
@@ -77,6 +77,15 @@ pub async fn run(
         return result;
     }
     if let Some(p) = &mut base_policy {
+        if let Some(why) = &p.unreadable {
+            // Unchecked settings are no evidence: the gate cannot pass on them.
+            let msg = format!(
+                "the gate settings of this pull request could not be checked against its base revision: {why}. Check out with fetch-depth: 0 (and mark the workspace a safe.directory in a container), or have a maintainer add the `{}` label",
+                ci::policy::OVERRIDE_LABEL
+            );
+            ci::sinks::report_error(&s, &gh, &msg).await;
+            anyhow::bail!(msg);
+        }
         if let Err(e) = p.settle_files(&mut s) {
             ci::sinks::report_error(&s, &gh, &format!("{e:#}")).await;
             return Err(e);
@@ -137,13 +146,16 @@ pub async fn run(
         let contract = match (&s.contract, s.eval.shard) {
             (Some(opts), None) => {
                 let (spec, connect) = crate::adapt::resolve_server(&server, cfg)?;
-                Some(crate::contract::run(&spec, &connect, opts).await?)
+                let report = crate::contract::run(&spec, &connect, opts).await?;
+                crate::fsio::verify_pins()?;
+                Some(report)
             }
             _ => None,
         };
         if let Some(spec) = &s.belt {
             let (combined, info, belt) =
                 crate::adapt::run::load_belt(spec, &catalog, &server, cfg).await?;
+            crate::fsio::verify_pins()?;
             let belt = ci::belt::BeltRun::new(combined, info, belt);
             let source = ci::Source::Belt(Box::new(catalog), Box::new(belt));
             return ci::run(&s, &cfg.lint, source, &gh, a.format, contract).await;

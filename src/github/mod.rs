@@ -2,6 +2,7 @@
 //! Enterprise works too), the job summary and step outputs, and the sticky pull-request
 //! comment (octocrab).
 
+pub mod access;
 pub mod comment;
 pub mod outputs;
 
@@ -122,6 +123,12 @@ pub struct PullRequest {
     pub base_sha: Option<String>,
     /// The pull request's labels (a maintainer's override is one).
     pub labels: Vec<String>,
+    /// The pull request's author (`pull_request.user.login`).
+    pub author: Option<String>,
+    /// When this run is a `labeled` event: the label just added and who added it. An override
+    /// label counts only on its own event (it then covers the commit it was added on, not a
+    /// later push) and only from someone other than the author.
+    pub labeled: Option<(String, String)>,
 }
 
 impl PullRequest {
@@ -156,12 +163,25 @@ impl PullRequest {
                     .collect()
             })
             .unwrap_or_default();
+        let author = pr
+            .pointer("/user/login")
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        let labeled = (event.get("action").and_then(|a| a.as_str()) == Some("labeled"))
+            .then(|| {
+                let label = event.pointer("/label/name")?.as_str()?.to_string();
+                let sender = event.pointer("/sender/login")?.as_str()?.to_string();
+                Some((label, sender))
+            })
+            .flatten();
         Some(PullRequest {
             number,
             from_fork,
             head_sha,
             base_sha,
             labels,
+            author,
+            labeled,
         })
     }
 }
@@ -192,6 +212,8 @@ mod tests {
                 head_sha: None,
                 base_sha: None,
                 labels: vec![],
+                author: None,
+                labeled: None,
             })
         );
         let fork = json!({"pull_request": {"number": 8,

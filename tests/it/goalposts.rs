@@ -62,19 +62,31 @@ fn base_repo(dir: &Path) -> String {
 /// Runs `toolgate ci` as the pull request's workflow would; returns the exit code, ci.json
 /// and summary.md.
 fn pr_ci(dir: &Path, base_sha: &str, labels: &[&str], extra: &[&str]) -> (i32, Value, String) {
+    pr_ci_with(dir, base_sha, labels, json!({}), &[], extra)
+}
+
+/// [`pr_ci`] with more of the event (`action`, `label`, `sender`) and more variables.
+fn pr_ci_with(
+    dir: &Path,
+    base_sha: &str,
+    labels: &[&str],
+    event_extra: Value,
+    env: &[(&str, &str)],
+    extra: &[&str],
+) -> (i32, Value, String) {
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "--allow-empty", "-m", "pr"]);
     let head = git(dir, &["rev-parse", "HEAD"]);
     let event = dir.join("../event.json");
     let labels: Vec<Value> = labels.iter().map(|l| json!({"name": l})).collect();
-    std::fs::write(
-        &event,
-        json!({"number": 1, "pull_request": {"number": 1, "labels": labels,
-            "head": {"sha": head, "repo": {"full_name": "o/r", "fork": false}},
-            "base": {"sha": base_sha, "repo": {"full_name": "o/r"}}}})
-        .to_string(),
-    )
-    .unwrap();
+    let mut ev = json!({"number": 1, "pull_request": {"number": 1, "labels": labels,
+        "user": {"login": "author"},
+        "head": {"sha": head, "repo": {"full_name": "o/r", "fork": false}},
+        "base": {"sha": base_sha, "repo": {"full_name": "o/r"}}}});
+    if let (Some(e), Some(more)) = (ev.as_object_mut(), event_extra.as_object()) {
+        e.extend(more.clone());
+    }
+    std::fs::write(&event, ev.to_string()).unwrap();
     let out_dir = dir.join("../out");
     let _ = std::fs::remove_dir_all(&out_dir);
     let out = toolgate()
@@ -83,6 +95,7 @@ fn pr_ci(dir: &Path, base_sha: &str, labels: &[&str], extra: &[&str]) -> (i32, V
         .env("GITHUB_EVENT_NAME", "pull_request")
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_REPOSITORY", "o/r")
+        .envs(env.iter().copied())
         .args(["ci", "--comment", "false", "--out"])
         .arg(&out_dir)
         .args(extra)
@@ -191,9 +204,123 @@ fn repin_swapped_baseline_and_threshold_zero_are_named_and_the_base_threshold_ho
         "{summary}"
     );
     assert_eq!(code, 1, "the worse server passed: {:#}", report["reasons"]);
-    // With the maintainer's label the PR's values apply, and the section says so.
-    let (_, report, _) = pr_ci(&r.dir, &r.base, &["toolgate-accept-settings"], &[]);
+    // A label that was there before this push does not cover it.
+    let (code, report, _) = pr_ci(&r.dir, &r.base, &["toolgate-accept-settings"], &[]);
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+    assert_eq!(code, 1);
+    let notes = report["settings"]["notes"].to_string();
+    assert!(notes.contains("added before this commit"), "{notes}");
+}
+
+/// The override counts only on its own `labeled` event, from someone other than the author
+/// whom the API says may merge.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_override_label_counts_only_from_a_maintainer_on_its_own_event() {
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+    let api = MockServer::start().await;
+    for (login, role) in [("maint", "maintain"), ("helper", "triage")] {
+        Mock::given(method("GET"))
+            .and(path(format!("/repos/o/r/collaborators/{login}/permission")))
+            .respond_with(ResponseTemplate::new(200).set_body_json(
+                json!({"permission": "read", "role_name": role, "user": {"login": login}}),
+            ))
+            .mount(&api)
+            .await;
+    }
+    let r = repo();
+    worsen(&r.dir);
+    set_toml(&r.dir, "fail_under = 0.45", "fail_under = 0.0");
+    let uri = api.uri();
+    let env = [
+        ("GITHUB_API_URL", uri.as_str()),
+        ("GITHUB_TOKEN", "ghs_test"),
+    ];
+    let labeled = |sender: &str| {
+        json!({"action": "labeled", "label": {"name": "toolgate-accept-settings"},
+            "sender": {"login": sender}})
+    };
+    let label = &["toolgate-accept-settings"];
+    // The author labels their own pull request: not an override.
+    let (code, report, _) = pr_ci_with(&r.dir, &r.base, label, labeled("author"), &env, &[]);
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+    assert!(report["settings"]["notes"].to_string().contains("author"));
+    assert_eq!(code, 1);
+    // Someone who may label but not merge: not an override.
+    let (code, report, _) = pr_ci_with(&r.dir, &r.base, label, labeled("helper"), &env, &[]);
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+    assert!(report["settings"]["notes"].to_string().contains("triage"));
+    assert_eq!(code, 1);
+    // A maintainer, on the label's own event: the PR's values apply, and the section says so.
+    let (_, report, _) = pr_ci_with(&r.dir, &r.base, label, labeled("maint"), &env, &[]);
     assert_eq!(change(&report, "ci.fail_under")["applied"], "override");
+    assert!(report["settings"]["notes"].to_string().contains("@maint"));
+}
+
+/// Unchecked settings are no evidence: a base revision that cannot be read stops the gate.
+#[test]
+fn a_base_revision_that_cannot_be_read_is_not_a_pass() {
+    let r = repo();
+    let (code, report, _) = pr_ci(&r.dir, "0123456789abcdef0123456789abcdef01234567", &[], &[]);
+    assert_eq!(code, 2, "{report:#}");
+    let err = report.to_string();
+    assert!(
+        err.contains("could not be checked against its base revision"),
+        "{err}"
+    );
+    assert!(err.contains("git"), "git's own words are shown: {err}");
+}
+
+/// A baseline git does not track (downloaded by the workflow) is used as it is; a replay log
+/// the pull request rewrote stops the gate.
+#[test]
+fn git_decides_what_came_from_the_pull_request() {
+    let r = repo();
+    // The workflow downloads the default branch's baseline outside the tree.
+    let downloaded = r.dir.join("../downloaded-baseline.json");
+    std::fs::copy(r.dir.join("toolgate-baseline.json"), &downloaded).unwrap();
+    let d = downloaded.display().to_string();
+    let (code, report, _) = pr_ci(&r.dir, &r.base, &[], &["--base", &d]);
+    assert_eq!(code, 0, "{:#}", report["reasons"]);
+    assert!(
+        report["settings"].is_null()
+            || report["settings"]["changes"]
+                .as_array()
+                .is_none_or(|c| c.is_empty()),
+        "{:#}",
+        report["settings"]
+    );
+    // A committed replay log, rewritten in the pull request.
+    let tasks = std::fs::read_to_string(r.dir.join("tasks.jsonl")).unwrap();
+    // The base's log calls nothing; the rewritten one gives every expected answer.
+    let line = |perfect: bool| -> String {
+        tasks
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .map(|t| {
+                let tool = if perfect {
+                    t["expected"]["tool"].clone()
+                } else {
+                    Value::Null
+                };
+                json!({"task_id": t["id"], "tool": tool}).to_string() + "\n"
+            })
+            .collect()
+    };
+    std::fs::write(r.dir.join("replay.jsonl"), line(false)).unwrap();
+    git(&r.dir, &["add", "-A"]);
+    git(&r.dir, &["commit", "-q", "-m", "replay"]);
+    let base = git(&r.dir, &["rev-parse", "HEAD"]);
+    // Unchanged, the committed log is replayed (a failing score, not a stop).
+    let (code, report, _) = pr_ci(&r.dir, &base, &[], &["--model", "replay:replay.jsonl"]);
+    assert_eq!(code, 1, "{report:#}");
+    std::fs::write(r.dir.join("replay.jsonl"), line(true)).unwrap();
+    let (code, report, _) = pr_ci(&r.dir, &base, &[], &["--model", "replay:replay.jsonl"]);
+    assert_eq!(code, 2, "{report:#}");
+    assert!(
+        report.to_string().contains("cannot rewrite the answers"),
+        "{report:#}"
+    );
 }
 
 #[test]

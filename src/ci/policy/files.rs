@@ -12,8 +12,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::git::BaseTree;
+use crate::catalog::canonical::short_hash as short;
 use crate::catalog::lock::LockFile;
 use crate::record::settings::{Applied, SettingChange};
+
+/// The most files a base folder may hold to be copied from the base revision.
+const MAX_BASE_FILES: usize = 256;
 
 /// Where base copies go, and what was decided.
 pub struct Files<'a> {
@@ -21,10 +25,6 @@ pub struct Files<'a> {
     pub dir: PathBuf,
     pub overridden: bool,
     pub changes: Vec<SettingChange>,
-}
-
-fn short(sha: &str) -> &str {
-    &sha[..sha.len().min(12)]
 }
 
 impl Files<'_> {
@@ -93,21 +93,28 @@ impl Files<'_> {
         Ok(path.to_path_buf())
     }
 
-    /// The baseline (a file; a folder is a downloaded artefact, not from the tree): returns the
-    /// base the comparison uses.
+    /// The baseline: returns the base the comparison uses. Decided by git's view, not by the
+    /// kind of file: one the pull request's tree carries (tracked) must be the base revision's
+    /// (a swapped or forged one is replaced by it, a new one is not used); one git does not
+    /// track was made by the workflow (a downloaded artefact of the default branch) and is used
+    /// as it is; one deleted in the pull request is read as the base revision had it.
     pub fn baseline(&mut self, path: &Path) -> anyhow::Result<Option<PathBuf>> {
-        if path.is_dir() {
-            return Ok(Some(path.to_path_buf()));
-        }
-        let head = path
-            .is_file()
-            .then(|| crate::fsio::read_text(path).ok().map(String::into_bytes))
-            .flatten();
         let (applied, use_head) = if self.overridden {
             (Applied::Override, true)
         } else {
             (Applied::Base, false)
         };
+        let exists = path.exists();
+        if exists && !self.tree.tracked(path) {
+            return Ok(Some(path.to_path_buf()));
+        }
+        if path.is_dir() || (!exists && self.tree.read(path)?.is_none()) {
+            return self.baseline_dir(path, applied, use_head);
+        }
+        let head = path
+            .is_file()
+            .then(|| crate::fsio::read_text(path).ok().map(String::into_bytes))
+            .flatten();
         match self.tree.read(path)? {
             None => {
                 if head.is_some() {
@@ -137,6 +144,104 @@ impl Files<'_> {
                 Ok(Some(copy))
             }
         }
+    }
+
+    /// A baseline folder (a run directory) that the pull request's tree carries, or that it
+    /// deleted: the base revision's copy is used.
+    fn baseline_dir(
+        &mut self,
+        path: &Path,
+        applied: Applied,
+        use_head: bool,
+    ) -> anyhow::Result<Option<PathBuf>> {
+        let Some(files) = self.tree.files_under(path, MAX_BASE_FILES)? else {
+            if path.exists() {
+                self.change(
+                    path,
+                    "absent".into(),
+                    "added in this PR (a pull request cannot bring its own base)".into(),
+                    applied,
+                );
+                return Ok(use_head.then(|| path.to_path_buf()));
+            }
+            return Ok(Some(path.to_path_buf()));
+        };
+        let copy_root = self.dir.join("baseline");
+        let mut same = path.is_dir();
+        for f in &files {
+            let rel = Path::new(f);
+            let Some(bytes) = self.tree.read(rel)? else {
+                continue;
+            };
+            let inside = rel.strip_prefix(path).unwrap_or(rel);
+            let dest = copy_root.join(inside);
+            crate::fsio::write_atomic(&dest, &bytes)?;
+            same &= std::fs::read(rel).is_ok_and(|h| h == bytes);
+        }
+        let head_count = std::fs::read_dir(path)
+            .map(|d| d.filter_map(Result::ok).count())
+            .unwrap_or(0);
+        let base_top: std::collections::BTreeSet<&std::ffi::OsStr> = files
+            .iter()
+            .filter_map(|f| Path::new(f).strip_prefix(path).ok()?.iter().next())
+            .collect();
+        same &= head_count == base_top.len();
+        if same {
+            return Ok(Some(path.to_path_buf()));
+        }
+        let what = if path.exists() {
+            "changed in this PR"
+        } else {
+            "deleted in this PR"
+        };
+        self.change(
+            path,
+            format!("the base revision's ({} files)", files.len()),
+            what.into(),
+            applied,
+        );
+        Ok(Some(if use_head && path.exists() {
+            path.to_path_buf()
+        } else {
+            copy_root
+        }))
+    }
+
+    /// A replay log (a recorded model): one the pull request changed would rewrite the
+    /// model's answers, so it stops the gate (exit 2) unless overridden; one it added is named.
+    /// A log git does not track was made by the workflow and is used as it is.
+    pub fn replay(&mut self, path: &Path) -> anyhow::Result<()> {
+        if !self.tree.tracked(path) {
+            return Ok(());
+        }
+        let head = crate::fsio::read_text(path)
+            .with_context(|| format!("could not read the replay log {}", path.display()))?;
+        match self.tree.read(path)? {
+            None => self.change(
+                path,
+                "absent".into(),
+                "replay log added in this PR: the model's answers come from this pull request"
+                    .into(),
+                Applied::Head,
+            ),
+            Some(base) if base != head.as_bytes() => {
+                if !self.overridden {
+                    anyhow::bail!(
+                        "the replay log {} was changed in this pull request: a pull request cannot rewrite the answers of the model it is judged by (a maintainer may accept it with the `{}` label)",
+                        path.display(),
+                        crate::record::settings::OVERRIDE_LABEL
+                    );
+                }
+                self.change(
+                    path,
+                    "the base revision's".into(),
+                    "changed in this PR".into(),
+                    Applied::Override,
+                );
+            }
+            Some(_) => {}
+        }
+        Ok(())
     }
 
     /// The task file: named when it differs, with what was removed, added and edited.

@@ -23,6 +23,17 @@ fn git(dir: &Path) -> Command {
     c
 }
 
+/// What git said on stderr, on one bounded line.
+fn said(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(400) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None if line.is_empty() => "no message".into(),
+        None => line,
+    }
+}
+
 fn valid_sha(sha: &str) -> bool {
     (7..=64).contains(&sha.len()) && sha.bytes().all(|b| b.is_ascii_hexdigit())
 }
@@ -40,7 +51,10 @@ impl BaseTree {
             .output()
             .context("could not run git (is it installed?)")?;
         if !out.status.success() {
-            bail!("the current folder is not a git checkout, so the base revision cannot be read");
+            bail!(
+                "git could not open the repository of the current folder: {}",
+                said(&out.stderr)
+            );
         }
         let top = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
         let tree = BaseTree {
@@ -48,14 +62,17 @@ impl BaseTree {
             top,
         };
         if !tree.has_commit() {
-            let _ = git(&tree.top)
+            let fetch = git(&tree.top)
                 .args(["fetch", "--no-tags", "--depth=1", "origin", sha])
                 .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
+                .output();
             if !tree.has_commit() {
+                let why = match fetch {
+                    Ok(o) => said(&o.stderr),
+                    Err(e) => e.to_string(),
+                };
                 bail!(
-                    "the base commit {sha} is not in this checkout and could not be fetched (use actions/checkout with fetch-depth: 0)"
+                    "the base commit {sha} is not in this checkout and could not be fetched (git: {why}); use actions/checkout with fetch-depth: 0"
                 );
             }
         }
@@ -126,5 +143,80 @@ impl BaseTree {
             bail!("could not read {rel} on the base revision {}", self.sha);
         }
         Ok(Some(out.stdout))
+    }
+
+    /// True when git tracks `path` (a file, or any file beneath a folder) in the checkout: it
+    /// came with the pull request's tree. An untracked one was made by the workflow (a
+    /// downloaded artefact, a build step).
+    pub fn tracked(&self, path: &Path) -> bool {
+        let Some(rel) = Self::relative(path) else {
+            return false;
+        };
+        let Ok(here) = std::env::current_dir() else {
+            return false;
+        };
+        git(&here)
+            .args(["ls-files", "-z", "--", &rel])
+            .stderr(Stdio::null())
+            .output()
+            .is_ok_and(|o| o.status.success() && !o.stdout.is_empty())
+    }
+
+    /// The files beneath folder `path` on the base revision (paths relative to the current
+    /// folder), at most `max`; `None` when the folder did not exist there.
+    pub fn files_under(&self, path: &Path, max: usize) -> anyhow::Result<Option<Vec<String>>> {
+        let Some(rel) = Self::relative(path) else {
+            return Ok(None);
+        };
+        let here = std::env::current_dir().context("no current folder")?;
+        let out = git(&here)
+            .args([
+                "ls-tree",
+                "-r",
+                "-z",
+                "--name-only",
+                "--full-name",
+                &self.sha,
+                "--",
+                &rel,
+            ])
+            .output()
+            .context("could not run git")?;
+        if !out.status.success() {
+            bail!(
+                "git could not list {rel} on the base revision: {}",
+                said(&out.stderr)
+            );
+        }
+        let names: Vec<String> = out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|n| !n.is_empty())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .collect();
+        if names.is_empty() {
+            return Ok(None);
+        }
+        if names.len() > max {
+            bail!("{rel} on the base revision holds more than {max} files");
+        }
+        // --full-name gives paths from the top: make them relative to the current folder.
+        let cwd = std::fs::canonicalize(&here).context("no current folder")?;
+        let top = std::fs::canonicalize(&self.top).unwrap_or(self.top.clone());
+        let prefix = cwd
+            .strip_prefix(&top)
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        Ok(Some(
+            names
+                .into_iter()
+                .filter_map(|n| {
+                    Path::new(&n)
+                        .strip_prefix(&prefix)
+                        .ok()
+                        .map(|p| p.to_string_lossy().into_owned())
+                })
+                .collect(),
+        ))
     }
 }

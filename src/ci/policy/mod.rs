@@ -26,13 +26,6 @@ enum Order {
     Looser,
 }
 
-fn shown<T: std::fmt::Debug>(v: &Option<T>) -> String {
-    match v {
-        None => "unset".into(),
-        Some(x) => format!("{x:?}").trim_matches('"').to_string(),
-    }
-}
-
 /// Higher is stricter; unset is the weakest.
 fn higher<T: PartialOrd>(base: &Option<T>, head: &Option<T>) -> Order {
     match (base, head) {
@@ -155,7 +148,12 @@ pub fn review_settings(
         ci.max_error_rate,
         lower(b.max_error_rate, h.max_error_rate, 0.05)
     );
-    field!("ci.alpha", ci.alpha, lower(b.alpha, h.alpha, 0.05).flip());
+    // A larger alpha flags a regression sooner: higher is stricter (unset is 0.05).
+    field!(
+        "ci.alpha",
+        ci.alpha,
+        higher(&b.alpha.or(Some(0.05)), &h.alpha.or(Some(0.05)))
+    );
     field!(
         "ci.fail_on_regression",
         ci.fail_on_regression,
@@ -202,27 +200,136 @@ pub fn review_settings(
     field!(
         "connect.sandbox",
         connect.sandbox,
-        match (
-            base.connect.sandbox.unwrap_or_default(),
-            head.connect.sandbox.unwrap_or_default()
-        ) {
-            (a, b) if a == b => Order::Same,
-            (_, crate::sandbox::SandboxMode::Strict) => Order::Stricter,
-            _ => Order::Looser,
-        }
+        ranked(
+            rank_sandbox(base.connect.sandbox),
+            rank_sandbox(head.connect.sandbox)
+        )
     );
     field!("lint", lint, unordered(&base.lint, &head.lint));
+    every_other_key(base, head, overridden, &mut eff, &mut changes);
     (eff, changes)
 }
 
-impl Order {
-    /// For a setting where a higher value is stricter but [`lower`] was used to read it.
-    fn flip(self) -> Order {
-        match self {
-            Order::Stricter => Order::Looser,
-            Order::Looser => Order::Stricter,
-            Order::Same => Order::Same,
+/// Keys of `[ci]` and `[connect]` that change neither the verdict nor what is measured: where
+/// reports go, how hard toolgate retries, how long it waits to connect. Every key not here and
+/// not compared above (a new key too) is compared as "changes what the gate measures": the
+/// base's value applies.
+const HARMLESS: &[&str] = &[
+    "ci.out",
+    "ci.badge",
+    "ci.concurrency",
+    "ci.retries",
+    "ci.no_cache",
+    "ci.call_timeout",
+    "connect.connect_timeout",
+    "connect.request_timeout",
+];
+
+/// Keys compared one by one in [`review_settings`].
+const COMPARED: &[&str] = &[
+    "ci.fail_under",
+    "ci.min_tool_accuracy",
+    "ci.fail_under_recall",
+    "ci.max_drop",
+    "ci.max_error_rate",
+    "ci.alpha",
+    "ci.fail_on_regression",
+    "ci.fail_on_tool_regression",
+    "ci.contract",
+    "ci.lock_check",
+    "ci.lint_fail_on",
+    "ci.models",
+    "ci.trials",
+    "ci.split",
+    "ci.tasks",
+    "ci.base",
+    "ci.belt",
+    "ci.mcp_config",
+    "connect.pass_env",
+    "connect.sandbox",
+];
+
+/// Compares every remaining key of `[ci]` and `[connect]` (the provider's base_url, headers,
+/// bearer_env, sandbox_uid, sandbox_write, allow_writes, seed, max_steps, timeout, max_pages,
+/// comment settings, …): a difference keeps the base's value unless overridden.
+fn every_other_key(
+    base: &Config,
+    head: &Config,
+    overridden: bool,
+    eff: &mut Config,
+    changes: &mut Vec<SettingChange>,
+) {
+    let (Ok(b), Ok(h), Ok(mut e)) = (
+        serde_json::to_value(base),
+        serde_json::to_value(head),
+        serde_json::to_value(&*eff),
+    ) else {
+        return;
+    };
+    let mut touched = false;
+    for section in ["ci", "connect"] {
+        let (Some(bs), Some(hs)) = (
+            b.get(section).and_then(|v| v.as_object()),
+            h.get(section).and_then(|v| v.as_object()),
+        ) else {
+            continue;
+        };
+        let keys: std::collections::BTreeSet<&String> = bs.keys().chain(hs.keys()).collect();
+        for key in keys {
+            let name = format!("{section}.{key}");
+            if HARMLESS.contains(&name.as_str()) || COMPARED.contains(&name.as_str()) {
+                continue;
+            }
+            let null = serde_json::Value::Null;
+            let (bv, hv) = (bs.get(key).unwrap_or(&null), hs.get(key).unwrap_or(&null));
+            let empty =
+                |v: &serde_json::Value| v.is_null() || v.as_array().is_some_and(|a| a.is_empty());
+            if bv == hv || (empty(bv) && empty(hv)) {
+                continue;
+            }
+            let applied = if overridden {
+                Applied::Override
+            } else {
+                if let Some(slot) = e.get_mut(section).and_then(|s| s.as_object_mut()) {
+                    slot.insert(key.clone(), bv.clone());
+                    touched = true;
+                }
+                Applied::Base
+            };
+            // Header values may be credentials: the section names the headers only.
+            let show = |v: &serde_json::Value| {
+                if key == "headers" {
+                    let names: Vec<String> = v
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|h| h.as_str())
+                        .map(|h| format!("{}: ***", h.split(':').next().unwrap_or("").trim()))
+                        .collect();
+                    shown_any(&names)
+                } else {
+                    shown_any(v)
+                }
+            };
+            changes.push(SettingChange {
+                setting: name,
+                base: show(bv),
+                head: show(hv),
+                applied,
+            });
         }
+    }
+    if touched && let Ok(c) = serde_json::from_value::<Config>(e) {
+        *eff = c;
+    }
+}
+
+fn rank_sandbox(v: Option<crate::sandbox::SandboxMode>) -> u8 {
+    use crate::sandbox::SandboxMode;
+    match v.unwrap_or_default() {
+        SandboxMode::Strict => 2,
+        SandboxMode::Standard => 1,
+        SandboxMode::Off => 0,
     }
 }
 
@@ -239,7 +346,7 @@ fn shown_any<T: serde::Serialize + std::fmt::Debug>(v: &T) -> String {
                 s
             }
         }
-        Err(_) => shown(&Some(v)),
+        Err(_) => format!("{v:?}"),
     }
 }
 
@@ -249,12 +356,76 @@ pub struct Prepared {
     pub config: Config,
     pub review: SettingsReview,
     tree: Option<git::BaseTree>,
+    /// Why the base revision could not be read: the gate cannot be judged (exit 2) unless a
+    /// maintainer's override accepts the pull request's own settings.
+    pub unreadable: Option<String>,
+}
+
+/// Whether the override label lets this pull request's own values apply, and what to say.
+/// It counts only on its own `labeled` event (so it covers the commit it was added on: a later
+/// push runs without it), added by someone other than the author who may merge (asked of the
+/// API; no token or no answer: it does not count).
+pub async fn override_granted(
+    gh: &crate::github::GithubEnv,
+    pr: &crate::github::PullRequest,
+) -> (bool, Option<String>) {
+    let on_this_event = pr
+        .labeled
+        .as_ref()
+        .filter(|(label, _)| label == OVERRIDE_LABEL);
+    let Some((_, sender)) = on_this_event else {
+        if pr.labels.iter().any(|l| l == OVERRIDE_LABEL) {
+            return (
+                false,
+                Some(format!(
+                    "The `{OVERRIDE_LABEL}` label was added before this commit: it accepts the settings of the commit it was added on only. Remove it and add it again to accept this commit's."
+                )),
+            );
+        }
+        return (false, None);
+    };
+    if pr.author.as_deref() == Some(sender.as_str()) {
+        return (
+            false,
+            Some(format!(
+                "The `{OVERRIDE_LABEL}` label was added by the pull request's author @{sender}: it counts only from another maintainer."
+            )),
+        );
+    }
+    let (Some(token), Some(repo)) = (&gh.token, &gh.repository) else {
+        return (
+            false,
+            Some(format!(
+                "The `{OVERRIDE_LABEL}` label was added by @{sender}, but without a GitHub token their permission could not be checked: it does not count."
+            )),
+        );
+    };
+    match crate::github::access::permission(&gh.api_url, token, repo, sender).await {
+        Ok(role) if crate::github::access::may_merge(&role) => (
+            true,
+            Some(format!(
+                "The `{OVERRIDE_LABEL}` label was added by @{sender} ({role}) on this commit: the pull request's own settings apply."
+            )),
+        ),
+        Ok(role) => (
+            false,
+            Some(format!(
+                "The `{OVERRIDE_LABEL}` label was added by @{sender}, whose permission is `{role}`: only a maintainer with write access can accept settings."
+            )),
+        ),
+        Err(e) => (
+            false,
+            Some(format!(
+                "The `{OVERRIDE_LABEL}` label was added by @{sender}, but their permission could not be checked ({e:#}): it does not count."
+            )),
+        ),
+    }
 }
 
 /// In a pull request on GitHub Actions: reads toolgate.toml on the base revision and compares
 /// it with the pull request's. `config_path` is the file the pull request's settings came from
 /// (default ./toolgate.toml). `None` outside pull requests.
-pub fn prepare(
+pub async fn prepare(
     gh: &crate::github::GithubEnv,
     head: &Config,
     config_path: Option<&std::path::Path>,
@@ -264,41 +435,56 @@ pub fn prepare(
     }
     let pr = gh.pull_request().ok().flatten()?;
     let sha = pr.base_sha.clone()?;
-    let overridden = pr.labels.iter().any(|l| l == OVERRIDE_LABEL);
+    let (overridden, note) = override_granted(gh, &pr).await;
     let mut review = SettingsReview {
         base_sha: sha.clone(),
         overridden,
         ..Default::default()
     };
+    review.notes.extend(note);
     let tree = match git::BaseTree::open(&sha) {
         Ok(t) => t,
         Err(e) => {
-            review.notes.push(format!(
-                "The base revision could not be read ({e:#}): this pull request's own gate settings and files were used, unchecked."
-            ));
+            let why = format!("{e:#}");
+            review.notes.push(if overridden {
+                format!(
+                    "The base revision could not be read ({why}): the override label accepts this pull request's own gate settings and files, unchecked."
+                )
+            } else {
+                format!(
+                    "The base revision could not be read ({why}): the gate settings of this pull request cannot be checked against it."
+                )
+            });
             return Some(Prepared {
                 config: head.clone(),
                 review,
                 tree: None,
+                unreadable: (!overridden).then_some(why),
             });
         }
     };
     let path = config_path.unwrap_or(std::path::Path::new(crate::config::DEFAULT_CONFIG));
+    let mut unreadable = None;
     let base = match tree.read(path) {
         Ok(None) => Some(Config::default()),
         Ok(Some(bytes)) => match toml::from_str::<Config>(&String::from_utf8_lossy(&bytes)) {
             Ok(c) => Some(c),
             Err(e) => {
-                review.notes.push(format!(
-                    "{} on the base revision does not parse ({}): its settings could not be compared.",
+                let why = format!(
+                    "{} on the base revision does not parse ({})",
                     path.display(),
                     e.message()
-                ));
+                );
+                review
+                    .notes
+                    .push(format!("{why}: its settings could not be compared."));
+                unreadable = Some(why);
                 None
             }
         },
         Err(e) => {
             review.notes.push(format!("{e:#}"));
+            unreadable = Some(format!("{e:#}"));
             None
         }
     };
@@ -314,6 +500,7 @@ pub fn prepare(
         config,
         review,
         tree: Some(tree),
+        unreadable: unreadable.filter(|_| !overridden),
     })
 }
 
@@ -336,6 +523,9 @@ impl Prepared {
         }
         if let Some(t) = s.tasks.clone() {
             files.tasks(&t)?;
+        }
+        for m in s.eval.models.iter().filter(|m| m.is_replay()) {
+            files.replay(std::path::Path::new(m.rest()))?;
         }
         self.review.changes.extend(files.changes);
         Ok(())

@@ -69,3 +69,77 @@ fn a_new_toolgate_toml_is_compared_with_the_defaults() {
     );
     assert_eq!(eff.ci.lint_fail_on, Some(LintFailOn::Warning));
 }
+
+#[test]
+fn every_other_key_is_compared_and_keeps_the_base_value() {
+    let base = cfg(
+        "[ci]\nbase_url = \"https://api.openai.com/v1\"\nseed = 1\nout = \"a\"\n[connect]\nheaders = [\"X-Api-Key: base-secret\"]\n",
+    );
+    let head = cfg(
+        "[ci]\nbase_url = \"https://evil.example/v1\"\nseed = 2\nallow_writes = true\nout = \"b\"\nmax_steps = 3\n[connect]\nsandbox_uid = 0\nsandbox_write = [\"/\"]\nbearer_env = \"GITHUB_TOKEN\"\nheaders = [\"X-Api-Key: pr-secret\"]\nmax_pages = 1\n",
+    );
+    let (eff, changes) = review_settings(&base, &head, false);
+    assert_eq!(eff.ci.base_url, base.ci.base_url);
+    assert_eq!(eff.ci.seed, Some(1));
+    assert_eq!(eff.ci.allow_writes, None);
+    assert_eq!(eff.ci.max_steps, None);
+    assert_eq!(eff.connect.sandbox_uid, None);
+    assert!(eff.connect.sandbox_write.is_empty());
+    assert_eq!(eff.connect.bearer_env, None);
+    assert_eq!(eff.connect.headers, base.connect.headers);
+    assert_eq!(eff.connect.max_pages, None);
+    for s in [
+        "ci.base_url",
+        "ci.seed",
+        "ci.allow_writes",
+        "ci.max_steps",
+        "connect.sandbox_uid",
+        "connect.sandbox_write",
+        "connect.bearer_env",
+        "connect.headers",
+        "connect.max_pages",
+    ] {
+        assert_eq!(
+            applied(&changes, s),
+            Some(Applied::Base),
+            "{s}: {changes:#?}"
+        );
+    }
+    // Where reports go changes no verdict: the PR's value, not listed.
+    assert_eq!(eff.ci.out.as_deref(), Some(std::path::Path::new("b")));
+    assert!(applied(&changes, "ci.out").is_none());
+    // Header values never reach the section.
+    let shown = format!("{changes:?}");
+    assert!(!shown.contains("secret"), "{shown}");
+    // With the override, the PR's values apply and are named.
+    let (eff, changes) = review_settings(&base, &head, true);
+    assert_eq!(eff.ci.seed, Some(2));
+    assert_eq!(applied(&changes, "ci.seed"), Some(Applied::Override));
+}
+
+#[test]
+fn the_sandbox_and_alpha_are_ordered() {
+    let off = cfg("[connect]\nsandbox = \"off\"\n");
+    let standard = cfg("[connect]\nsandbox = \"standard\"\n");
+    let strict = cfg("[connect]\nsandbox = \"strict\"\n");
+    let (eff, _) = review_settings(&off, &standard, false);
+    assert_eq!(
+        eff.connect.sandbox, standard.connect.sandbox,
+        "off → standard is stricter"
+    );
+    let (eff, _) = review_settings(&strict, &standard, false);
+    assert_eq!(
+        eff.connect.sandbox, strict.connect.sandbox,
+        "strict → standard is looser"
+    );
+    let (eff, _) = review_settings(&Config::default(), &off, false);
+    assert_eq!(
+        eff.connect.sandbox, None,
+        "unset (standard) → off is looser"
+    );
+    // A smaller alpha flags fewer regressions: looser.
+    let (eff, _) = review_settings(&Config::default(), &cfg("[ci]\nalpha = 0.001\n"), false);
+    assert_eq!(eff.ci.alpha, None);
+    let (eff, _) = review_settings(&Config::default(), &cfg("[ci]\nalpha = 0.1\n"), false);
+    assert_eq!(eff.ci.alpha, Some(0.1));
+}
