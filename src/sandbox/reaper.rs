@@ -21,20 +21,36 @@ pub const ROUNDS: usize = 16;
 struct Groups {
     live: HashSet<i32>,
     leaders: HashSet<i32>,
+    /// Servers being started: forked, in their own group, not yet registered. While any is,
+    /// no orphan is reaped (the exit's [`reap_all`] still ends what is left).
+    spawning: usize,
 }
 
 static GROUPS: LazyLock<Mutex<Groups>> = LazyLock::new(|| {
     Mutex::new(Groups {
         live: HashSet::new(),
         leaders: HashSet::new(),
+        spawning: 0,
     })
 });
 
-/// A server toolgate just started as the leader of its own process group.
-pub fn server_started(pid: u32) {
-    if let (Ok(pid), Ok(mut g)) = (i32::try_from(pid), GROUPS.lock()) {
-        g.live.insert(pid);
-        g.leaders.insert(pid);
+/// A server is about to be started in its own process group: call before `spawn`, and
+/// [`server_started`] after it (with `None` when the spawn failed).
+pub fn server_spawning() {
+    if let Ok(mut g) = GROUPS.lock() {
+        g.spawning += 1;
+    }
+}
+
+/// The server [`server_spawning`] announced started, as the leader of its own group (`None`:
+/// it did not start).
+pub fn server_started(pid: Option<u32>) {
+    if let Ok(mut g) = GROUPS.lock() {
+        g.spawning = g.spawning.saturating_sub(1);
+        if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
+            g.live.insert(pid);
+            g.leaders.insert(pid);
+        }
     }
 }
 
@@ -56,23 +72,27 @@ pub fn reap_orphans() -> usize {
         let own = unsafe { libc::getpgrp() };
         let mut ended = 0;
         for _ in 0..ROUNDS {
-            let (live, leaders) = match GROUPS.lock() {
-                Ok(g) => (g.live.clone(), g.leaders.clone()),
-                Err(_) => return ended,
+            // Held for the whole round: a server cannot start between the look and the kill.
+            let Ok(g) = GROUPS.lock() else {
+                return ended;
             };
+            if g.spawning > 0 {
+                return ended;
+            }
             let strays: Vec<i32> = children()
                 .into_iter()
-                .filter(|pid| !leaders.contains(pid))
+                .filter(|pid| !g.leaders.contains(pid))
                 .filter(|pid| {
                     // SAFETY: getpgid(2) on any pid; -1 when it is gone.
                     let pg = unsafe { libc::getpgid(*pid) };
-                    pg > 0 && pg != own && !live.contains(&pg)
+                    pg > 0 && pg != own && !g.live.contains(&pg)
                 })
                 .collect();
             if strays.is_empty() {
                 break;
             }
             kill_and_reap(&strays);
+            drop(g);
             ended += strays.len();
         }
         ended

@@ -148,7 +148,10 @@ pub(super) async fn connect_stdio<V: Visit>(
         .with_context(|| format!("could not sandbox the server `{shown}`"))?;
     sandbox.apply(&mut cmd);
     cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));
-    let mut child = cmd.spawn().map_err(|e| {
+    crate::sandbox::reaper::server_spawning();
+    let spawned = cmd.spawn();
+    crate::sandbox::reaper::server_started(spawned.as_ref().ok().and_then(|c| c.id()));
+    let mut child = spawned.map_err(|e| {
         anyhow!(
             "could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?){}",
             if e.kind() == std::io::ErrorKind::PermissionDenied {
@@ -161,9 +164,6 @@ pub(super) async fn connect_stdio<V: Visit>(
     // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
     let pgid = child.id();
-    if let Some(p) = pgid {
-        crate::sandbox::reaper::server_started(p);
-    }
     let stderr = StderrTail::default();
     if let Some(err) = child.stderr.take() {
         stderr.spawn_reader(err);
