@@ -31,13 +31,15 @@ pub fn marks(catalog: &Catalog, tasks: &[Task]) -> BTreeMap<String, TaskMark> {
     tasks
         .iter()
         .map(|t| {
-            let neighbours = router
-                .rank(&t.request)
+            // `top` touches only the request's postings and returns NEIGHBOURS entries: a full
+            // ranking collected in place would keep a catalog-sized allocation per task.
+            let neighbours: Vec<String> = router
+                .top(&t.request, NEIGHBOURS)
                 .into_iter()
-                .take(NEIGHBOURS)
                 .filter(|(_, s)| *s > 0.0)
                 .map(|(n, _)| n.to_string())
                 .collect();
+            debug_assert!(neighbours.capacity() <= NEIGHBOURS);
             (
                 t.id.clone(),
                 TaskMark {

@@ -157,7 +157,7 @@ impl Bm25 {
     /// a cost proportional to the postings the request touches: scores accumulate in a
     /// per-thread scratch vector, and only the tools touched are compared and reset. Untouched
     /// tools score 0 and are left out.
-    fn top(&self, request: &str, k: usize) -> Vec<(&str, f64)> {
+    pub fn top(&self, request: &str, k: usize) -> Vec<(&str, f64)> {
         thread_local! {
             static SCRATCH: std::cell::RefCell<(Vec<f64>, Vec<usize>)> = const {
                 std::cell::RefCell::new((Vec::new(), Vec::new()))
@@ -188,6 +188,9 @@ impl Bm25 {
             if k > 0 && hits.len() > k {
                 hits.select_nth_unstable_by(k - 1, order);
                 hits.truncate(k);
+                // A caller that keeps the result (or collects it in place into k names) must
+                // not keep the capacity of every tool the request touched.
+                hits.shrink_to_fit();
             }
             hits.sort_by(order);
             hits

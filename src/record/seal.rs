@@ -10,7 +10,6 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 use super::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
-use crate::catalog::canonical::sha256_hex;
 
 /// The seal of a run directory.
 pub const SEAL_FILE: &str = "SHA256SUMS";
@@ -99,11 +98,7 @@ pub const CONTENT_HASH: &str = "content_sha256";
 
 /// The seal of a JSON object: the sha256 of its canonical form without [`CONTENT_HASH`].
 pub fn content_hash(value: &serde_json::Value) -> String {
-    let mut v = value.clone();
-    if let Some(map) = v.as_object_mut() {
-        map.remove(CONTENT_HASH);
-    }
-    sha256_hex(&crate::catalog::canonical::to_canonical_string(&v))
+    crate::catalog::canonical::canonical_sha256(value, Some(CONTENT_HASH))
 }
 
 /// Checks a baseline file's seal (`path` names it in the error).
