@@ -20,6 +20,10 @@ pub struct Config {
     pub connect: ConnectConfig,
     pub lint: LintSettings,
     pub ci: CiConfig,
+    /// The folder of the file these settings came from, when it is not the current folder:
+    /// relative paths in it were resolved against it, and a stdio `server` command runs there.
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
 }
 
 /// `[ci]`: what `toolgate ci` does when no flag says otherwise. Every key has a flag of the
@@ -225,22 +229,162 @@ pub struct ConnectConfig {
 }
 
 impl Config {
-    /// Reads `path`, or `./toolgate.toml` when it exists and no path was given.
+    /// Reads `path` (a toolgate.toml, or a pyproject.toml's `[tool.toolgate]` table); without
+    /// one, the nearest `toolgate.toml` (or pyproject.toml with `[tool.toolgate]`) in the current
+    /// folder or a parent up to the repository's top. Relative paths inside are resolved
+    /// against the file's folder.
     pub fn load(path: Option<&Path>) -> anyhow::Result<(Config, Option<PathBuf>)> {
         let path = match path {
             Some(p) => p.to_path_buf(),
-            None if Path::new(DEFAULT_CONFIG).is_file() => PathBuf::from(DEFAULT_CONFIG),
-            None => return Ok((Config::default(), None)),
+            None => match discover(&std::env::current_dir().unwrap_or_default()) {
+                Some(p) => {
+                    if p.parent().is_some_and(|d| !d.as_os_str().is_empty()) {
+                        crate::elog!("note: using the settings in {}", p.display());
+                    }
+                    p
+                }
+                None => return Ok((Config::default(), None)),
+            },
         };
-        let text = crate::fsio::read_text(&path)
+        let config = Self::read(&path)?;
+        Ok((config, Some(path)))
+    }
+
+    /// Parses one settings file (see [`Config::load`]) and resolves its relative paths.
+    pub fn read(path: &Path) -> anyhow::Result<Config> {
+        let text = crate::fsio::read_text(path)
             .with_context(|| format!("could not read the config file {}", path.display()))?;
-        let config: Config = toml::from_str(&text).map_err(|e| config_error(&path, &text, &e))?;
+        let mut config = Self::parse(path, &text)?;
         config
             .lint
             .validate()
             .with_context(|| format!("in {}", path.display()))?;
-        Ok((config, Some(path)))
+        config.resolve_paths(path.parent().unwrap_or(Path::new("")));
+        Ok(config)
     }
+
+    /// `text` as the settings file `path` (names it in errors): a pyproject.toml is read for
+    /// its `[tool.toolgate]` table.
+    pub fn parse(path: &Path, text: &str) -> anyhow::Result<Config> {
+        if is_pyproject(path) {
+            let doc: toml::Table =
+                toml::from_str(text).map_err(|e| config_error(path, text, &e))?;
+            let Some(table) = doc
+                .get("tool")
+                .and_then(|t| t.get("toolgate"))
+                .and_then(|t| t.as_table())
+            else {
+                anyhow::bail!(
+                    "{} has no [tool.toolgate] table: put toolgate's settings there, or in a toolgate.toml",
+                    path.display()
+                );
+            };
+            // Re-read the table's own text so errors keep their key names (lines are the
+            // table's, so the file is named with the table).
+            let inner = toml::to_string(table).unwrap_or_default();
+            return toml::from_str(&inner).map_err(|e| {
+                let shown = PathBuf::from(format!("{} [tool.toolgate]", path.display()));
+                config_error(&shown, &inner, &e).into()
+            });
+        }
+        Ok(toml::from_str(text).map_err(|e| config_error(path, text, &e))?)
+    }
+
+    /// Makes every relative path of these settings relative to `dir` (the settings file's
+    /// folder) instead of the current folder: lock, tasks, base, out, badge, MCP config, belt
+    /// and sandbox-write paths, replay and local model files, and a snapshot `server`. A
+    /// stdio `server` command runs in `dir` (see [`Config::dir`]).
+    pub fn resolve_paths(&mut self, dir: &Path) {
+        if dir.as_os_str().is_empty() || dir == Path::new(".") {
+            return;
+        }
+        let join = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = dir.join(&*p);
+            }
+        };
+        let join_opt = |p: &mut Option<PathBuf>| {
+            if let Some(p) = p {
+                join(p);
+            }
+        };
+        join_opt(&mut self.lock);
+        join_opt(&mut self.ci.mcp_config);
+        join_opt(&mut self.ci.tasks);
+        join_opt(&mut self.ci.out);
+        join_opt(&mut self.ci.badge);
+        join_opt(&mut self.ci.base);
+        self.connect.sandbox_write.iter_mut().for_each(join);
+        if let Some(b) = &mut self.ci.belt
+            && b != "ecosystem"
+            && Path::new(b.as_str()).is_relative()
+            && dir.join(b.as_str()).exists()
+        {
+            *b = dir.join(b.as_str()).display().to_string();
+        }
+        if let Some(models) = &mut self.ci.models {
+            for m in models.iter_mut() {
+                for prefix in ["replay:", "local:"] {
+                    if let Some(file) = m.strip_prefix(prefix)
+                        && Path::new(file).is_relative()
+                    {
+                        *m = format!("{prefix}{}", dir.join(file).display());
+                    }
+                }
+            }
+        }
+        if let Some(server) = &mut self.server {
+            let t = server.trim();
+            let lower = t.to_ascii_lowercase();
+            if !lower.starts_with("http://")
+                && !lower.starts_with("https://")
+                && lower.ends_with(".json")
+                && !t.contains(char::is_whitespace)
+                && Path::new(t).is_relative()
+                && dir.join(t).is_file()
+            {
+                *server = dir.join(t).display().to_string();
+            }
+        }
+        self.dir = Some(dir.to_path_buf());
+    }
+}
+
+fn is_pyproject(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "pyproject.toml")
+}
+
+/// True when a pyproject.toml holds a `[tool.toolgate]` table.
+fn has_toolgate_table(path: &Path) -> bool {
+    let Ok(text) = crate::fsio::read_text(path) else {
+        return false;
+    };
+    text.contains("tool.toolgate")
+        && toml::from_str::<toml::Table>(&text)
+            .ok()
+            .is_some_and(|d| d.get("tool").and_then(|t| t.get("toolgate")).is_some())
+}
+
+/// The nearest settings file from `start` upward: `toolgate.toml`, else a pyproject.toml with
+/// `[tool.toolgate]`, in each folder; never above the repository's top (the folder holding
+/// `.git`), and only `start` itself outside a repository. Returned relative to `start`
+/// (`toolgate.toml`, `../toolgate.toml`).
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    let inside_repo = start.ancestors().any(|d| d.join(".git").exists());
+    let mut rel = PathBuf::new();
+    for dir in start.ancestors() {
+        for name in [DEFAULT_CONFIG, "pyproject.toml"] {
+            let p = dir.join(name);
+            if p.is_file() && (name == DEFAULT_CONFIG || has_toolgate_table(&p)) {
+                return Some(rel.join(name));
+            }
+        }
+        if !inside_repo || dir.join(".git").exists() {
+            return None;
+        }
+        rel.push("..");
+    }
+    None
 }
 
 /// A TOML error as a typed config error: an unknown key is named with its line.
@@ -293,6 +437,70 @@ mod tests {
         assert!(c.lint.validate().is_ok());
         assert_eq!(c.lint.level_of("TG003"), Some(crate::lint::Level::Off));
         assert_eq!(c.lint.level_of("TG005"), Some(crate::lint::Level::Error));
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_the_settings_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("packages/a");
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(pkg.join("snap.json"), "{\"tools\": []}").unwrap();
+        std::fs::write(
+            pkg.join("toolgate.toml"),
+            "server = \"snap.json\"\nlock = \"toolgate.lock\"\n[ci]\ntasks = \"tasks.jsonl\"\nbase = \"/abs/base.json\"\nmodels = [\"bm25\", \"replay:log.jsonl\"]\n",
+        )
+        .unwrap();
+        let c = Config::read(&pkg.join("toolgate.toml")).unwrap();
+        assert_eq!(c.lock, Some(pkg.join("toolgate.lock")));
+        assert_eq!(c.ci.tasks, Some(pkg.join("tasks.jsonl")));
+        assert_eq!(c.ci.base, Some(PathBuf::from("/abs/base.json")));
+        assert_eq!(
+            c.ci.models.as_deref().unwrap()[1],
+            format!("replay:{}", pkg.join("log.jsonl").display())
+        );
+        assert_eq!(c.server, Some(pkg.join("snap.json").display().to_string()));
+        assert_eq!(c.dir, Some(pkg.clone()));
+        // A command line stays as written: it runs in the settings file's folder.
+        let mut c: Config = toml::from_str("server = \"node dist/index.js\"\n").unwrap();
+        c.resolve_paths(&pkg);
+        assert_eq!(c.server.as_deref(), Some("node dist/index.js"));
+    }
+
+    #[test]
+    fn settings_are_found_up_the_tree_and_in_pyproject() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join(".git")).unwrap();
+        let deep = root.join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        assert_eq!(discover(&deep), None);
+        std::fs::write(root.join("pyproject.toml"), "[project]\nname = \"x\"\n").unwrap();
+        assert_eq!(discover(&deep), None, "a pyproject without [tool.toolgate]");
+        std::fs::write(
+            root.join("pyproject.toml"),
+            "[project]\nname = \"x\"\n[tool.toolgate]\nserver = \"uv run server\"\n[tool.toolgate.ci]\nfail_under = 0.7\n",
+        )
+        .unwrap();
+        let found = discover(&deep).unwrap();
+        assert_eq!(found, PathBuf::from("../../pyproject.toml"));
+        let c = Config::read(&deep.join(&found)).unwrap();
+        assert_eq!(c.server.as_deref(), Some("uv run server"));
+        assert_eq!(c.ci.fail_under, Some(0.7));
+        std::fs::write(root.join("a/toolgate.toml"), "").unwrap();
+        assert_eq!(discover(&deep), Some(PathBuf::from("../toolgate.toml")));
+        // Never above the repository's top.
+        let outer = tempfile::tempdir().unwrap();
+        std::fs::write(outer.path().join("toolgate.toml"), "").unwrap();
+        let repo = outer.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        assert_eq!(discover(&repo), None);
+        // An unknown key in [tool.toolgate] is named with the table.
+        std::fs::write(root.join("pyproject.toml"), "[tool.toolgate]\nsevrer = 1\n").unwrap();
+        let e = format!(
+            "{:#}",
+            Config::read(&root.join("pyproject.toml")).unwrap_err()
+        );
+        assert!(e.contains("sevrer") && e.contains("[tool.toolgate]"), "{e}");
     }
 
     #[test]

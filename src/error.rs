@@ -131,6 +131,10 @@ pub fn help_for(e: &anyhow::Error) -> Option<String> {
 /// A help line for a connection failure, from what went wrong and what was started.
 pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> String {
     let l = message.to_lowercase();
+    let lower_server = server.to_ascii_lowercase();
+    if lower_server.starts_with("http://") || lower_server.starts_with("https://") {
+        return url_help(&l, server, connect_timeout_secs);
+    }
     if l.contains("within") || l.contains("timed out") || l.contains("timeout") {
         format!(
             "raise --connect-timeout (now {connect_timeout_secs} s) if the server is slow to start, or run `{server}` by itself to see whether it starts"
@@ -144,5 +148,44 @@ pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> S
         format!(
             "run `{server}` by itself to see its output; toolgate only sends initialize and tools/list"
         )
+    }
+}
+
+/// Help for a URL server, by what the endpoint answered.
+fn url_help(l: &str, server: &str, connect_timeout_secs: f64) -> String {
+    let url = reqwest::Url::parse(server).ok();
+    let path = url.as_ref().map(|u| u.path().to_string()).unwrap_or_default();
+    let with_mcp = || match &url {
+        Some(u) if !path.trim_end_matches('/').ends_with("/mcp") => {
+            format!(" (most servers serve it at `{}/mcp`)", u.origin().ascii_serialization())
+        }
+        _ => String::new(),
+    };
+    if l.contains("http 404") {
+        format!(
+            "nothing speaks MCP at this path: is the endpoint `/mcp`?{}",
+            with_mcp()
+        )
+    } else if l.contains("http 405") {
+        format!(
+            "this path does not take POST, which Streamable HTTP needs: the wrong path{}, or a legacy HTTP+SSE server (`/sse`) that toolgate does not speak",
+            with_mcp()
+        )
+    } else if l.contains("http 401") || l.contains("http 403") {
+        "the server wants credentials: pass --bearer-env VAR (a variable holding the token) or --header 'Name: value'".into()
+    } else if l.contains("http 406") || l.contains("http 415") {
+        "the server refused the request's Accept or Content-Type (toolgate sends Accept: application/json, text/event-stream): is this a Streamable HTTP endpoint?".into()
+    } else if l.contains("http 5") {
+        "the server failed while answering initialize: see its own logs".into()
+    } else if l.contains("connection refused") || l.contains("error sending request") {
+        format!(
+            "nothing listens at {server}: is the server up, and on that port? (in a container, `localhost` is the container itself: use the service container's name)"
+        )
+    } else if l.contains("within") || l.contains("timed out") || l.contains("timeout") {
+        format!(
+            "the server did not answer in time: raise --connect-timeout (now {connect_timeout_secs} s), or check {server} with curl"
+        )
+    } else {
+        format!("check {server} with `curl -i -X POST` and an MCP initialize request")
     }
 }

@@ -71,7 +71,7 @@ pub const SMOKE: &str = "#9f9f9f";
 /// What a run's badge says: label, value, colour and provenance (the first model's tool
 /// accuracy).
 struct Face {
-    label: &'static str,
+    label: String,
     value: String,
     colour: &'static str,
     provenance: serde_json::Value,
@@ -99,22 +99,41 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
     });
     // A suite no person reviewed is a smoke test: shown, never coloured like a verdict.
     let smoke = !run.suite.reviewed();
+    let who = format!("toolgate · {}", badge_model(&r.model));
     Some(Face {
-        label: if smoke {
-            "tool accuracy (smoke)"
-        } else {
-            "tool accuracy"
-        },
+        label: if smoke { format!("{who} (smoke)") } else { who },
         value,
         colour: if smoke { SMOKE } else { colour(a.value) },
         provenance,
     })
 }
 
+/// How the badge names the model that was measured: the model's own name for an LLM
+/// (`openai:gpt-4o-mini` → `gpt-4o-mini`), the router for an offline one (`bm25:1.5` → `bm25`),
+/// `replay` for recorded answers; at most 28 characters.
+pub fn badge_model(spec: &str) -> String {
+    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let kind = kind.split('@').next().unwrap_or(kind);
+    let name = match kind {
+        "bm25" | "embed" | "hybrid" | "replay" => kind.to_string(),
+        "local" => std::path::Path::new(rest)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "local".into()),
+        _ if rest.is_empty() => kind.to_string(),
+        _ => rest.rsplit('/').next().unwrap_or(rest).to_string(),
+    };
+    if name.chars().count() > 28 {
+        format!("{}…", name.chars().take(27).collect::<String>())
+    } else {
+        name
+    }
+}
+
 /// The badge of a run: the first model's tool accuracy.
 pub fn for_run(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
-    Some(render(f.label, &f.value, f.colour, &f.provenance))
+    Some(render(&f.label, &f.value, f.colour, &f.provenance))
 }
 
 /// The same badge as a shields.io endpoint document
@@ -226,6 +245,27 @@ mod tests {
             "no text drawn in the value area ({text_pixels})"
         );
         assert!(svg.contains("<desc>{&quot;model&quot;:&quot;bm25:4&quot;}</desc>"));
+    }
+
+    #[test]
+    fn the_badge_names_toolgate_and_the_model() {
+        assert_eq!(badge_model("bm25:1.5"), "bm25");
+        assert_eq!(badge_model("bm25"), "bm25");
+        assert_eq!(badge_model("openai:gpt-4o-mini"), "gpt-4o-mini");
+        assert_eq!(
+            badge_model("openrouter:meta-llama/llama-3.1-8b"),
+            "llama-3.1-8b"
+        );
+        assert_eq!(badge_model("replay:/x/answers.jsonl"), "replay");
+        assert_eq!(badge_model("hybrid@0.3:/models/minilm"), "hybrid");
+        assert_eq!(badge_model("local:/m/qwen2.5-0.5b.gguf"), "qwen2.5-0.5b");
+        assert_eq!(
+            badge_model(&format!("ollama:{}", "x".repeat(40)))
+                .chars()
+                .count(),
+            28
+        );
+        assert!(text_width("toolgate · bm25") > text_width("toolgate bm25"));
     }
 
     #[test]

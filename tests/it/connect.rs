@@ -347,3 +347,33 @@ fn hostile_tool_without_input_schema_is_read_raw_and_reported() {
             .any(|f| f["code"] == "TG010" && f["tool"] == "noschema")
     );
 }
+
+/// Issue 23 point 6: a legacy HTTP+SSE server (the official Python SDK's `sse` transport) is
+/// named as such, and a wrong path gets URL-specific help, not "is it installed".
+#[test]
+fn a_legacy_sse_server_and_a_wrong_path_get_their_own_help() {
+    let port = free_port();
+    let _server = HttpServer::start_on_port(
+        std::process::Command::new(third_party("venv/bin/python"))
+            .arg(fixture("servers/legacy_sse.py"))
+            .arg(port.to_string()),
+        port,
+        "/sse",
+    );
+    let o = toolgate()
+        .args(["inspect", &format!("http://127.0.0.1:{port}/sse")])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("legacy HTTP+SSE server"), "{err}");
+    assert!(err.contains("session_id"), "the announced endpoint is shown: {err}");
+    let o = toolgate()
+        .args(["inspect", &format!("http://127.0.0.1:{port}/api")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("is the endpoint `/mcp`?"), "{err}");
+    assert!(err.contains(&format!("http://127.0.0.1:{port}/mcp")), "{err}");
+    assert!(!err.contains("on PATH"), "{err}");
+}

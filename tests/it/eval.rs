@@ -520,7 +520,7 @@ fn a_run_writes_a_badge_with_provenance() {
         .assert()
         .success();
     let svg = std::fs::read_to_string(&badge).unwrap();
-    assert!(svg.contains("aria-label=\"tool accuracy: 52%\""), "{svg}");
+    assert!(svg.contains("aria-label=\"toolgate · bm25: 52%\""), "{svg}");
     let suite = read_json(&out.join("run.json"))["suite"]["sha256"]
         .as_str()
         .unwrap()

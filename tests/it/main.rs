@@ -34,6 +34,7 @@ mod llm;
 mod llm_concurrency;
 mod local;
 mod lookalike_scale;
+mod monorepo;
 mod one_slot;
 mod reviewed_files;
 mod rules;

@@ -4,6 +4,7 @@
 //! session, after the listing.
 
 mod http;
+pub mod legacy;
 mod list_tools;
 mod stdio;
 

@@ -467,13 +467,16 @@ pub async fn prepare(
     let mut unreadable = None;
     let base = match tree.read(path) {
         Ok(None) => Some(Config::default()),
-        Ok(Some(bytes)) => match toml::from_str::<Config>(&String::from_utf8_lossy(&bytes)) {
-            Ok(c) => Some(c),
+        Ok(Some(bytes)) => match Config::parse(path, &String::from_utf8_lossy(&bytes)) {
+            Ok(mut c) => {
+                // Resolved as the pull request's were, so only real differences show.
+                c.resolve_paths(path.parent().unwrap_or(std::path::Path::new("")));
+                Some(c)
+            }
             Err(e) => {
                 let why = format!(
-                    "{} on the base revision does not parse ({})",
-                    path.display(),
-                    e.message()
+                    "{} on the base revision does not parse ({e:#})",
+                    path.display()
                 );
                 review
                     .notes

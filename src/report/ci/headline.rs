@@ -3,6 +3,19 @@
 
 use super::{CiReport, CiStatus, signed_pts};
 
+/// Beside the number, what produced it: an offline router is a proxy for a model, and the
+/// reader must not take its score for an LLM's.
+pub(super) fn measured_by(model: &str) -> String {
+    let kind = model.split([':', '@']).next().unwrap_or(model);
+    let name = crate::report::badge::badge_model(model);
+    match kind {
+        "bm25" => " (bm25: an offline word-matching proxy, not an LLM)".into(),
+        "embed" | "hybrid" => format!(" ({kind}: an offline embedding proxy, not an LLM)"),
+        "replay" => " (replayed answers)".into(),
+        _ => format!(" ({})", crate::report::markdown::code(&name)),
+    }
+}
+
 /// The heading line of the comment and the summary.
 pub(super) fn headline(r: &CiReport) -> String {
     let first = r.run.results.first();
@@ -21,7 +34,11 @@ pub(super) fn headline(r: &CiReport) -> String {
                     r.run.suite.pending
                 )
             } else {
-                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
+                format!(
+                    " — tool accuracy {:.1}%{}",
+                    m.metrics.accuracy.value * 100.0,
+                    measured_by(&m.model)
+                )
             }
         })
         .unwrap_or_default();

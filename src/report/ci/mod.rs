@@ -289,7 +289,19 @@ pub fn terminal(r: &CiReport) -> String {
     use crate::gate::LockState;
     use crate::score::compare::Verdict;
     let p = super::style::palette();
-    let mut out = String::new();
+    // The verdict first: the line a reader of a CI log looks for, before any number or path.
+    let mut out = if r.passed {
+        format!("gate            {}\n", p.verdict(true, "passed"))
+    } else {
+        let mut s = format!("gate            {}\n", p.verdict(false, "FAILED"));
+        for reason in &r.reasons {
+            s.push_str(&format!(
+                "  because       {}\n",
+                super::terminal::plain(reason)
+            ));
+        }
+        s
+    };
     for m in &r.run.results {
         out.push_str(&format!(
             "tool accuracy   {}  {}\n",
@@ -362,16 +374,6 @@ pub fn terminal(r: &CiReport) -> String {
     for (k, v) in &r.outputs {
         out.push_str(&format!("{:<15} {v}\n", k));
     }
-    let p = super::style::palette();
-    out.push_str(&if r.passed {
-        format!("gate            {}\n", p.verdict(true, "passed"))
-    } else {
-        format!(
-            "gate            {}: {}\n",
-            p.verdict(false, "FAILED"),
-            super::terminal::plain(&r.reasons.join("; "))
-        )
-    });
     out
 }
 
