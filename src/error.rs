@@ -154,10 +154,16 @@ pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> S
 /// Help for a URL server, by what the endpoint answered.
 fn url_help(l: &str, server: &str, connect_timeout_secs: f64) -> String {
     let url = reqwest::Url::parse(server).ok();
-    let path = url.as_ref().map(|u| u.path().to_string()).unwrap_or_default();
+    let path = url
+        .as_ref()
+        .map(|u| u.path().to_string())
+        .unwrap_or_default();
     let with_mcp = || match &url {
         Some(u) if !path.trim_end_matches('/').ends_with("/mcp") => {
-            format!(" (most servers serve it at `{}/mcp`)", u.origin().ascii_serialization())
+            format!(
+                " (most servers serve it at `{}/mcp`)",
+                u.origin().ascii_serialization()
+            )
         }
         _ => String::new(),
     };

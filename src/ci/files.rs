@@ -10,6 +10,8 @@ pub const SUMMARY_MD: &str = "summary.md";
 pub const COMMENT_MD: &str = "comment.md";
 pub const LINT_JSON: &str = "lint.json";
 pub const LINT_SARIF: &str = "lint.sarif";
+/// The gate, the lock, lint and per-tool accuracy as JUnit XML test cases.
+pub const JUNIT_XML: &str = "junit.xml";
 /// The contract tests' report (`--contract`).
 pub const CONTRACT_JSON: &str = "contract.json";
 pub const BADGE_SVG: &str = "badge.svg";
@@ -29,6 +31,7 @@ const OUT_FILES: &[&str] = &[
     COMMENT_MD,
     LINT_JSON,
     LINT_SARIF,
+    JUNIT_XML,
     BADGE_SVG,
     BADGE_JSON,
     BASELINE_JSON,

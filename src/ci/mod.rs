@@ -249,6 +249,7 @@ pub async fn run(
     }
     put("summary", &out.file(files::SUMMARY_MD));
     put("ci_json", &out.file(files::CI_JSON));
+    put("junit", &out.file(files::JUNIT_XML));
     let ctx = gh.context();
     let mut report = CiReport {
         schema_version: ci_report::CI_SCHEMA.into(),
@@ -279,6 +280,10 @@ pub async fn run(
         contract,
         settings: s.settings_review.clone(),
     };
+    write_file(
+        &out.file(files::JUNIT_XML),
+        &crate::report::junit::ci(&report, &lint, s.policy.min_tool_accuracy),
+    )?;
     let full_run = crate::report::run::markdown_body(&report.run);
 
     // GitHub: annotations, the comment, then the summary and outputs (which report it).

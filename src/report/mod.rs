@@ -9,6 +9,7 @@ pub mod contract;
 pub mod escape;
 pub mod github;
 pub mod html;
+pub mod junit;
 pub mod markdown;
 pub mod run;
 pub mod sarif;

@@ -1292,3 +1292,71 @@ async fn the_github_token_never_follows_a_redirect_to_another_host() {
     let own = api.received_requests().await.unwrap();
     assert!(own.iter().any(|r| r.headers.get("authorization").is_some()));
 }
+
+/// Issue 23 point 6: junit.xml beside ci.json, parsed back as JUnit: the gate, the lock, each
+/// tool's lint and each tool's accuracy (under --min-tool-accuracy: failed), and hostile tool
+/// names (controls, `]]>`, markup) still give well-formed XML.
+#[test]
+fn junit_xml_reports_the_gate_lint_and_each_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = toolgate()
+        .current_dir(fixture("example"))
+        .args(["ci", "--no-github", "--min-tool-accuracy", "0.9", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let xml = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    let report = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit");
+    let names: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["toolgate gate", "toolgate lint", "toolgate tools (bm25:3)"]
+    );
+    let gate = &report.test_suites[0];
+    assert!(
+        !matches!(
+            gate.test_cases[0].status,
+            quick_junit::TestCaseStatus::Success { .. }
+        ),
+        "the gate failed"
+    );
+    let tools = &report.test_suites[2];
+    assert_eq!(tools.test_cases.len(), 12, "one case per tool");
+    let ci: Value = crate::common::read_json(&out.join("ci.json"));
+    let under = ci["run"]["results"][0]["metrics"]["per_tool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["accuracy"]["value"].as_f64().unwrap() < 0.9)
+        .count();
+    let failed = tools
+        .test_cases
+        .iter()
+        .filter(|c| !matches!(c.status, quick_junit::TestCaseStatus::Success { .. }))
+        .count();
+    assert_eq!(failed, under, "a failed case per tool under the floor");
+    assert!(under > 0);
+    // Hostile names.
+    let o = toolgate()
+        .args([
+            "ci",
+            "--no-github",
+            "--server",
+            &crate::common::py_server("hostile/workflow_commands.py", ""),
+            "--out",
+        ])
+        .arg(dir.path().join("hostile"))
+        .output()
+        .unwrap();
+    assert!(o.status.code().is_some_and(|c| c <= 2));
+    let xml = std::fs::read_to_string(dir.path().join("hostile/junit.xml")).unwrap();
+    quick_junit::Report::deserialize_from_str(&xml).expect("well-formed despite server text");
+    assert!(!xml.contains('\u{1b}'), "no raw escape character");
+}

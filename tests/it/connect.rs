@@ -367,13 +367,19 @@ fn a_legacy_sse_server_and_a_wrong_path_get_their_own_help() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("legacy HTTP+SSE server"), "{err}");
-    assert!(err.contains("session_id"), "the announced endpoint is shown: {err}");
+    assert!(
+        err.contains("session_id"),
+        "the announced endpoint is shown: {err}"
+    );
     let o = toolgate()
         .args(["inspect", &format!("http://127.0.0.1:{port}/api")])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("is the endpoint `/mcp`?"), "{err}");
-    assert!(err.contains(&format!("http://127.0.0.1:{port}/mcp")), "{err}");
+    assert!(
+        err.contains(&format!("http://127.0.0.1:{port}/mcp")),
+        "{err}"
+    );
     assert!(!err.contains("on PATH"), "{err}");
 }
