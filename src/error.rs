@@ -135,6 +135,14 @@ pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> S
     if lower_server.starts_with("http://") || lower_server.starts_with("https://") {
         return url_help(&l, server, connect_timeout_secs);
     }
+    if l.contains("cannot find module") || l.contains("err_module_not_found") {
+        return format!(
+            "the server's code or a package it imports is missing: install its dependencies (`npm ci`) and build it (`npm run build`) before toolgate starts `{server}`; in the GitHub Action's container your node_modules and build output do not exist, so run toolgate on the runner with the setup action (examples/node-server)"
+        );
+    }
+    if l.contains("modulenotfounderror") || l.contains("no module named") {
+        return "a Python module the server imports is missing: start it through its environment (`uv run …`, `uvx --from . …`, or the venv's python) rather than a bare `python`; a venv made on the runner does not exist inside the GitHub Action's container (examples/python-server)".to_string();
+    }
     if l.contains("within") || l.contains("timed out") || l.contains("timeout") {
         format!(
             "raise --connect-timeout (now {connect_timeout_secs} s) if the server is slow to start, or run `{server}` by itself to see whether it starts"

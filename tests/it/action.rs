@@ -180,3 +180,74 @@ fn the_readme_documents_every_input_and_output() {
         );
     }
 }
+
+/// Issue 23 point 1: the `setup` action's installer installs a release only when its archive
+/// matches the release's SHA256SUMS (a local release served over file://, built from this
+/// binary), and refuses a tampered one without running it.
+#[test]
+fn the_setup_installer_verifies_the_release_before_installing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (tag, target) = ("v0.1.0", "x86_64-unknown-linux-musl");
+    let name = format!("toolgate-{tag}-{target}");
+    let release = tmp.path().join("releases").join(tag);
+    let staged = tmp.path().join("stage").join(&name);
+    std::fs::create_dir_all(&release).unwrap();
+    std::fs::create_dir_all(&staged).unwrap();
+    std::fs::copy(
+        assert_cmd::cargo::cargo_bin!("toolgate"),
+        staged.join("toolgate"),
+    )
+    .unwrap();
+    let archive = release.join(format!("{name}.tar.gz"));
+    let ok = std::process::Command::new("tar")
+        .arg("-C")
+        .arg(tmp.path().join("stage"))
+        .arg("-czf")
+        .arg(&archive)
+        .arg(&name)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let sums = std::process::Command::new("sha256sum")
+        .current_dir(&release)
+        .arg(format!("{name}.tar.gz"))
+        .output()
+        .unwrap();
+    std::fs::write(release.join("SHA256SUMS"), &sums.stdout).unwrap();
+    let install = |dir: &str| {
+        std::process::Command::new("bash")
+            .arg(root().join("setup/install.sh"))
+            .env("VERSION", tag)
+            .env("TARGET", target)
+            .env(
+                "DOWNLOAD_URL",
+                format!("file://{}", tmp.path().join("releases").display()),
+            )
+            .env("INSTALL_DIR", tmp.path().join(dir))
+            .env_remove("GITHUB_PATH")
+            .output()
+            .unwrap()
+    };
+    let o = install("good");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let path = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert_eq!(path, tmp.path().join("good/toolgate").display().to_string());
+    let v = std::process::Command::new(&path)
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&v.stdout).contains("toolgate"));
+    // One byte changed after the sums were published.
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&archive, bytes).unwrap();
+    let o = install("bad");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("does not match SHA256SUMS"), "{err}");
+    assert!(
+        !tmp.path().join("bad/toolgate").exists(),
+        "nothing installed"
+    );
+}

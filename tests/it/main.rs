@@ -17,6 +17,7 @@ mod color;
 mod connect;
 mod contract;
 mod curve;
+mod docs;
 #[cfg(feature = "embed")]
 mod embed;
 mod eval;
@@ -36,6 +37,7 @@ mod local;
 mod lookalike_scale;
 mod monorepo;
 mod one_slot;
+mod recipes;
 mod reviewed_files;
 mod rules;
 mod sampler;

@@ -1,0 +1,162 @@
+//! Issue 23 point 1: the recipes in examples/ work as a new user would run them — a Node
+//! server with a build step (the official TypeScript SDK), a Python server through uv (the
+//! official Python SDK, settings in pyproject.toml), and an HTTP server (the official
+//! `everything` server over Streamable HTTP, as a service container would serve it). Each is
+//! copied out of the tree and run with its own settings file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{HttpServer, free_port, root, third_party, toolgate};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+fn recipe(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(name);
+    copy_dir(&root().join("examples").join(name), &dir);
+    (tmp, dir)
+}
+
+/// As root here the sandbox would run the server as uid 65534, which cannot read a 0700
+/// temp dir; on a runner toolgate is not root and keeps its uid.
+const AS_ROOT: [&str; 2] = ["--sandbox-uid", "0"];
+
+#[test]
+fn node_recipe_says_to_build_first_then_checks_the_built_server() {
+    let (_tmp, dir) = recipe("node-server");
+    std::os::unix::fs::symlink(third_party("npm/node_modules"), dir.join("node_modules")).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .arg("inspect")
+        .args(AS_ROOT)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("npm run build"), "{err}");
+    let built = Command::new("npm")
+        .current_dir(&dir)
+        .args(["run", "--silent", "build"])
+        .status()
+        .unwrap();
+    assert!(built.success());
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["inspect", "--json"])
+        .args(AS_ROOT)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["add_note", "update_note", "search_notes"]);
+    // The recipe's gate: lint clean, a first run (no lock yet) is not a failure.
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["ci", "--no-github"])
+        .args(AS_ROOT)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn python_recipe_runs_through_uv_with_settings_in_pyproject() {
+    let (_tmp, dir) = recipe("python-server");
+    // The project is a repository: settings are found from any folder below its top.
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    let uv = third_party("venv/bin/uv");
+    let cache = root().join(".third-party/uv-cache");
+    let synced = Command::new(&uv)
+        .current_dir(&dir)
+        .args(["sync", "--quiet"])
+        .env("UV_CACHE_DIR", &cache)
+        .status()
+        .unwrap();
+    assert!(synced.success(), "uv sync");
+    // uv on PATH for the server command; settings found from a folder below.
+    let path = format!(
+        "{}:{}",
+        Path::new(&uv).parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = toolgate()
+        .current_dir(dir.join("src"))
+        .args(["inspect", "--json"])
+        .args(AS_ROOT)
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["tools"].as_array().unwrap().len(), 2, "{v}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("pyproject.toml"),
+        "the settings file is named: {err}"
+    );
+    // The same server started with a bare python, outside its environment.
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["inspect", "python3 -m notes_server"])
+        .args(AS_ROOT)
+        .env("PYTHONPATH", dir.join("src"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("uv run"), "{err}");
+}
+
+#[test]
+fn http_recipe_checks_a_streamable_http_service() {
+    let (_tmp, dir) = recipe("http-service");
+    let port = free_port();
+    let _srv = HttpServer::start_on_port(
+        Command::new(third_party("npm/node_modules/.bin/mcp-server-everything"))
+            .arg("streamableHttp")
+            .env("PORT", port.to_string()),
+        port,
+        "/mcp",
+    );
+    // The recipe's URL, on this test's port.
+    let toml = std::fs::read_to_string(dir.join("toolgate.toml"))
+        .unwrap()
+        .replace("localhost:3001", &format!("127.0.0.1:{port}"));
+    std::fs::write(dir.join("toolgate.toml"), toml).unwrap();
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["ci", "--no-github", "--lint-fail-on", "never"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let ci = crate::common::read_json(&dir.join("toolgate-out/ci.json"));
+    assert!(ci["tools"].as_u64().unwrap() > 5, "{ci:#}");
+}
