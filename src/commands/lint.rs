@@ -39,6 +39,13 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if let Some(dir) = &args.embed {
         cfg.lint.embed_model = Some(dir.clone());
     }
+    if !args.hosts.is_empty() {
+        cfg.lint.hosts = crate::adapt::trimmed(&args.hosts);
+    }
+    if let Some(n) = &args.host_server_name {
+        cfg.lint.host_server_name = Some(n.clone());
+    }
+    cfg.lint.validate()?;
     cfg.lint.restrict(&args.select, &args.ignore)?;
     let cfg = &cfg;
     let report = if crate::adapt::belt::wanted(&args.server) {

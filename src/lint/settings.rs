@@ -55,6 +55,12 @@ pub struct LintSettings {
     /// they are not reported and do not fail the gate; an entry that matches nothing any more
     /// is said on stderr so it can be removed.
     pub accept: Vec<Accepted>,
+    /// Hosts whose documented limits TG030 (host-limits) checks: `claude-code`, `vscode`,
+    /// `cursor`, `openai-strict`, `gemini`, `anthropic` (`lint --host`). None by default.
+    pub hosts: Vec<String>,
+    /// The server's name as hosts put it in tool-name prefixes (`mcp__<name>__<tool>`): the
+    /// key users give it in their MCP config. Default: the server's own name.
+    pub host_server_name: Option<String>,
 }
 
 /// One accepted finding: the rule (code or slug), the tool, optionally the pointer (all of
@@ -129,6 +135,8 @@ impl Default for LintSettings {
             embed_model: None,
             embed_floor: DEFAULT_EMBED_FLOOR,
             accept: Vec::new(),
+            hosts: Vec::new(),
+            host_server_name: None,
         }
     }
 }
@@ -178,6 +186,14 @@ impl LintSettings {
         }
         if !(-1.0..=1.0).contains(&self.embed_floor) {
             anyhow::bail!("[lint] embed_floor must be a cosine between -1 and 1");
+        }
+        for h in &self.hosts {
+            if super::hosts::host(h).is_none() {
+                anyhow::bail!(
+                    "[lint] hosts / --host: `{h}` is not a host toolgate knows (one of {})",
+                    super::hosts::ids()
+                );
+            }
         }
         for (i, a) in self.accept.iter().enumerate() {
             let at = format!("[[lint.accept]] entry {} ({} {})", i + 1, a.rule, a.tool);

@@ -33,6 +33,27 @@ pub(crate) fn lint_tools(rule: &crate::lint::Rule, tools: Vec<Value>) -> Vec<cra
     lint_catalog(rule, &cat)
 }
 
+/// Runs one rule over a catalog made of `tools` with `settings` (test helper).
+#[cfg(test)]
+pub(crate) fn lint_tools_with(
+    rule: &crate::lint::Rule,
+    tools: Vec<Value>,
+    settings: &crate::lint::LintSettings,
+) -> Vec<crate::lint::Finding> {
+    let cat = crate::catalog::Catalog {
+        tools: tools
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Tool::from_value(v, &format!("tools[{i}]")).unwrap())
+            .collect(),
+        ..Default::default()
+    };
+    let cx = crate::lint::Context::new(&cat, settings);
+    let mut out = Vec::new();
+    (rule.check)(&cx, &mut out);
+    out
+}
+
 /// Runs one rule over `cat` with default settings (test helper).
 #[cfg(test)]
 pub(crate) fn lint_catalog(

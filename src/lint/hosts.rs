@@ -1,0 +1,440 @@
+//! Host profiles: how each host presents a server's tools to its model, and the limits it
+//! documents — the name the model sees (with the host's prefix) and its length and characters,
+//! how many tools one request may carry, which JSON Schema subset the model API accepts, and
+//! the token size at which the host stops showing schemas. Each limit cites the page that
+//! documents it; `lint --host <id>,…` (or `[lint] hosts`) checks them (TG030, host-limits).
+
+/// Which JSON Schema subset a host's model API accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemaSubset {
+    /// OpenAI function calling with `strict: true` (Structured Outputs).
+    OpenAiStrict,
+    /// Gemini function declarations (`parameters`: a subset of OpenAPI 3.0's schema).
+    Gemini,
+}
+
+/// One documented limit and where it is documented.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit<T: 'static> {
+    pub value: T,
+    pub source: &'static str,
+}
+
+/// A character rule: said in words, and the test.
+pub type CharRule = (&'static str, fn(char) -> bool);
+
+/// A host's profile.
+#[derive(Clone, Copy, Debug)]
+pub struct Host {
+    /// What `--host` takes.
+    pub id: &'static str,
+    pub name: &'static str,
+    /// The name the model sees for a server's tool: `{server}` and `{tool}` are replaced.
+    pub exposed: Limit<&'static str>,
+    /// The host cuts the server's name to this many characters (lower-cased) in the prefix.
+    pub server_max: Option<usize>,
+    /// The host turns `.` in names into `_`.
+    pub dots_to_underscores: bool,
+    /// Longest exposed name the host (or its model API) accepts.
+    pub max_name: Option<Limit<usize>>,
+    /// The host cuts longer names silently instead of refusing them (then two tools can end
+    /// up with one name).
+    pub truncates: bool,
+    /// The characters a name may use, said in words, and the test.
+    pub name_chars: Option<Limit<CharRule>>,
+    /// What a name must start with, said in words, and the test.
+    pub first_char: Option<Limit<CharRule>>,
+    /// Most tools one request may carry.
+    pub max_tools: Option<Limit<usize>>,
+    /// Over `max_tools` the host drops the rest (a warning) rather than refusing (an error).
+    pub tools_soft: bool,
+    pub schema: Option<Limit<SchemaSubset>>,
+    /// Catalog tokens from which the host defers schemas behind a search (0: always).
+    pub defer_tokens: Option<Limit<usize>>,
+}
+
+fn api_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+fn gemini_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')
+}
+
+fn letter_or_underscore(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+const ANTHROPIC_TOOLS: &str =
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools";
+const ANTHROPIC_TOOL_SEARCH: &str =
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool";
+const CLAUDE_CODE_MCP: &str = "https://code.claude.com/docs/en/mcp";
+const OPENAI_FUNCTIONS: &str = "https://platform.openai.com/docs/api-reference/chat/create";
+const OPENAI_STRICT: &str =
+    "https://platform.openai.com/docs/guides/structured-outputs#supported-schemas";
+const VSCODE_TOOLS: &str = "https://code.visualstudio.com/docs/copilot/agents/agent-tools";
+const VSCODE_NAMES: &str =
+    "https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/mcp/common/mcpTypes.ts";
+const CURSOR_MCP: &str = "https://docs.cursor.com/context/model-context-protocol";
+/// No Cursor page documents the 60-character rule; its own warning does ("Combined server and
+/// tool name length (60) exceeds 60 characters"), as reported here.
+const CURSOR_NAMES: &str = "https://github.com/ComposioHQ/composio/issues/2788";
+const GEMINI_NAMES: &str =
+    "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration";
+const GEMINI_SCHEMA: &str = "https://ai.google.dev/api/caching#Schema";
+
+const fn at<T>(value: T, source: &'static str) -> Limit<T> {
+    Limit { value, source }
+}
+
+/// The profiles `--host` knows.
+pub const HOSTS: &[Host] = &[
+    Host {
+        id: "claude-code",
+        name: "Claude Code",
+        exposed: at("mcp__{server}__{tool}", CLAUDE_CODE_MCP),
+        server_max: None,
+        dots_to_underscores: false,
+        // The Anthropic API's rule, and the 64-character cap of tool search's references.
+        max_name: Some(at(64, ANTHROPIC_TOOLS)),
+        truncates: false,
+        name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), ANTHROPIC_TOOLS)),
+        first_char: None,
+        max_tools: None,
+        tools_soft: false,
+        schema: None,
+        // Deferred loading (tool search) is on by default; `ENABLE_TOOL_SEARCH=auto` defers
+        // only past 10% of the context.
+        defer_tokens: Some(at(0, CLAUDE_CODE_MCP)),
+    },
+    Host {
+        id: "vscode",
+        name: "VS Code (GitHub Copilot)",
+        exposed: at("mcp_{server}_{tool}", VSCODE_NAMES),
+        server_max: Some(13),
+        dots_to_underscores: true,
+        max_name: Some(at(64, VSCODE_NAMES)),
+        truncates: true,
+        name_chars: None,
+        first_char: None,
+        max_tools: Some(at(128, VSCODE_TOOLS)),
+        tools_soft: false,
+        schema: None,
+        defer_tokens: None,
+    },
+    Host {
+        id: "cursor",
+        name: "Cursor",
+        // Cursor counts the server's and the tool's names together.
+        exposed: at("{server}{tool}", CURSOR_NAMES),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(59, CURSOR_NAMES)),
+        truncates: false,
+        name_chars: None,
+        first_char: None,
+        max_tools: Some(at(40, CURSOR_MCP)),
+        tools_soft: true,
+        schema: None,
+        defer_tokens: None,
+    },
+    Host {
+        id: "openai-strict",
+        name: "OpenAI (strict function calling)",
+        exposed: at("{tool}", OPENAI_FUNCTIONS),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(64, OPENAI_FUNCTIONS)),
+        truncates: false,
+        name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), OPENAI_FUNCTIONS)),
+        first_char: None,
+        max_tools: Some(at(128, OPENAI_FUNCTIONS)),
+        tools_soft: false,
+        schema: Some(at(SchemaSubset::OpenAiStrict, OPENAI_STRICT)),
+        defer_tokens: None,
+    },
+    Host {
+        id: "gemini",
+        name: "Gemini",
+        exposed: at("{tool}", GEMINI_NAMES),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(128, GEMINI_NAMES)),
+        truncates: false,
+        name_chars: Some(at(("A-Z a-z 0-9 _ . : -", gemini_name_char), GEMINI_NAMES)),
+        first_char: Some(at(("a letter or `_`", letter_or_underscore), GEMINI_NAMES)),
+        max_tools: Some(at(512, GEMINI_NAMES)),
+        tools_soft: false,
+        schema: Some(at(SchemaSubset::Gemini, GEMINI_SCHEMA)),
+        defer_tokens: None,
+    },
+    Host {
+        id: "anthropic",
+        name: "Anthropic API",
+        exposed: at("{tool}", ANTHROPIC_TOOLS),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(64, ANTHROPIC_TOOLS)),
+        truncates: false,
+        name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), ANTHROPIC_TOOLS)),
+        first_char: None,
+        // With tool search: at most 10,000 tools in the catalog.
+        max_tools: Some(at(10_000, ANTHROPIC_TOOL_SEARCH)),
+        tools_soft: false,
+        schema: None,
+        defer_tokens: None,
+    },
+];
+
+/// The profile of `id`.
+pub fn host(id: &str) -> Option<&'static Host> {
+    HOSTS.iter().find(|h| h.id.eq_ignore_ascii_case(id.trim()))
+}
+
+/// Every id `--host` takes, for errors.
+pub fn ids() -> String {
+    HOSTS.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
+}
+
+impl Host {
+    /// The name the model sees for `tool` of `server`, before any truncation.
+    pub fn exposed_name(&self, server: &str, tool: &str) -> String {
+        let server: String = match self.server_max {
+            Some(n) => server.to_lowercase().chars().take(n).collect(),
+            None => server.to_string(),
+        };
+        let name = self
+            .exposed
+            .value
+            .replace("{server}", &server)
+            .replace("{tool}", tool);
+        if self.dots_to_underscores {
+            name.replace('.', "_")
+        } else {
+            name
+        }
+    }
+
+    /// The name after the host's silent truncation, when it truncates.
+    pub fn final_name(&self, server: &str, tool: &str) -> String {
+        let name = self.exposed_name(server, tool);
+        match (self.truncates, self.max_name) {
+            (true, Some(l)) => name.chars().take(l.value).collect(),
+            _ => name,
+        }
+    }
+}
+
+/// Keywords OpenAI's strict mode does not accept anywhere in a schema.
+pub const OPENAI_STRICT_UNSUPPORTED: &[&str] = &[
+    "patternProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "uniqueItems",
+    "if",
+    "then",
+    "else",
+    "not",
+    "dependentRequired",
+    "dependentSchemas",
+    "allOf",
+    "oneOf",
+];
+
+/// Keywords a Gemini function declaration's `parameters` does not accept.
+pub const GEMINI_UNSUPPORTED: &[&str] = &[
+    "$ref",
+    "$defs",
+    "definitions",
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+    "oneOf",
+    "allOf",
+    "not",
+    "const",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "$schema",
+];
+
+/// What keeps `schema` out of `subset`: each problem with its JSON pointer, at most `max`.
+pub fn schema_problems(
+    subset: SchemaSubset,
+    schema: &serde_json::Value,
+    max: usize,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if subset == SchemaSubset::OpenAiStrict {
+        if schema.get("type").and_then(|t| t.as_str()) != Some("object") {
+            out.push("the root is not `\"type\": \"object\"`".to_string());
+        }
+        if schema.get("anyOf").is_some() {
+            out.push("the root is an `anyOf`".to_string());
+        }
+    }
+    walk(subset, schema, "", 0, &mut out, max);
+    out.truncate(max);
+    out
+}
+
+fn walk(
+    subset: SchemaSubset,
+    v: &serde_json::Value,
+    at: &str,
+    depth: usize,
+    out: &mut Vec<String>,
+    max: usize,
+) {
+    if out.len() >= max || depth > 64 {
+        return;
+    }
+    let Some(m) = v.as_object() else {
+        if let Some(a) = v.as_array() {
+            for (i, x) in a.iter().enumerate() {
+                walk(subset, x, &format!("{at}/{i}"), depth + 1, out, max);
+            }
+        }
+        return;
+    };
+    let bad = match subset {
+        SchemaSubset::OpenAiStrict => OPENAI_STRICT_UNSUPPORTED,
+        SchemaSubset::Gemini => GEMINI_UNSUPPORTED,
+    };
+    for k in m.keys().filter(|k| bad.contains(&k.as_str())) {
+        // `additionalProperties: false` is what strict mode asks for; Gemini rejects any.
+        out.push(format!(
+            "`{k}` at `{}`",
+            if at.is_empty() { "/" } else { at }
+        ));
+    }
+    let is_object =
+        m.get("type").and_then(|t| t.as_str()) == Some("object") || m.contains_key("properties");
+    match subset {
+        SchemaSubset::OpenAiStrict if is_object => {
+            if m.get("additionalProperties") != Some(&serde_json::Value::Bool(false)) {
+                out.push(format!(
+                    "an object without `\"additionalProperties\": false` at `{}`",
+                    if at.is_empty() { "/" } else { at }
+                ));
+            }
+            if let Some(props) = m.get("properties").and_then(|p| p.as_object()) {
+                let required: Vec<&str> = m
+                    .get("required")
+                    .and_then(|r| r.as_array())
+                    .map(|r| r.iter().filter_map(|x| x.as_str()).collect())
+                    .unwrap_or_default();
+                let optional: Vec<&str> = props
+                    .keys()
+                    .map(String::as_str)
+                    .filter(|k| !required.contains(k))
+                    .collect();
+                if !optional.is_empty() {
+                    out.push(format!(
+                        "optional properties {} at `{}` (strict mode requires every property; make optional ones nullable)",
+                        optional
+                            .iter()
+                            .take(5)
+                            .map(|p| format!("`{p}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        if at.is_empty() { "/" } else { at }
+                    ));
+                }
+            }
+        }
+        SchemaSubset::Gemini if m.get("type").is_some_and(|t| t.is_array()) => {
+            out.push(format!(
+                "a list of types at `{}` (use one type and `nullable`)",
+                if at.is_empty() { "/" } else { at }
+            ));
+        }
+        _ => {}
+    }
+    if depth >= 10 && subset == SchemaSubset::OpenAiStrict && is_object {
+        out.push(format!("nesting deeper than 10 levels at `{at}`"));
+        return;
+    }
+    for (k, x) in m {
+        // Values of these keywords are not schemas.
+        if matches!(
+            k.as_str(),
+            "enum" | "const" | "default" | "examples" | "required"
+        ) {
+            continue;
+        }
+        let next = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+        walk(subset, x, &next, depth + 1, out, max);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_profile_cites_its_limits_and_ids_are_unique() {
+        for h in HOSTS {
+            assert!(h.exposed.source.starts_with("https://"), "{}", h.id);
+            for s in [
+                h.max_name.map(|l| l.source),
+                h.max_tools.map(|l| l.source),
+                h.schema.map(|l| l.source),
+                h.defer_tokens.map(|l| l.source),
+                h.name_chars.map(|l| l.source),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                assert!(s.starts_with("https://"), "{}: {s}", h.id);
+            }
+            assert_eq!(HOSTS.iter().filter(|o| o.id == h.id).count(), 1);
+        }
+        assert_eq!(
+            host("Claude-Code").unwrap().exposed_name("notes", "add"),
+            "mcp__notes__add"
+        );
+    }
+
+    #[test]
+    fn strict_mode_wants_closed_objects_with_every_property_required() {
+        let ok = json!({"type": "object", "properties": {"a": {"type": ["string", "null"]}},
+            "required": ["a"], "additionalProperties": false});
+        assert!(schema_problems(SchemaSubset::OpenAiStrict, &ok, 10).is_empty());
+        let bad = json!({"type": "object", "properties": {"a": {"type": "string"},
+            "b": {"type": "object", "properties": {}, "oneOf": []}}, "required": ["a"]});
+        let p = schema_problems(SchemaSubset::OpenAiStrict, &bad, 10).join("; ");
+        assert!(
+            p.contains("additionalProperties")
+                && p.contains("`b`")
+                && p.contains("`oneOf` at `/properties/b`"),
+            "{p}"
+        );
+    }
+
+    #[test]
+    fn gemini_rejects_refs_and_type_lists() {
+        let bad = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/x"},
+            "b": {"type": ["string", "null"]}}, "$defs": {"x": {"type": "string"}},
+            "additionalProperties": false});
+        let p = schema_problems(SchemaSubset::Gemini, &bad, 10).join("; ");
+        assert!(
+            p.contains("`$ref`") && p.contains("`$defs`") && p.contains("list of types"),
+            "{p}"
+        );
+        let ok =
+            json!({"type": "object", "properties": {"a": {"type": "string", "nullable": true}}});
+        assert!(schema_problems(SchemaSubset::Gemini, &ok, 10).is_empty());
+    }
+}
