@@ -44,7 +44,7 @@ pub struct Bm25 {
 }
 
 /// Stemmed content terms of a text.
-fn terms(s: &str) -> Vec<String> {
+pub fn terms(s: &str) -> Vec<String> {
     text::words(s)
         .into_iter()
         .filter(|w| !text::is_stop(w))
@@ -92,11 +92,22 @@ impl Bm25 {
     }
 
     pub fn new(catalog: &Catalog, min_score: f64) -> Self {
+        Self::over(
+            catalog
+                .tools
+                .iter()
+                .map(|t| (t.name().to_string(), document(t))),
+            min_score,
+        )
+    }
+
+    /// A BM25 index over given documents (a tool's name and its words), for routers that
+    /// index other fields than [`document`]'s (the tool-search emulation).
+    pub fn over(docs: impl IntoIterator<Item = (String, Vec<String>)>, min_score: f64) -> Self {
         let mut names = Vec::new();
         let mut lengths = Vec::new();
         let mut postings: HashMap<String, (f64, Vec<(usize, f64)>)> = HashMap::new();
-        for (i, tool) in catalog.tools.iter().enumerate() {
-            let words = document(tool);
+        for (i, (name, words)) in docs.into_iter().enumerate() {
             let mut tf: HashMap<String, f64> = HashMap::new();
             for w in &words {
                 *tf.entry(w.clone()).or_default() += 1.0;
@@ -104,7 +115,7 @@ impl Bm25 {
             for (w, f) in tf {
                 postings.entry(w).or_default().1.push((i, f));
             }
-            names.push(tool.name().to_string());
+            names.push(name);
             lengths.push(words.len() as f64);
         }
         let n = names.len() as f64;

@@ -11,6 +11,7 @@ pub mod local;
 pub mod provider;
 pub mod replay;
 pub mod spec;
+pub mod tool_search;
 pub mod wire;
 
 use std::future::Future;
@@ -275,6 +276,7 @@ pub fn build(
     Ok(match spec.kind() {
         ModelKind::Bm25 => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
         ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
+        ModelKind::ToolSearch => Box::new(tool_search::ToolSearch::from_spec(head, rest, catalog)?),
         ModelKind::Embed => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
         ModelKind::Hybrid => Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?),
         ModelKind::Llm(p) if p.name == "local" => {

@@ -18,6 +18,8 @@ pub enum ModelKind {
     Hybrid,
     /// `replay:<file.jsonl>`: recorded answers.
     Replay,
+    /// `toolsearch[:k]`, `toolsearch-names[:k]`: the tool-search emulation.
+    ToolSearch,
     /// `<provider>:<model>`: an LLM behind a provider's API.
     Llm(&'static Provider),
 }
@@ -115,13 +117,14 @@ impl FromStr for ModelSpec {
         let kind = match head {
             "bm25" => ModelKind::Bm25,
             "replay" => ModelKind::Replay,
+            "toolsearch" | "toolsearch-names" => ModelKind::ToolSearch,
             h if h == "embed" || h.starts_with("embed@") => ModelKind::Embed,
             h if h == "hybrid" || h.starts_with("hybrid@") => ModelKind::Hybrid,
             _ => {
                 let Some(p) = provider::provider(head) else {
                     let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
                     return Err(format!(
-                        "unknown model `{spec}`: use bm25, embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
+                        "unknown model `{spec}`: use bm25, toolsearch[:k], toolsearch-names[:k], embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
                         names.join(", ")
                     ));
                 };
@@ -169,6 +172,8 @@ mod tests {
         assert_eq!(k("embed@0.4:/m"), ModelKind::Embed);
         assert_eq!(k("hybrid:/m"), ModelKind::Hybrid);
         assert_eq!(k("replay:a.jsonl"), ModelKind::Replay);
+        assert_eq!(k("toolsearch:3"), ModelKind::ToolSearch);
+        assert_eq!(k("toolsearch-names"), ModelKind::ToolSearch);
         let s: ModelSpec = " openai:gpt-4o-mini ".parse().unwrap();
         assert_eq!(s.provider().map(|p| p.name), Some("openai"));
         assert_eq!(
