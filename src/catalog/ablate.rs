@@ -61,6 +61,7 @@ fn rebuild(catalog: &Catalog, tools: Vec<Tool>, instructions: Option<String>) ->
         instructions,
         tools,
         notes: catalog.notes.clone(),
+        relisting: None,
         index: Default::default(),
     }
 }

@@ -126,9 +126,45 @@ pub struct Catalog {
     pub tools: Vec<Tool>,
     /// Things worth telling the user about the connection (skipped junk lines, pages read).
     pub notes: Vec<String>,
+    /// A live server is listed twice in one session: what the second listing showed
+    /// (2026-07-28: servers SHOULD list tools in a stable order). `None` for a snapshot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relisting: Option<Relisting>,
     /// Name → position, built on the first [`Catalog::tool`] lookup.
     #[serde(skip)]
     pub index: ToolIndex,
+}
+
+/// How a second `tools/list` in the same session compared with the first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relisting {
+    /// The same tool names, in another order.
+    pub order_changed: bool,
+    /// Other tool names, or the same names with other definitions.
+    pub tools_changed: bool,
+}
+
+impl Relisting {
+    /// Compares two listings of one session.
+    pub fn of(first: &[Tool], second: &[Tool]) -> Self {
+        let names = |t: &[Tool]| t.iter().map(|x| x.name().to_string()).collect::<Vec<_>>();
+        let (a, b) = (names(first), names(second));
+        let mut sa = a.clone();
+        let mut sb = b.clone();
+        sa.sort();
+        sb.sort();
+        let same_set = sa == sb;
+        let defs_changed = same_set && {
+            fn by_name(t: &[Tool]) -> std::collections::BTreeMap<&str, &Map<String, Value>> {
+                t.iter().map(|x| (x.name(), &x.raw)).collect()
+            }
+            by_name(first) != by_name(second)
+        };
+        Relisting {
+            order_changed: same_set && a != b,
+            tools_changed: !same_set || defs_changed,
+        }
+    }
 }
 
 /// A tool-name index over [`Catalog::tools`], built once on first use. It remembers how many

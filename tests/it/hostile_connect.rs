@@ -299,3 +299,45 @@ async fn an_escaped_grandchild_is_ended_with_its_session() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Issue 23 point 6: a live server is listed twice in one session; another order, or other
+/// definitions, on the second listing is reported (TG031), and a stable server is not.
+#[test]
+fn a_listing_that_changes_between_two_calls_is_reported() {
+    for (mode, said) in [("order", "another order"), ("defs", "other definitions")] {
+        let o = toolgate()
+            .args([
+                "lint",
+                &py_server("hostile/unstable_list.py", mode),
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let hit = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "TG031" && f["message"].as_str().unwrap().contains(said));
+        assert!(hit, "{mode}: {v:#}");
+    }
+    let o = toolgate()
+        .args([
+            "lint",
+            &py_server("fakemcp.py", &crate::common::fixture("example/after.json")),
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        !v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "TG031"),
+        "a stable server: {v:#}"
+    );
+}

@@ -89,6 +89,7 @@ pub fn combine(
         instructions: own.instructions.clone(),
         tools: own.tools.clone(),
         notes: own.notes.clone(),
+        relisting: None,
         index: Default::default(),
     };
     let mut taken: HashSet<String> = own.tools.iter().map(|t| t.name().to_string()).collect();

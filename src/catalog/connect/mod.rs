@@ -200,7 +200,20 @@ where
         Ok(Ok(client)) => client,
     };
     let listed = match list_tools(&client, opts, capture).await {
-        Ok(catalog) => {
+        Ok(mut catalog) => {
+            // A second listing in the same session: the order a model (and a prompt cache)
+            // sees should not change between two listings, nor the tools themselves.
+            match list_tools(&client, opts, capture).await {
+                Ok(again) => {
+                    catalog.relisting = Some(crate::catalog::Relisting::of(
+                        &catalog.tools,
+                        &again.tools,
+                    ));
+                }
+                Err(e) => catalog.notes.push(format!(
+                    "a second tools/list failed ({e:#}): whether the listing is stable was not checked"
+                )),
+            }
             let out = visit.visit(Session { client: &client }, &catalog).await;
             Ok((catalog, out))
         }
