@@ -179,6 +179,15 @@ pub struct LintArgs {
     /// toolgate.toml with a reason each (instead of the report).
     #[arg(long)]
     pub accept_stubs: bool,
+    /// Also check the documented limits of these hosts (TG030): claude-code, vscode, cursor,
+    /// openai-strict, gemini, anthropic (comma-separated or repeated). Same as `[lint] hosts`.
+    #[arg(long = "host", value_name = "HOSTS", value_delimiter = ',')]
+    pub hosts: Vec<String>,
+    /// The server's name as hosts put it in tool-name prefixes (`mcp__<name>__<tool>`), i.e.
+    /// its key in users' MCP configs [default: the server's own name]. Same as `[lint]
+    /// host_server_name`.
+    #[arg(long, value_name = "NAME")]
+    pub host_server_name: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -233,6 +242,7 @@ pub struct RunArgs {
     #[arg(short = 't', long, value_name = "FILE")]
     pub tasks: Option<std::path::PathBuf>,
     /// Model spec (repeatable) [default: bm25]: `bm25[:<min_score>]` (offline BM25 router),
+    /// `toolsearch[:k]` / `toolsearch-names[:k]` (a host's tool search, emulated: findability@k),
     /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
     /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
     /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`; or

@@ -3,6 +3,7 @@
 
 pub mod belt;
 pub mod finding;
+pub mod hosts;
 mod lookalike;
 pub mod lookalike_bench;
 pub mod precision_bench;

@@ -115,7 +115,9 @@ pub fn badge_model(spec: &str) -> String {
     let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
     let kind = kind.split('@').next().unwrap_or(kind);
     let name = match kind {
-        "bm25" | "embed" | "hybrid" | "replay" => kind.to_string(),
+        "bm25" | "embed" | "hybrid" | "replay" | "toolsearch" | "toolsearch-names" => {
+            kind.to_string()
+        }
         "local" => std::path::Path::new(rest)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

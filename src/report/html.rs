@@ -19,6 +19,9 @@ td.num { text-align:right; font-variant-numeric:tabular-nums }
 .card .big { font-size:1.8rem; font-weight:600 }
 .heat td.cell { text-align:center; min-width:2.2rem; cursor:default } .heat th.rot { writing-mode:vertical-rl; transform:rotate(180deg); font-weight:normal; font-size:12px }
 .heat td.diag { outline:2px solid rgba(var(--good),.7); outline-offset:-2px }
+.heatwrap { overflow:auto; max-height:85vh; max-width:100%; border:1px solid var(--line) } .heatwrap table { margin:0 }
+.heat thead th { position:sticky; top:0; z-index:2; background:var(--card) } .heat tbody th { position:sticky; left:0; z-index:1; background:var(--card); white-space:nowrap }
+.heat.compact td { min-width:12px; width:12px; height:12px; padding:0; font-size:0; border-color:rgba(127,127,127,.15) } .heat.compact th.rot { font-size:10px; padding:2px 0 } .heat.compact tbody th { font-size:11px; padding:0 4px }
 #tip { position:fixed; pointer-events:none; background:var(--card); color:var(--fg); border:1px solid var(--line); border-radius:6px; padding:6px 8px; font-size:12px; display:none; max-width:360px; box-shadow:0 4px 12px rgba(0,0,0,.2) }
 button#theme { float:right; background:var(--card); color:var(--fg); border:1px solid var(--line); border-radius:6px; padding:4px 10px; cursor:pointer }
 .fail { color:rgb(var(--bad)) } .pass { color:rgb(var(--good)) }
@@ -47,13 +50,27 @@ fn rate_card(label: &str, r: &crate::score::Rate) -> String {
     )
 }
 
+/// Tools shown in the HTML heatmap before the rest are folded into "other" (it scrolls, with
+/// sticky headers; past [`COMPACT_FROM`] columns its cells are small squares with the counts
+/// in their tooltips).
+pub const HTML_MATRIX_MAX: usize = 500;
+/// Columns from which the heatmap is drawn compact.
+pub const COMPACT_FROM: usize = 40;
+
 fn heatmap(m: &Metrics) -> String {
-    let (rows, cols, cells) = m.matrix_view(crate::report::run::MATRIX_MAX);
+    let (rows, cols, cells) = m.matrix_view(HTML_MATRIX_MAX);
     let mut out = String::new();
     if rows.iter().any(|r| r == OTHER) {
-        out.push_str(&format!("<p class=muted>Showing the {} most confused tools; the others are folded into “{OTHER}”.</p>", crate::report::run::MATRIX_MAX));
+        out.push_str(&format!("<p class=muted>Showing the {HTML_MATRIX_MAX} most confused tools; the others are folded into “{OTHER}”.</p>"));
     }
-    out.push_str("<table class=heat><thead><tr><th>expected ↓ / called →</th>");
+    let compact = cols.len() > COMPACT_FROM;
+    if compact {
+        out.push_str(&format!("<p class=muted>{} tools: each cell is a square coloured by its share of the row; hover for the counts. The table scrolls, with the names kept in view.</p>", rows.len()));
+    }
+    out.push_str(&format!(
+        "<div class=heatwrap><table class=\"heat{}\"><thead><tr><th>expected ↓ / called →</th>",
+        if compact { " compact" } else { "" }
+    ));
     for c in &cols {
         out.push_str(&format!("<th class=rot>{}</th>", esc(c)));
     }
@@ -67,11 +84,18 @@ fn heatmap(m: &Metrics) -> String {
         out.push_str(&format!("<tr><th>{}</th>", esc(row)));
         for c in &cols {
             let v = get(c);
-            let share = v as f64 / total as f64;
             let right = c == row && row != OTHER;
-            let colour = if v == 0 {
-                String::new()
-            } else if right {
+            if v == 0 {
+                // Most cells of a large matrix are empty: no attributes, a few bytes each.
+                out.push_str(if right {
+                    "<td class=diag></td>"
+                } else {
+                    "<td></td>"
+                });
+                continue;
+            }
+            let share = v as f64 / total as f64;
+            let colour = if right {
                 format!("background:rgba(var(--good),{:.2})", 0.15 + 0.75 * share)
             } else {
                 format!("background:rgba(var(--bad),{:.2})", 0.15 + 0.75 * share)
@@ -96,15 +120,14 @@ fn heatmap(m: &Metrics) -> String {
                 share * 100.0
             );
             out.push_str(&format!(
-                "<td class=\"cell{}\" data-expected=\"{}\" data-called=\"{}\" data-n=\"{v}\" data-tip=\"{}\" title=\"{}\" style=\"{colour}\">{}</td>",
+                "<td class=\"cell{}\" data-expected=\"{}\" data-called=\"{}\" data-n=\"{v}\" data-tip=\"{}\" title=\"{}\" style=\"{colour}\">{v}</td>",
                 if right { " diag" } else { "" },
                 esc(row), esc(c), esc(&tip), esc(&tip),
-                if v == 0 { String::new() } else { v.to_string() }
             ));
         }
         out.push_str(&format!("<td class=num>{total}</td></tr>"));
     }
-    out.push_str("</tbody></table>");
+    out.push_str("</tbody></table></div>");
     out
 }
 

@@ -57,7 +57,27 @@ pub fn hint_flags(tool: &crate::catalog::Tool) -> String {
     }
 }
 
-/// The tool table of `toolgate inspect`.
+/// What the hint flags mean, under the tool table.
+pub const HINT_LEGEND: &str = "hints: RO read-only · D destructive · I idempotent · W open world · !X explicitly not X · - none set (MCP's defaults then: may write, may destroy, not idempotent, open world)";
+
+/// A description's first sentence (or its start), on one line, for a table.
+pub fn first_sentence(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let end = one_line
+        .char_indices()
+        .find(|(i, c)| {
+            matches!(c, '.' | '!' | '?')
+                && one_line[i + c.len_utf8()..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace)
+        })
+        .map(|(i, c)| i + c.len_utf8());
+    plain(&one_line[..end.unwrap_or(one_line.len())])
+}
+
+/// The tool table of `toolgate inspect`: each tool's parameters, hints, token cost and the
+/// first sentence of its description (what a reader checks first), then the hints' legend.
 pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
     let mut out = String::new();
     let name_w = catalog
@@ -68,12 +88,13 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
         .unwrap_or(4)
         .clamp(4, 40);
     out.push_str(&format!(
-        "{}  {:>6}  {:>8}  {}  {:>7}\n",
+        "{}  {:>6}  {:>8}  {}  {:>7}  {}\n",
         cell("tool", name_w),
         "params",
         "required",
         cell("hints", 14),
-        "tokens"
+        "tokens",
+        "description"
     ));
     for (t, (n, exact)) in catalog.tools.iter().zip(tokens) {
         let tok = if *exact {
@@ -81,15 +102,21 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
         } else {
             format!("≈{n}")
         };
+        let description = match t.description() {
+            Some(d) if !d.trim().is_empty() => cell(&first_sentence(d), 72),
+            _ => "(no description)".into(),
+        };
         out.push_str(&format!(
-            "{}  {:>6}  {:>8}  {}  {:>7}\n",
+            "{}  {:>6}  {:>8}  {}  {:>7}  {}\n",
             cell(&plain(t.name()), name_w),
             t.params().len(),
             t.required().len(),
             cell(&hint_flags(t), 14),
-            tok
+            tok,
+            description.trim_end()
         ));
     }
+    out.push_str(&format!("\n{HINT_LEGEND}\n"));
     out
 }
 
@@ -161,4 +188,20 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
         count(s.infos, Severity::Info, "info")
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn first_sentences_stop_at_the_sentence_not_at_a_dot_in_a_word() {
+        assert_eq!(
+            super::first_sentence("Reads v1.2 files.  Use it when\nyou need one."),
+            "Reads v1.2 files."
+        );
+        assert_eq!(super::first_sentence("No stop here"), "No stop here");
+        assert_eq!(
+            super::first_sentence("Bell \u{7} here. Next."),
+            "Bell \\u{7} here."
+        );
+    }
 }

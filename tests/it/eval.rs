@@ -325,8 +325,12 @@ fn html_report_is_self_contained_with_a_heatmap() {
     for external in ["<link", "src=\"http", "src='http", "@import", "url(http"] {
         assert!(!html.contains(external), "external asset: {external}");
     }
-    // 12 tools + the no-call row, each with 13+ cells.
-    assert!(html.matches("class=\"cell").count() >= 13 * 13);
+    // 12 tools + the no-call row, each with 13+ cells (empty ones carry no attributes).
+    assert!(heat_cells(&html) >= 13 * 13, "{}", heat_cells(&html));
+    assert!(
+        html.matches("class=\"cell").count() >= 13,
+        "the non-empty cells have details"
+    );
     assert!(html.contains("prefers-color-scheme: dark"));
     assert!(
         std::fs::read_to_string(out.join("report.md"))
@@ -394,10 +398,7 @@ fn html_report_renders_in_headless_chromium() {
     let dom = String::from_utf8_lossy(&dom.stdout);
     // The rendered DOM has the heatmap: 13 rows (12 tools + no call) × 13+ columns of cells,
     // each with its hover detail, and the theme toggle and tooltip wired up.
-    assert!(
-        dom.matches("class=\"cell").count() >= 13 * 13,
-        "heatmap cells missing"
-    );
+    assert!(heat_cells(&dom) >= 13 * 13, "heatmap cells missing");
     assert!(dom.contains("data-tip=\"expected create_event → called create_event"));
     assert!(dom.contains("id=\"tip\"") && dom.contains("id=\"theme\""));
     let status = base(&[
@@ -614,4 +615,136 @@ fn retrieval_metrics_recompute_from_the_rankings() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
+}
+
+/// The cells of the report's heatmap table (`<td` between its opening and closing tags).
+fn heat_cells(html: &str) -> usize {
+    let Some(start) = html.find("<table class=\"heat") else {
+        return 0;
+    };
+    let table = &html[start..];
+    let end = table.find("</table>").unwrap_or(table.len());
+    table[..end].matches("<td").count()
+}
+
+/// Issue 23 point 3: the HTML heatmap of a 500-tool catalog keeps every tool (no folding), is
+/// drawn compact inside a scrolling box, and stays a few megabytes.
+#[test]
+fn the_html_heatmap_scales_to_500_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let cat = dir.path().join("cat.json");
+    let ok = std::process::Command::new("python3")
+        .arg(crate::common::root().join("benches/make_catalog.py"))
+        .arg("500")
+        .arg(&cat)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let tasks = dir.path().join("tasks.jsonl");
+    toolgate()
+        .args(["generate"])
+        .arg(&cat)
+        .arg("-o")
+        .arg(&tasks)
+        .args([
+            "--per-tool",
+            "1",
+            "--near-miss",
+            "0",
+            "--no-tool",
+            "0",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success();
+    let out = dir.path().join("run");
+    toolgate()
+        .args(["run"])
+        .arg(&cat)
+        .arg("-t")
+        .arg(&tasks)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(predicates::prelude::predicate::in_iter([0, 1]));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("class=\"heat compact\"") && html.contains("<div class=heatwrap>"));
+    assert!(!html.contains("most confused tools; the others are folded"));
+    assert!(heat_cells(&html) > 400 * 400, "{}", heat_cells(&html));
+    assert!(html.len() < 8 << 20, "report.html is {} bytes", html.len());
+}
+
+/// Issue 23 point 5: the tool-search emulation returns at most k tools per search, and its
+/// findability@k (recall@k) equals an independent count over predictions.jsonl; the names-and-
+/// instructions view finds fewer tools than the view that indexes descriptions and arguments.
+#[test]
+fn tool_search_findability_is_recall_at_k_of_what_the_search_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ts");
+    toolgate()
+        .current_dir(fixture("example"))
+        .args(["run", "after.json", "-t", "tasks.jsonl"])
+        .args(["-m", "toolsearch:3", "-m", "toolsearch-names:3", "--out"])
+        .arg(&out)
+        .assert()
+        .code(predicate::in_iter([0, 1]));
+    let tasks: std::collections::BTreeMap<String, String> =
+        std::fs::read_to_string(fixture("example/tasks.jsonl"))
+            .unwrap()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|t| {
+                Some((
+                    t["id"].as_str()?.to_string(),
+                    t["expected"]["tool"].as_str()?.to_string(),
+                ))
+            })
+            .collect();
+    let run = read_json(&out.join("run.json"));
+    let mut found = std::collections::BTreeMap::new();
+    for line in std::fs::read_to_string(out.join("predictions.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let p: Value = serde_json::from_str(line).unwrap();
+        let ranking = p["ranking"].as_array().cloned().unwrap_or_default();
+        assert!(ranking.len() <= 3, "a search returns at most k tools: {p}");
+        let Some(expected) = tasks.get(p["task_id"].as_str().unwrap()) else {
+            continue;
+        };
+        let e = found
+            .entry(p["model"].as_str().unwrap().to_string())
+            .or_insert((0u64, 0u64));
+        e.1 += 1;
+        if ranking.iter().any(|r| r == expected.as_str()) {
+            e.0 += 1;
+        }
+    }
+    let recall = |model: &str| -> (u64, u64) {
+        let r = run["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["model"] == model)
+            .unwrap();
+        let at3 = &r["metrics"]["retrieval"]["overall"]["recall"]["3"];
+        assert_eq!(
+            at3, &r["metrics"]["retrieval"]["overall"]["recall"]["10"],
+            "nothing past k"
+        );
+        (at3["k"].as_u64().unwrap(), at3["n"].as_u64().unwrap())
+    };
+    for model in ["toolsearch:3", "toolsearch-names:3"] {
+        assert_eq!(
+            recall(model),
+            found[model],
+            "{model}: recomputed from predictions.jsonl"
+        );
+    }
+    let (full, names) = (recall("toolsearch:3"), recall("toolsearch-names:3"));
+    assert!(
+        full.0 > names.0,
+        "descriptions and arguments make tools findable: {full:?} vs {names:?}"
+    );
 }

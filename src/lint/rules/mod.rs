@@ -18,6 +18,7 @@ mod enum_in_description;
 mod exfiltration_parameter;
 mod generic_tool_name;
 mod hidden_unicode;
+pub(super) mod host_limits;
 mod image_exfiltration_url;
 mod input_schema_not_object;
 mod invalid_schema;
@@ -30,6 +31,7 @@ mod oversized_definition;
 mod read_only_destructive;
 mod required_undefined;
 mod short_description;
+pub(super) mod spec_conformance;
 pub(super) mod too_many_tools;
 pub(super) mod tool_shadowing;
 mod undocumented_parameter;
@@ -80,4 +82,6 @@ pub static RULES: &[Rule] = &[
     capability_override::RULE,
     cross_server_look_alike::RULE,
     tool_shadowing::RULE,
+    host_limits::RULE,
+    spec_conformance::RULE,
 ];

@@ -9,10 +9,13 @@ pub(super) fn measured_by(model: &str) -> String {
     let kind = model.split([':', '@']).next().unwrap_or(model);
     let name = crate::report::badge::badge_model(model);
     match kind {
-        "bm25" => " (bm25: an offline word-matching proxy, not an LLM)".into(),
-        "embed" | "hybrid" => format!(" ({kind}: an offline embedding proxy, not an LLM)"),
-        "replay" => " (replayed answers)".into(),
-        _ => format!(" ({})", crate::report::markdown::code(&name)),
+        "bm25" => " · bm25, an offline word-matching proxy, not an LLM".into(),
+        "embed" | "hybrid" => format!(" · {kind}, an offline embedding proxy, not an LLM"),
+        "replay" => " · replayed answers".into(),
+        "toolsearch" | "toolsearch-names" => format!(
+            " · {kind}, an emulated host tool search (top-1 of its results; see findability@k)"
+        ),
+        _ => format!(" · {}", crate::report::markdown::code(&name)),
     }
 }
 
@@ -34,11 +37,7 @@ pub(super) fn headline(r: &CiReport) -> String {
                     r.run.suite.pending
                 )
             } else {
-                format!(
-                    " — tool accuracy {:.1}%{}",
-                    m.metrics.accuracy.value * 100.0,
-                    measured_by(&m.model)
-                )
+                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
             }
         })
         .unwrap_or_default();
@@ -68,9 +67,16 @@ pub(super) fn headline(r: &CiReport) -> String {
             "no score stands".into()
         };
         format!("## ⚠️ toolgate could not score this change — {what}; why below\n\n")
-    } else if r.passed {
-        format!("## ✅ toolgate passed{score}{delta}\n\n")
     } else {
-        format!("## ❌ toolgate failed{score}{delta}\n\n")
+        // Beside the number: what produced it (a proxy is not a model).
+        let who = first
+            .filter(|_| !smoke)
+            .map(|m| measured_by(&m.model))
+            .unwrap_or_default();
+        if r.passed {
+            format!("## ✅ toolgate passed{score}{delta}{who}\n\n")
+        } else {
+            format!("## ❌ toolgate failed{score}{delta}{who}\n\n")
+        }
     }
 }

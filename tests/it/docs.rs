@@ -1,0 +1,124 @@
+//! Issue 23 point 3: reference pages in docs/ generated from the source of truth — the CLI
+//! reference from clap (docs/cli.md) and the action's inputs and outputs from action.yml and
+//! setup/action.yml (docs/action.md). A page that drifted fails here;
+//! `UPDATE_DOCS=1 cargo test --test it docs::` rewrites them.
+
+use clap::CommandFactory;
+use serde_json::Value;
+
+use crate::common::root;
+
+/// `cmd` with environment values hidden (the page must not depend on who generated it).
+fn quiet(cmd: clap::Command) -> clap::Command {
+    let cmd = cmd.mut_args(|a| a.hide_env_values(true)).term_width(100);
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    names
+        .into_iter()
+        .fold(cmd, |c, n| c.mut_subcommand(n, quiet))
+}
+
+fn cli_reference() -> String {
+    let mut root_cmd = quiet(toolgate::cli::Cli::command());
+    let mut out = String::from(
+        "<!-- Generated from the clap definitions by tests/it/docs.rs: do not edit by hand. -->\n# CLI reference\n\n",
+    );
+    out.push_str(&format!(
+        "```text\n{}\n```\n",
+        root_cmd.render_long_help().to_string().trim_end()
+    ));
+    let subs: Vec<clap::Command> = root_cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .cloned()
+        .collect();
+    for mut s in subs {
+        let name = s.get_name().to_string();
+        s = s.bin_name(format!("toolgate {name}"));
+        out.push_str(&format!(
+            "\n## `toolgate {name}`\n\n```text\n{}\n```\n",
+            s.render_long_help().to_string().trim_end()
+        ));
+    }
+    out
+}
+
+fn yaml(rel: &str) -> Value {
+    let text = std::fs::read_to_string(root().join(rel)).unwrap();
+    serde_yaml_ng::from_str(&text).unwrap()
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn action_reference() -> String {
+    let mut out = String::from(
+        "<!-- Generated from action.yml and setup/action.yml by tests/it/docs.rs: do not edit by hand. -->\n# GitHub Action reference\n",
+    );
+    for (file, title) in [
+        (
+            "action.yml",
+            "`uses: toolgate-dev/toolgate@<ref>` (runs `toolgate ci` in its container)",
+        ),
+        (
+            "setup/action.yml",
+            "`uses: toolgate-dev/toolgate/setup@<ref>` (installs the verified binary on the runner)",
+        ),
+    ] {
+        let a = yaml(file);
+        out.push_str(&format!(
+            "\n## {title}\n\n{}\n",
+            a["description"].as_str().unwrap_or("")
+        ));
+        for part in ["inputs", "outputs"] {
+            let Some(map) = a[part].as_object() else {
+                continue;
+            };
+            out.push_str(&format!(
+                "\n### {part}\n\n| name | description | default |\n|---|---|---|\n"
+            ));
+            for (k, v) in map {
+                let default = v["default"]
+                    .as_str()
+                    .map(|d| format!("`{d}`"))
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "| `{k}` | {} | {} |\n",
+                    cell(v["description"].as_str().unwrap_or("")),
+                    cell(&default)
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn check(rel: &str, want: &str) {
+    let path = root().join(rel);
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, want).unwrap();
+        return;
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "{rel} is out of date: run `UPDATE_DOCS=1 cargo test --test it docs::` and commit it"
+    );
+}
+
+#[test]
+fn the_cli_reference_is_generated_from_clap() {
+    let text = cli_reference();
+    assert!(text.contains("## `toolgate ci`") && text.contains("--fail-under"));
+    check("docs/cli.md", &text);
+}
+
+#[test]
+fn the_action_reference_is_generated_from_action_yml() {
+    let text = action_reference();
+    assert!(text.contains("`fail-under`") && text.contains("verify-attestation"));
+    check("docs/action.md", &text);
+}
