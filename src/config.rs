@@ -260,6 +260,9 @@ impl Config {
             .lint
             .validate()
             .with_context(|| format!("in {}", path.display()))?;
+        config
+            .check_numbers()
+            .with_context(|| format!("in {}", path.display()))?;
         config.resolve_paths(path.parent().unwrap_or(Path::new("")));
         Ok(config)
     }
@@ -282,13 +285,51 @@ impl Config {
             };
             // Re-read the table's own text so errors keep their key names (lines are the
             // table's, so the file is named with the table).
-            let inner = toml::to_string(table).unwrap_or_default();
+            let inner = toml::to_string(table).map_err(|e| {
+                anyhow::anyhow!("{} [tool.toolgate] could not be read: {e}", path.display())
+            })?;
             return toml::from_str(&inner).map_err(|e| {
                 let shown = PathBuf::from(format!("{} [tool.toolgate]", path.display()));
                 config_error(&shown, &inner, &e).into()
             });
         }
         Ok(toml::from_str(text).map_err(|e| config_error(path, text, &e))?)
+    }
+
+    /// Rates between 0 and 1 and positive finite durations: `inf` or `nan` in a settings file
+    /// is refused (it would also not survive a comparison with the base revision's settings).
+    pub fn check_numbers(&self) -> anyhow::Result<()> {
+        let c = &self.ci;
+        for (key, v) in [
+            ("[ci] fail_under", c.fail_under),
+            ("[ci] min_tool_accuracy", c.min_tool_accuracy),
+            ("[ci] max_drop", c.max_drop),
+            ("[ci] max_error_rate", c.max_error_rate),
+            ("[ci] alpha", c.alpha),
+            (
+                "[ci] fail_under_recall",
+                c.fail_under_recall.as_ref().map(|r| r.min),
+            ),
+        ] {
+            if let Some(v) = v
+                && !(0.0..=1.0).contains(&v)
+            {
+                anyhow::bail!("{key} = {v} is not a rate between 0 and 1");
+            }
+        }
+        for (key, v) in [
+            ("[ci] timeout", c.timeout),
+            ("[ci] call_timeout", c.call_timeout),
+            ("[connect] connect_timeout", self.connect.connect_timeout),
+            ("[connect] request_timeout", self.connect.request_timeout),
+        ] {
+            if let Some(v) = v
+                && !(v.is_finite() && v > 0.0)
+            {
+                anyhow::bail!("{key} = {v} is not a number of seconds above 0");
+            }
+        }
+        Ok(())
     }
 
     /// Makes every relative path of these settings relative to `dir` (the settings file's
@@ -465,6 +506,24 @@ mod tests {
         let mut c: Config = toml::from_str("server = \"node dist/index.js\"\n").unwrap();
         c.resolve_paths(&pkg);
         assert_eq!(c.server.as_deref(), Some("node dist/index.js"));
+    }
+
+    #[test]
+    fn infinite_or_out_of_range_numbers_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("toolgate.toml");
+        for (text, key) in [
+            ("[ci]\nfail_under = inf\n", "fail_under"),
+            ("[ci]\nmax_drop = -inf\n", "max_drop"),
+            ("[ci]\nalpha = nan\n", "alpha"),
+            ("[connect]\nconnect_timeout = 0\n", "connect_timeout"),
+        ] {
+            std::fs::write(&p, text).unwrap();
+            let e = format!("{:#}", Config::read(&p).unwrap_err());
+            assert!(e.contains(key), "{text}: {e}");
+        }
+        std::fs::write(&p, "[ci]\nfail_under = 0.5\n").unwrap();
+        assert!(Config::read(&p).is_ok());
     }
 
     #[test]

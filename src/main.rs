@@ -31,7 +31,9 @@ async fn run(cli: Cli) -> anyhow::Result<Exit> {
         Command::Report(a) => commands::report::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Merge(a) => commands::merge::run(a),
-        Command::Ci(a) => commands::ci::run(a, &cfg, cfg_path.as_deref()).await,
+        Command::Ci(a) => {
+            commands::ci::run(a, &cfg, cfg_path.as_deref(), cli.config.is_some()).await
+        }
         Command::Contract(a) => commands::contract::run(a, &cfg).await,
         Command::Init(a) => commands::init::run(a, &cfg).await,
         Command::Rule { id } => commands::rules::show(id),

@@ -40,11 +40,13 @@ pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<Ci
     Ok(s)
 }
 
-/// `config_path` is the toolgate.toml `cfg` was read from, if any.
+/// `config_path` is the settings file `cfg` was read from, if any; `explicit`: it was named
+/// with `--config` (else it was found up the tree).
 pub async fn run(
     a: &CiArgs,
     cfg: &Config,
     config_path: Option<&std::path::Path>,
+    explicit: bool,
 ) -> anyhow::Result<Exit> {
     let gh = if a.no_github.unwrap_or(false) {
         GithubEnv::default()
@@ -54,7 +56,7 @@ pub async fn run(
     // In a pull request, the gate settings come from the base revision where the pull
     // request's would loosen the gate (src/ci/policy).
     let mut base_policy = if a.comment_from.is_none() {
-        ci::policy::prepare(&gh, cfg, config_path).await
+        ci::policy::prepare(&gh, cfg, config_path, explicit).await
     } else {
         None
     };

@@ -411,3 +411,49 @@ fn every_other_goalpost_move_is_named_with_the_base_value_kept() {
         );
     }
 }
+
+/// From review: a pull request that adds a nearer settings file (a toolgate.toml beside the
+/// base's pyproject.toml `[tool.toolgate]`) is compared with the base's own settings, and a
+/// response cache committed in the pull request is not read.
+#[test]
+fn a_new_settings_file_or_a_committed_cache_cannot_loosen_the_gate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir(&dir).unwrap();
+    let r = base_repo(&dir);
+    // The base keeps its settings in pyproject.toml instead.
+    let toml = std::fs::read_to_string(dir.join("toolgate.toml")).unwrap();
+    std::fs::write(
+        dir.join("pyproject.toml"),
+        format!(
+            "[project]\nname = \"x\"\n\n[tool.toolgate]\n{}",
+            toml.replace("[ci]", "[tool.toolgate.ci]")
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("toolgate.toml")).unwrap();
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "settings in pyproject"]);
+    let base = git(&dir, &["rev-parse", "HEAD"]);
+    let _ = r;
+    // The PR: a worse server, and a toolgate.toml (found first) with a lower threshold.
+    worsen(&dir);
+    std::fs::write(
+        dir.join("toolgate.toml"),
+        toml.replace("fail_under = 0.45", "fail_under = 0.01"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join(".toolgate-cache/forged")).unwrap();
+    std::fs::write(dir.join(".toolgate-cache/forged/reply.json"), "{}").unwrap();
+    let (code, report, _) = pr_ci(&dir, &base, &[], &[]);
+    assert_eq!(
+        change(&report, "settings file")["base"],
+        "pyproject.toml",
+        "{:#}",
+        report["settings"]
+    );
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+    assert_eq!(code, 1, "the worse server passed: {:#}", report["reasons"]);
+    let notes = report["settings"]["notes"].to_string();
+    assert!(notes.contains("cached model replies"), "{notes}");
+}

@@ -105,7 +105,8 @@ impl Files<'_> {
             (Applied::Base, false)
         };
         let exists = path.exists();
-        if exists && !self.tree.tracked(path) {
+        if exists && (!self.tree.tracked(path) || (path.is_dir() && self.tree.has_untracked(path)))
+        {
             return Ok(Some(path.to_path_buf()));
         }
         if path.is_dir() || (!exists && self.tree.read(path)?.is_none()) {

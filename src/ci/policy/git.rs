@@ -162,6 +162,23 @@ impl BaseTree {
             .is_ok_and(|o| o.status.success() && !o.stdout.is_empty())
     }
 
+    /// True when the folder `path` holds a file git does not track (ignored ones included): a
+    /// folder the workflow filled (a downloaded artefact), whatever the pull request added to
+    /// it (a run folder's seal refuses added files).
+    pub fn has_untracked(&self, path: &Path) -> bool {
+        let Some(rel) = Self::relative(path) else {
+            return true;
+        };
+        let Ok(here) = std::env::current_dir() else {
+            return true;
+        };
+        git(&here)
+            .args(["ls-files", "--others", "-z", "--", &rel])
+            .stderr(Stdio::null())
+            .output()
+            .is_ok_and(|o| o.status.success() && !o.stdout.is_empty())
+    }
+
     /// The files beneath folder `path` on the base revision (paths relative to the current
     /// folder), at most `max`; `None` when the folder did not exist there.
     pub fn files_under(&self, path: &Path, max: usize) -> anyhow::Result<Option<Vec<String>>> {
@@ -218,5 +235,48 @@ impl BaseTree {
                 })
                 .collect(),
         ))
+    }
+
+    /// The settings file on the base revision: `explicit` (a `--config` path) when given and
+    /// there, else the one toolgate's discovery would find there from the current folder up
+    /// to the repository's top (`toolgate.toml`, else a pyproject.toml with
+    /// `[tool.toolgate]`), with its bytes. Paths are relative to the current folder
+    /// (`../toolgate.toml`), as discovery names them in the checkout.
+    pub fn settings_file(
+        &self,
+        explicit: Option<&Path>,
+    ) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> {
+        let usable = |p: &Path, b: &[u8]| {
+            p.file_name().is_none_or(|n| n != "pyproject.toml")
+                || toml::from_str::<toml::Table>(&String::from_utf8_lossy(b))
+                    .ok()
+                    .is_some_and(|d| d.get("tool").and_then(|t| t.get("toolgate")).is_some())
+        };
+        if let Some(p) = explicit {
+            return Ok(self
+                .read(p)?
+                .filter(|b| usable(p, b))
+                .map(|b| (p.to_path_buf(), b)));
+        }
+        let cwd = std::fs::canonicalize(std::env::current_dir().context("no current folder")?)
+            .context("no current folder")?;
+        let top = std::fs::canonicalize(&self.top).unwrap_or(self.top.clone());
+        let depth = cwd
+            .strip_prefix(&top)
+            .map(|r| r.components().count())
+            .unwrap_or(0);
+        let mut rel = PathBuf::new();
+        for _ in 0..=depth {
+            for name in [crate::config::DEFAULT_CONFIG, "pyproject.toml"] {
+                let p = rel.join(name);
+                if let Some(b) = self.read(&p)?
+                    && usable(&p, &b)
+                {
+                    return Ok(Some((p, b)));
+                }
+            }
+            rel.push("..");
+        }
+        Ok(None)
     }
 }

@@ -219,7 +219,6 @@ const HARMLESS: &[&str] = &[
     "ci.badge",
     "ci.concurrency",
     "ci.retries",
-    "ci.no_cache",
     "ci.call_timeout",
     "connect.connect_timeout",
     "connect.request_timeout",
@@ -319,8 +318,13 @@ fn every_other_key(
             });
         }
     }
-    if touched && let Ok(c) = serde_json::from_value::<Config>(e) {
-        *eff = c;
+    if touched {
+        // Numbers are finite (Config::parse refuses others), so the round trip is lossless;
+        // `dir` is not serialised and is kept. Should it fail, the base's settings apply
+        // whole: never the pull request's unchecked ones.
+        let dir = eff.dir.clone();
+        *eff = serde_json::from_value::<Config>(e).unwrap_or_else(|_| base.clone());
+        eff.dir = dir;
     }
 }
 
@@ -429,6 +433,7 @@ pub async fn prepare(
     gh: &crate::github::GithubEnv,
     head: &Config,
     config_path: Option<&std::path::Path>,
+    explicit: bool,
 ) -> Option<Prepared> {
     if !gh.actions {
         return None;
@@ -463,38 +468,64 @@ pub async fn prepare(
             });
         }
     };
-    let path = config_path.unwrap_or(std::path::Path::new(crate::config::DEFAULT_CONFIG));
+    // The base's settings file is found on the base revision the way toolgate finds one in a
+    // checkout: a pull request that adds a nearer file (a toolgate.toml beside the base's
+    // pyproject.toml) or deletes the base's is compared with the base's own settings.
+    let head_path = config_path.map(std::path::Path::to_path_buf);
     let mut unreadable = None;
-    let base = match tree.read(path) {
-        Ok(None) => Some(Config::default()),
-        Ok(Some(bytes)) => match Config::parse(path, &String::from_utf8_lossy(&bytes)) {
-            Ok(mut c) => {
-                // Resolved as the pull request's were, so only real differences show.
-                c.resolve_paths(path.parent().unwrap_or(std::path::Path::new("")));
-                Some(c)
-            }
-            Err(e) => {
-                let why = format!(
-                    "{} on the base revision does not parse ({e:#})",
-                    path.display()
-                );
-                review
-                    .notes
-                    .push(format!("{why}: its settings could not be compared."));
-                unreadable = Some(why);
-                None
-            }
-        },
+    let base = match tree.settings_file(head_path.as_deref().filter(|_| explicit)) {
         Err(e) => {
             review.notes.push(format!("{e:#}"));
             unreadable = Some(format!("{e:#}"));
             None
         }
+        Ok(found) => {
+            let base_path = found.as_ref().map(|(p, _)| p.clone());
+            if base_path != head_path {
+                let shown = |p: &Option<std::path::PathBuf>| {
+                    p.as_ref()
+                        .map_or("none".to_string(), |p| p.display().to_string())
+                };
+                review.changes.push(SettingChange {
+                    setting: "settings file".into(),
+                    base: shown(&base_path),
+                    head: shown(&head_path),
+                    applied: if overridden {
+                        Applied::Override
+                    } else {
+                        Applied::Base
+                    },
+                });
+            }
+            match found {
+                None => Some(Config::default()),
+                Some((path, bytes)) => {
+                    match Config::parse(&path, &String::from_utf8_lossy(&bytes)) {
+                        Ok(mut c) => {
+                            // Resolved as the pull request's were, so only real differences show.
+                            c.resolve_paths(path.parent().unwrap_or(std::path::Path::new("")));
+                            Some(c)
+                        }
+                        Err(e) => {
+                            let why = format!(
+                                "{} on the base revision does not parse ({e:#})",
+                                path.display()
+                            );
+                            review
+                                .notes
+                                .push(format!("{why}: its settings could not be compared."));
+                            unreadable = Some(why);
+                            None
+                        }
+                    }
+                }
+            }
+        }
     };
     let config = match base {
         Some(base) => {
             let (config, changes) = review_settings(&base, head, overridden);
-            review.changes = changes;
+            review.changes.extend(changes);
             config
         }
         None => head.clone(),
@@ -529,6 +560,17 @@ impl Prepared {
         }
         for m in s.eval.models.iter().filter(|m| m.is_replay()) {
             files.replay(std::path::Path::new(m.rest()))?;
+        }
+        // The response cache holds model replies: one the pull request's tree carries would
+        // be a forged model. Any tracked file under it switches the cache off for this run.
+        if let Some(dir) = &s.cache_dir
+            && tree.tracked(dir)
+        {
+            self.review.notes.push(format!(
+                "{} holds files committed in this pull request: cached model replies from the tree are not used, every model reply is asked again",
+                dir.display()
+            ));
+            s.cache_dir = None;
         }
         self.review.changes.extend(files.changes);
         Ok(())
