@@ -150,9 +150,16 @@ pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Cat
 }
 
 pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
+    // The default lock sits beside the settings file (a monorepo package's own).
     flag.cloned()
         .or_else(|| cfg.lock.clone())
-        .unwrap_or_else(|| PathBuf::from(crate::config::DEFAULT_LOCK))
+        .unwrap_or_else(|| {
+            cfg.dir
+                .as_ref()
+                .map_or(PathBuf::from(crate::config::DEFAULT_LOCK), |d| {
+                    d.join(crate::config::DEFAULT_LOCK)
+                })
+        })
 }
 
 /// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.

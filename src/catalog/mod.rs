@@ -11,6 +11,7 @@ pub mod lock;
 pub mod mask;
 pub mod mcp_config;
 pub mod net;
+pub mod server_json;
 pub mod snapshot;
 pub mod source;
 mod tee;

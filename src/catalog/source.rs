@@ -45,6 +45,18 @@ impl ServerSpec {
             if !path.is_file() {
                 bail!("snapshot file `{trimmed}` does not exist");
             }
+            // A registry `server.json` describes how to start the server, not its tools.
+            if lower.ends_with(".json")
+                && let Ok(text) = crate::fsio::read_text(path)
+                && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+                && super::server_json::looks_like(&v)
+            {
+                let (spec, notes) = super::server_json::spec(&v, trimmed)?;
+                for n in notes {
+                    crate::elog!("note: {n}");
+                }
+                return Ok(spec);
+            }
             return Ok(ServerSpec::Snapshot(path.to_path_buf()));
         }
         let mut words = shell_words::split(trimmed)

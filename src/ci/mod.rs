@@ -57,6 +57,8 @@ pub async fn run(
     format: Format,
     contract: Option<ContractReport>,
 ) -> anyhow::Result<Exit> {
+    // Every server session is over: the reviewed files must be as they were read at start.
+    crate::fsio::verify_pins()?;
     let mut notices = s.notices.clone();
     let mut outputs: BTreeMap<String, String> = BTreeMap::new();
     let mut put = |key: &str, path: &Path| {
@@ -193,6 +195,9 @@ pub async fn run(
         .filter(|c| c.comparable)
         .flat_map(|c| c.models.iter().cloned())
         .collect();
+    // Once more before the verdict: a server group that was still being ended cannot have
+    // changed what the gate reads.
+    crate::fsio::verify_pins()?;
     let decision = decide(
         &GateInput {
             lint: Some(&lint.summary),

@@ -149,6 +149,11 @@ fn read_bytes(path: &Path) -> std::io::Result<(PathBuf, Vec<u8>)> {
 /// Reads an input file as UTF-8 text, with the checks above. The error says why (the caller
 /// names the file).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
+    if pinned(path) == Some(Pin::Absent) {
+        return Err(refuse(
+            "it did not exist when toolgate started, and now it does: something created it while the server ran; refused".into(),
+        ));
+    }
     let (_, bytes) = read_bytes(path)?;
     if let Some(Pin::File(before)) = pinned(path) {
         let now: [u8; 32] = Sha256::digest(&bytes).into();
@@ -192,7 +197,11 @@ fn verify(which: impl Fn(&Path) -> bool) -> anyhow::Result<()> {
     for (path, pin) in pins {
         let now = match std::fs::symlink_metadata(&path) {
             Err(_) => Pin::Absent,
-            Ok(m) if m.is_dir() => continue,
+            // A file (or nothing) swapped for a folder is a change too.
+            Ok(m) if m.is_dir() => anyhow::bail!(
+                "{} is now a folder, after toolgate first read it: something rewrote it while the server ran; refused",
+                path.display()
+            ),
             Ok(_) => match read_bytes(&path) {
                 Ok((_, bytes)) => Pin::File(Sha256::digest(&bytes).into()),
                 Err(e) => anyhow::bail!(

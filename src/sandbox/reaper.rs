@@ -7,8 +7,10 @@
 
 //!
 //! Orphans are also ended after each server session ([`reap_orphans`], called when a server's
-//! group is ended): every child of toolgate outside toolgate's own process group and outside
-//! the group of a server still running is one that escaped a server's group.
+//! group is ended). Each server starts in a session of its own (setsid), so nothing it starts
+//! can move into toolgate's session or process group: every child of toolgate in another
+//! session and outside the group of a server still running is an orphan that escaped a
+//! server's group (its own parent is gone, or it would not be toolgate's child).
 
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
@@ -68,8 +70,10 @@ pub fn server_ended(pgid: u32) -> usize {
 pub fn reap_orphans() -> usize {
     #[cfg(target_os = "linux")]
     {
-        // SAFETY: getpgrp(2) has no preconditions.
-        let own = unsafe { libc::getpgrp() };
+        // Servers start in sessions of their own (setsid), so nothing they start can join
+        // toolgate's session: a child of toolgate in another session is a server's.
+        // SAFETY: getsid(0) has no preconditions.
+        let own = unsafe { libc::getsid(0) };
         let mut ended = 0;
         for _ in 0..ROUNDS {
             // Held for the whole round: a server cannot start between the look and the kill.
@@ -83,9 +87,9 @@ pub fn reap_orphans() -> usize {
                 .into_iter()
                 .filter(|pid| !g.leaders.contains(pid))
                 .filter(|pid| {
-                    // SAFETY: getpgid(2) on any pid; -1 when it is gone.
-                    let pg = unsafe { libc::getpgid(*pid) };
-                    pg > 0 && pg != own && !g.live.contains(&pg)
+                    // SAFETY: getsid(2) and getpgid(2) on any pid; -1 when it is gone.
+                    let (sid, pg) = unsafe { (libc::getsid(*pid), libc::getpgid(*pid)) };
+                    sid > 0 && sid != own && pg > 0 && !g.live.contains(&pg)
                 })
                 .collect();
             if strays.is_empty() {

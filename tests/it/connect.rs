@@ -383,3 +383,44 @@ fn a_legacy_sse_server_and_a_wrong_path_get_their_own_help() {
     );
     assert!(!err.contains("on PATH"), "{err}");
 }
+
+/// Issue 23 point 2: a registry `server.json` is a SERVER: its npm package is started the way a
+/// client would (`npx -y <id>@<version>`; npx finds the copy .ci/run installed), and the
+/// server's real catalog is read.
+#[test]
+fn a_registry_server_json_starts_its_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let sj = dir.path().join("server.json");
+    std::fs::write(
+        &sj,
+        serde_json::json!({
+            "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+            "name": "io.github.modelcontextprotocol/server-memory",
+            "version": "2026.8.31",
+            "packages": [{"registryType": "npm", "identifier": "@modelcontextprotocol/server-memory",
+                "version": "2026.8.31", "transport": {"type": "stdio"}}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let o = toolgate()
+        .current_dir(third_party("npm"))
+        .args(["inspect", "--json", "--sandbox-uid", "0", "--sandbox-write"])
+        .arg(dir.path())
+        .arg(&sj)
+        .env("MEMORY_FILE_PATH", dir.path().join("memory.jsonl"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("started as the npm package"), "{err}");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "create_entities"),
+        "{v}"
+    );
+}

@@ -141,8 +141,18 @@ pub(super) async fn connect_stdio<V: Visit>(
     if let Some(dir) = &opts.cwd {
         cmd.current_dir(dir);
     }
+    // A session of its own (so also a process group of its own): nothing the server starts
+    // can join toolgate's session or group, which the reaper relies on.
     #[cfg(unix)]
-    cmd.process_group(0);
+    // SAFETY: setsid(2) is async-signal-safe; the child has not started other threads.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
     // The sandbox's HOME and TMPDIR come before the config's `env` (which may set its own).
     let mut sandbox = crate::sandbox::prepare(&opts.sandbox)
         .with_context(|| format!("could not sandbox the server `{shown}`"))?;
@@ -161,7 +171,7 @@ pub(super) async fn connect_stdio<V: Visit>(
             }
         )
     })?;
-    // The server leads its own group (process_group(0)): pgid = pid, recorded now, while the
+    // The server leads its own session and group (setsid): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
     let pgid = child.id();
     let stderr = StderrTail::default();

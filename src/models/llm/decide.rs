@@ -130,11 +130,11 @@ impl Model for LlmModel {
 }
 
 /// The decision with every credential the reply echoed (toolgate's own keys, token shapes)
-/// masked in what the model wrote: its text, its error and its argument values, so a provider
-/// that repeats the key does not put it in predictions.jsonl, the reports or the comment. Tool
-/// names are never masked (they are scored; a name is the catalog's, not a credential), and
-/// only toolgate's own credentials and long credential-named values count: a
-/// `POSTGRES_PASSWORD=postgres` beside the job must not turn `postgres_query` into `***_query`.
+/// masked in what the model wrote: its text, its error, its argument values and a tool name it
+/// made up from a key, so a provider that repeats the key does not put it in predictions.jsonl,
+/// the reports or the comment. Only toolgate's own credentials and long credential-named
+/// values count: a `POSTGRES_PASSWORD=postgres` beside the job must not turn `postgres_query`
+/// into `***_query` (and change the score).
 fn masked(mut d: Decision) -> Decision {
     mask_decision(&mut d, &crate::secrets::own_values());
     d
@@ -161,8 +161,15 @@ fn mask_decision(d: &mut Decision, known: &[String]) {
     };
     text(&mut d.text);
     text(&mut d.error);
+    // A tool name carries a credential only when the model invented it from one: only
+    // toolgate's own keys and long credential values count here, never a weak value that a
+    // real tool name could contain.
+    text(&mut d.tool);
     args(&mut d.arguments);
     for s in d.steps.iter_mut().chain(d.parallel_calls.iter_mut()) {
+        let mut name = Some(std::mem::take(&mut s.tool));
+        text(&mut name);
+        s.tool = name.unwrap_or_default();
         text(&mut s.error);
         args(&mut s.arguments);
     }
@@ -236,7 +243,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_reply_is_masked_in_its_text_and_arguments_but_never_in_tool_names() {
+    fn a_reply_is_masked_in_its_text_arguments_and_invented_names_only() {
         let key = "q9Zr7vLk2pX8mW4tB6nY".to_string();
         let mut d = Decision {
             tool: Some("postgres_query".into()),
@@ -255,6 +262,13 @@ mod tests {
         // "postgres" (a weak password beside the job) is not among the values masked.
         mask_decision(&mut d, std::slice::from_ref(&key));
         assert_eq!(d.tool.as_deref(), Some("postgres_query"));
+        // A tool name the model invented from the key is masked.
+        let mut invented = Decision {
+            tool: Some(format!("call_{key}")),
+            ..Default::default()
+        };
+        mask_decision(&mut invented, std::slice::from_ref(&key));
+        assert_eq!(invented.tool.as_deref(), Some("call_***"));
         assert_eq!(d.steps[0].tool, "postgres_query");
         let args = serde_json::to_string(&d.arguments).unwrap();
         assert!(!args.contains(&key) && args.contains("postgres"), "{args}");
