@@ -168,6 +168,17 @@ impl Files<'_> {
             return Ok(Some(path.to_path_buf()));
         };
         let copy_root = self.dir.join("baseline");
+        // Nothing left from an earlier run (or planted) joins the base's files.
+        if copy_root.exists() {
+            std::fs::remove_dir_all(&copy_root)
+                .with_context(|| format!("could not clear {}", copy_root.display()))?;
+        }
+        // `./toolgate-base` and `toolgate-base` name the same folder as git lists it.
+        let path: PathBuf = path
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect();
+        let path = path.as_path();
         let mut same = path.is_dir();
         for f in &files {
             let rel = Path::new(f);
