@@ -3,6 +3,7 @@
 
 pub mod belt;
 pub mod finding;
+mod host_schema;
 pub mod hosts;
 mod lookalike;
 pub mod lookalike_bench;

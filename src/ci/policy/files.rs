@@ -119,13 +119,7 @@ impl Files<'_> {
         match self.tree.read(path)? {
             None => {
                 if head.is_some() {
-                    self.change(
-                        path,
-                        "absent".into(),
-                        "added in this PR (a pull request cannot bring its own base)".into(),
-                        applied,
-                    );
-                    return Ok(use_head.then(|| path.to_path_buf()));
+                    return Ok(self.added_base(path, applied, use_head));
                 }
                 Ok(Some(path.to_path_buf()))
             }
@@ -147,6 +141,17 @@ impl Files<'_> {
         }
     }
 
+    /// A base the pull request's tree adds: named, and used only with the override.
+    fn added_base(&mut self, path: &Path, applied: Applied, use_head: bool) -> Option<PathBuf> {
+        self.change(
+            path,
+            "absent".into(),
+            "added in this PR (a pull request cannot bring its own base)".into(),
+            applied,
+        );
+        use_head.then(|| path.to_path_buf())
+    }
+
     /// A baseline folder (a run directory) that the pull request's tree carries, or that it
     /// deleted: the base revision's copy is used.
     fn baseline_dir(
@@ -157,13 +162,7 @@ impl Files<'_> {
     ) -> anyhow::Result<Option<PathBuf>> {
         let Some(files) = self.tree.files_under(path, MAX_BASE_FILES)? else {
             if path.exists() {
-                self.change(
-                    path,
-                    "absent".into(),
-                    "added in this PR (a pull request cannot bring its own base)".into(),
-                    applied,
-                );
-                return Ok(use_head.then(|| path.to_path_buf()));
+                return Ok(self.added_base(path, applied, use_head));
             }
             return Ok(Some(path.to_path_buf()));
         };

@@ -1,4 +1,5 @@
 use super::*;
+use crate::record::gate::{LintFailOn, LockCheck};
 
 fn cfg(toml: &str) -> Config {
     toml::from_str(toml).unwrap()

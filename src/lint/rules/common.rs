@@ -22,15 +22,7 @@ use serde_json::Value;
 /// Runs one rule over a catalog made of `tools` (test helper).
 #[cfg(test)]
 pub(crate) fn lint_tools(rule: &crate::lint::Rule, tools: Vec<Value>) -> Vec<crate::lint::Finding> {
-    let cat = crate::catalog::Catalog {
-        tools: tools
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| Tool::from_value(v, &format!("tools[{i}]")).unwrap())
-            .collect(),
-        ..Default::default()
-    };
-    lint_catalog(rule, &cat)
+    lint_tools_with(rule, tools, &crate::lint::LintSettings::default())
 }
 
 /// Runs one rule over a catalog made of `tools` with `settings` (test helper).

@@ -1,0 +1,344 @@
+//! Comparing a pull request's gate settings with the base revision's: which value is
+//! stricter for each ordered setting, and every other key of `[ci]` and `[connect]` compared
+//! as "changes what the gate measures".
+
+use crate::config::Config;
+use crate::record::gate::{LintFailOn, LockCheck};
+use crate::record::settings::{Applied, SettingChange};
+
+/// How a pull request's value compares with the base's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    Same,
+    Stricter,
+    /// Looser, or unordered and different.
+    Looser,
+}
+
+/// Higher is stricter; unset is the weakest.
+fn higher<T: PartialOrd>(base: &Option<T>, head: &Option<T>) -> Order {
+    match (base, head) {
+        (a, b) if a == b => Order::Same,
+        (None, Some(_)) => Order::Stricter,
+        (Some(_), None) => Order::Looser,
+        (Some(a), Some(b)) if b > a => Order::Stricter,
+        _ => Order::Looser,
+    }
+}
+
+/// Lower is stricter; unset is `default`.
+fn lower(base: Option<f64>, head: Option<f64>, default: f64) -> Order {
+    let (a, b) = (base.unwrap_or(default), head.unwrap_or(default));
+    if a == b {
+        Order::Same
+    } else if b < a {
+        Order::Stricter
+    } else {
+        Order::Looser
+    }
+}
+
+/// `true` is stricter; unset is `default`.
+fn truer(base: Option<bool>, head: Option<bool>, default: bool) -> Order {
+    match (base.unwrap_or(default), head.unwrap_or(default)) {
+        (a, b) if a == b => Order::Same,
+        (false, true) => Order::Stricter,
+        _ => Order::Looser,
+    }
+}
+
+fn rank_lock(v: Option<LockCheck>) -> u8 {
+    match v.unwrap_or_default() {
+        LockCheck::Fail => 2,
+        LockCheck::Warn => 1,
+        LockCheck::Off => 0,
+    }
+}
+
+fn rank_lint(v: Option<LintFailOn>) -> u8 {
+    match v.unwrap_or_default() {
+        LintFailOn::Warning => 2,
+        LintFailOn::Error => 1,
+        LintFailOn::Never => 0,
+    }
+}
+
+fn ranked(a: u8, b: u8) -> Order {
+    match b.cmp(&a) {
+        std::cmp::Ordering::Equal => Order::Same,
+        std::cmp::Ordering::Greater => Order::Stricter,
+        std::cmp::Ordering::Less => Order::Looser,
+    }
+}
+
+fn unordered<T: PartialEq>(a: &T, b: &T) -> Order {
+    if a == b { Order::Same } else { Order::Looser }
+}
+
+/// Compares `head` (the pull request's toolgate.toml) with `base` (the base revision's) and
+/// returns the settings the gate applies with every difference. `overridden`: the override
+/// label is set, so the pull request's values apply (and are shown as overriding).
+pub fn review_settings(
+    base: &Config,
+    head: &Config,
+    overridden: bool,
+) -> (Config, Vec<SettingChange>) {
+    let mut eff = head.clone();
+    let mut changes = Vec::new();
+    macro_rules! field {
+        ($name:expr, $($path:ident).+, $order:expr) => {{
+            let order = $order;
+            if order != Order::Same {
+                let applied = match (order, overridden) {
+                    (Order::Stricter, _) => Applied::Head,
+                    (_, true) => Applied::Override,
+                    _ => Applied::Base,
+                };
+                if applied == Applied::Base {
+                    eff.$($path).+ = base.$($path).+.clone();
+                }
+                changes.push(SettingChange {
+                    setting: $name.into(),
+                    base: shown_any(&base.$($path).+),
+                    head: shown_any(&head.$($path).+),
+                    applied,
+                });
+            }
+        }};
+    }
+    let (b, h) = (&base.ci, &head.ci);
+    field!(
+        "ci.fail_under",
+        ci.fail_under,
+        higher(&b.fail_under, &h.fail_under)
+    );
+    field!(
+        "ci.min_tool_accuracy",
+        ci.min_tool_accuracy,
+        higher(&b.min_tool_accuracy, &h.min_tool_accuracy)
+    );
+    field!(
+        "ci.fail_under_recall",
+        ci.fail_under_recall,
+        match (&b.fail_under_recall, &h.fail_under_recall) {
+            (x, y) if x == y => Order::Same,
+            (None, Some(_)) => Order::Stricter,
+            (Some(x), Some(y)) if x.k == y.k && y.min >= x.min => Order::Stricter,
+            _ => Order::Looser,
+        }
+    );
+    field!(
+        "ci.max_drop",
+        ci.max_drop,
+        lower(b.max_drop, h.max_drop, f64::INFINITY)
+    );
+    field!(
+        "ci.max_error_rate",
+        ci.max_error_rate,
+        lower(b.max_error_rate, h.max_error_rate, 0.05)
+    );
+    // A larger alpha flags a regression sooner: higher is stricter (unset is 0.05).
+    field!(
+        "ci.alpha",
+        ci.alpha,
+        higher(&b.alpha.or(Some(0.05)), &h.alpha.or(Some(0.05)))
+    );
+    field!(
+        "ci.fail_on_regression",
+        ci.fail_on_regression,
+        truer(b.fail_on_regression, h.fail_on_regression, true)
+    );
+    field!(
+        "ci.fail_on_tool_regression",
+        ci.fail_on_tool_regression,
+        truer(b.fail_on_tool_regression, h.fail_on_tool_regression, false)
+    );
+    field!(
+        "ci.contract",
+        ci.contract,
+        truer(b.contract, h.contract, false)
+    );
+    field!(
+        "ci.lock_check",
+        ci.lock_check,
+        ranked(rank_lock(b.lock_check), rank_lock(h.lock_check))
+    );
+    field!(
+        "ci.lint_fail_on",
+        ci.lint_fail_on,
+        ranked(rank_lint(b.lint_fail_on), rank_lint(h.lint_fail_on))
+    );
+    field!("ci.models", ci.models, unordered(&b.models, &h.models));
+    field!("ci.trials", ci.trials, unordered(&b.trials, &h.trials));
+    field!("ci.split", ci.split, unordered(&b.split, &h.split));
+    field!("ci.tasks", ci.tasks, unordered(&b.tasks, &h.tasks));
+    field!("ci.base", ci.base, unordered(&b.base, &h.base));
+    field!("ci.belt", ci.belt, unordered(&b.belt, &h.belt));
+    field!(
+        "ci.mcp_config",
+        ci.mcp_config,
+        unordered(&b.mcp_config, &h.mcp_config)
+    );
+    field!("server", server, unordered(&base.server, &head.server));
+    field!("lock", lock, unordered(&base.lock, &head.lock));
+    field!(
+        "connect.pass_env",
+        connect.pass_env,
+        unordered(&base.connect.pass_env, &head.connect.pass_env)
+    );
+    field!(
+        "connect.sandbox",
+        connect.sandbox,
+        ranked(
+            rank_sandbox(base.connect.sandbox),
+            rank_sandbox(head.connect.sandbox)
+        )
+    );
+    field!("lint", lint, unordered(&base.lint, &head.lint));
+    every_other_key(base, head, overridden, &mut eff, &mut changes);
+    (eff, changes)
+}
+
+/// Keys of `[ci]` and `[connect]` that change neither the verdict nor what is measured: where
+/// reports go, how hard toolgate retries, how long it waits to connect. Every key not here and
+/// not compared above (a new key too) is compared as "changes what the gate measures": the
+/// base's value applies.
+const HARMLESS: &[&str] = &[
+    "ci.out",
+    "ci.badge",
+    "ci.concurrency",
+    "ci.retries",
+    "ci.call_timeout",
+    "connect.connect_timeout",
+    "connect.request_timeout",
+];
+
+/// Keys compared one by one in [`review_settings`].
+const COMPARED: &[&str] = &[
+    "ci.fail_under",
+    "ci.min_tool_accuracy",
+    "ci.fail_under_recall",
+    "ci.max_drop",
+    "ci.max_error_rate",
+    "ci.alpha",
+    "ci.fail_on_regression",
+    "ci.fail_on_tool_regression",
+    "ci.contract",
+    "ci.lock_check",
+    "ci.lint_fail_on",
+    "ci.models",
+    "ci.trials",
+    "ci.split",
+    "ci.tasks",
+    "ci.base",
+    "ci.belt",
+    "ci.mcp_config",
+    "connect.pass_env",
+    "connect.sandbox",
+];
+
+/// Compares every remaining key of `[ci]` and `[connect]` (the provider's base_url, headers,
+/// bearer_env, sandbox_uid, sandbox_write, allow_writes, seed, max_steps, timeout, max_pages,
+/// comment settings, …): a difference keeps the base's value unless overridden.
+fn every_other_key(
+    base: &Config,
+    head: &Config,
+    overridden: bool,
+    eff: &mut Config,
+    changes: &mut Vec<SettingChange>,
+) {
+    let (Ok(b), Ok(h), Ok(mut e)) = (
+        serde_json::to_value(base),
+        serde_json::to_value(head),
+        serde_json::to_value(&*eff),
+    ) else {
+        return;
+    };
+    let mut touched = false;
+    for section in ["ci", "connect"] {
+        let (Some(bs), Some(hs)) = (
+            b.get(section).and_then(|v| v.as_object()),
+            h.get(section).and_then(|v| v.as_object()),
+        ) else {
+            continue;
+        };
+        let keys: std::collections::BTreeSet<&String> = bs.keys().chain(hs.keys()).collect();
+        for key in keys {
+            let name = format!("{section}.{key}");
+            if HARMLESS.contains(&name.as_str()) || COMPARED.contains(&name.as_str()) {
+                continue;
+            }
+            let null = serde_json::Value::Null;
+            let (bv, hv) = (bs.get(key).unwrap_or(&null), hs.get(key).unwrap_or(&null));
+            let empty =
+                |v: &serde_json::Value| v.is_null() || v.as_array().is_some_and(|a| a.is_empty());
+            if bv == hv || (empty(bv) && empty(hv)) {
+                continue;
+            }
+            let applied = if overridden {
+                Applied::Override
+            } else {
+                if let Some(slot) = e.get_mut(section).and_then(|s| s.as_object_mut()) {
+                    slot.insert(key.clone(), bv.clone());
+                    touched = true;
+                }
+                Applied::Base
+            };
+            // Header values may be credentials: the section names the headers only.
+            let show = |v: &serde_json::Value| {
+                if key == "headers" {
+                    let names: Vec<String> = v
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|h| h.as_str())
+                        .map(|h| format!("{}: ***", h.split(':').next().unwrap_or("").trim()))
+                        .collect();
+                    shown_any(&names)
+                } else {
+                    shown_any(v)
+                }
+            };
+            changes.push(SettingChange {
+                setting: name,
+                base: show(bv),
+                head: show(hv),
+                applied,
+            });
+        }
+    }
+    if touched {
+        // Numbers are finite (Config::parse refuses others), so the round trip is lossless;
+        // `dir` is not serialised and is kept. Should it fail, the base's settings apply
+        // whole: never the pull request's unchecked ones.
+        let dir = eff.dir.clone();
+        *eff = serde_json::from_value::<Config>(e).unwrap_or_else(|_| base.clone());
+        eff.dir = dir;
+    }
+}
+
+fn rank_sandbox(v: Option<crate::sandbox::SandboxMode>) -> u8 {
+    use crate::sandbox::SandboxMode;
+    match v.unwrap_or_default() {
+        SandboxMode::Strict => 2,
+        SandboxMode::Standard => 1,
+        SandboxMode::Off => 0,
+    }
+}
+
+/// A value as the section shows it: `unset`, or compact JSON (TOML tables too).
+fn shown_any<T: serde::Serialize + std::fmt::Debug>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::Null) => "unset".into(),
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => {
+            let s = other.to_string();
+            if s.chars().count() > 200 {
+                format!("{}…", s.chars().take(200).collect::<String>())
+            } else {
+                s
+            }
+        }
+        Err(_) => format!("{v:?}"),
+    }
+}
