@@ -52,12 +52,23 @@ pub fn pick_one(
     let entry = match args.server.as_deref() {
         Some(name) => config.get(name).map_err(anyhow::Error::msg)?,
         None => match config.servers.as_slice() {
-            [only] => only,
+            [only] if config.unusable.is_empty() => only,
+            [] if config.unusable.len() == 1 => bail!("{}", config.unusable[0].error),
             _ => bail!(
-                "{}: this command reads one server and the file names {}: give its name as SERVER \
-                 (or --server for `toolgate ci`)",
+                "{}: this command reads one server and the file names {}{}: give its name as \
+                 SERVER (or --server for `toolgate ci`)",
                 path.display(),
-                mcp_config::list(&config.names())
+                mcp_config::list(&config.names()),
+                if config.unusable.is_empty() {
+                    String::new()
+                } else {
+                    let names: Vec<&str> =
+                        config.unusable.iter().map(|u| u.name.as_str()).collect();
+                    format!(
+                        " (and {}, which cannot be started outside its editor)",
+                        mcp_config::list(&names)
+                    )
+                }
             ),
         },
     };

@@ -274,6 +274,43 @@ fn a_server_that_fails_fails_the_belt_by_name() {
     );
 }
 
+/// A VS Code `${input:…}` prompt in one entry keeps that entry out, not the file: the other
+/// servers are read alone by name, and a belt names the entry and the way out.
+#[test]
+fn a_prompted_entry_does_not_block_the_others() {
+    let b = Belt::new();
+    let cfg = json!({
+        "inputs": [{"id": "api-key", "type": "promptString", "password": true}],
+        "servers": {
+            "prompted": {"type": "stdio", "command": "npx", "env": {"KEY": "${input:api-key}"}},
+            "fake": {"type": "stdio", "command": "python3",
+                     "args": [fixture("servers/fakemcp.py"), b.path("fake.json").display().to_string()]},
+        }
+    });
+    std::fs::create_dir_all(b.path("p/.vscode")).unwrap();
+    std::fs::write(b.path("p/.vscode/mcp.json"), cfg.to_string()).unwrap();
+    let o = b.run(&["inspect", "--mcp-config", "p/.vscode/mcp.json", "fake"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = b.run(&["inspect", "--mcp-config", "p/.vscode/mcp.json", "prompted"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("servers.prompted.env.KEY: `${input:api-key}` is a VS Code prompt"),
+        "{err}"
+    );
+    let o = b.run(&["lint", "--mcp-config", "p/.vscode/mcp.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("1 of 2 servers cannot be started outside their editor (`prompted`)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("check any other server alone by naming it"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_name_picks_one_server_whose_lock_is_the_single_server_format() {
     let b = Belt::new();

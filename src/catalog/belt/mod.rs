@@ -130,6 +130,7 @@ fn own_pass_env(server: &ConfigServer, opts: &mut ConnectOptions) {
 /// Connects every server of `config` at once; each gets `base`'s timeouts. When any fails,
 /// the error names every server that failed and why (a partial belt is never returned).
 pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::Result<Belt> {
+    config.require_all().map_err(|e| anyhow!(e))?;
     if config.servers.is_empty() {
         bail!(
             "{}: no servers to connect (every entry is disabled, or `{}` is empty)",

@@ -44,6 +44,16 @@ pub enum Transport {
     Sse { url: String },
 }
 
+/// An entry that cannot be started outside its host: a VS Code `${input:…}` prompt, a variable
+/// that is not set, a field of the wrong shape. It is kept with its error instead of failing
+/// the file, so one editor-only server does not stop toolgate reading the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unusable {
+    pub name: String,
+    /// The whole error, naming the file and the field's JSON path.
+    pub error: String,
+}
+
 /// A parsed config: its servers in file order (disabled ones left out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct McpConfig {
@@ -53,6 +63,8 @@ pub struct McpConfig {
     pub servers: Vec<ConfigServer>,
     /// Entries marked `"disabled": true`, skipped.
     pub disabled: Vec<String>,
+    /// Entries that cannot be started here, each with its reason.
+    pub unusable: Vec<Unusable>,
 }
 
 impl McpConfig {
@@ -60,8 +72,35 @@ impl McpConfig {
         self.servers.iter().map(|s| s.name.as_str()).collect()
     }
 
-    /// The entry called `name`, or an error listing the names the file has.
+    /// Every entry (usable or not) when a command needs all of them, as a belt does: an error
+    /// names each entry that cannot be started here, why, and the ways out.
+    pub fn require_all(&self) -> Result<(), String> {
+        if self.unusable.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = self.unusable.iter().map(|u| u.name.as_str()).collect();
+        Err(format!(
+            "{}: {} of {} servers cannot be started outside their editor ({}), and a belt reads \
+             every server; check any other server alone by naming it, or mark these \
+             \"disabled\": true in a copy of the file:\n  {}",
+            self.path.display(),
+            self.unusable.len(),
+            self.unusable.len() + self.servers.len(),
+            list(&names),
+            self.unusable
+                .iter()
+                .map(|u| u.error.as_str())
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        ))
+    }
+
+    /// The entry called `name`, or an error: why it cannot be started here, or the names the
+    /// file has.
     pub fn get(&self, name: &str) -> Result<&ConfigServer, String> {
+        if let Some(u) = self.unusable.iter().find(|u| u.name == name) {
+            return Err(u.error.clone());
+        }
         self.servers.iter().find(|s| s.name == name).ok_or_else(|| {
             let also = if self.disabled.iter().any(|d| d == name) {
                 " (it is marked \"disabled\": true)"
@@ -171,6 +210,7 @@ pub fn parse(path: &Path, text: &str, vars: &Vars) -> Result<McpConfig, String> 
     }
     let mut servers = Vec::new();
     let mut disabled = Vec::new();
+    let mut unusable = Vec::new();
     for (name, entry) in entries {
         let at = format!("{key}{}", segment(name));
         check_name(name).map_err(|e| fail(format!("{at}: {e}")))?;
@@ -184,17 +224,24 @@ pub fn parse(path: &Path, text: &str, vars: &Vars) -> Result<McpConfig, String> 
             disabled.push(name.clone());
             continue;
         }
-        let transport = server(entry, &at, vars).map_err(fail)?;
-        servers.push(ConfigServer {
-            name: name.clone(),
-            transport,
-        });
+        // One entry's fault (a prompt, an unset variable, a wrong field) is that entry's.
+        match server(entry, &at, vars) {
+            Ok(transport) => servers.push(ConfigServer {
+                name: name.clone(),
+                transport,
+            }),
+            Err(e) => unusable.push(Unusable {
+                name: name.clone(),
+                error: fail(e),
+            }),
+        }
     }
     Ok(McpConfig {
         path: path.to_path_buf(),
         key,
         servers,
         disabled,
+        unusable,
     })
 }
 

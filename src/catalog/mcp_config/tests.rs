@@ -157,10 +157,44 @@ fn bad_input_names_the_file_and_the_field() {
             "mcpServers.a.env.GH: `${GITHUB_TOKEN}` is a credential",
         ),
     ] {
-        let e = parse_at(f, text).unwrap_err();
+        let e = parse_at(f, text).and_then(|c| c.require_all()).unwrap_err();
         assert!(e.starts_with("/x/.mcp.json: "), "{e}");
         assert!(e.contains(says), "{text}\n  gave: {e}\n  want: {says}");
     }
+}
+
+#[test]
+fn one_editor_only_server_does_not_block_the_others() {
+    let c = parse_at(
+        "/r/.vscode/mcp.json",
+        r#"{"inputs": [{"id": "k", "type": "promptString", "password": true}],
+            "servers": {
+              "prompted": {"type": "stdio", "command": "x", "env": {"K": "${input:k}"}},
+              "unset": {"type": "stdio", "command": "y", "env": {"K": "${NOPE}"}},
+              "plain": {"type": "stdio", "command": "z"}
+            }}"#,
+    )
+    .unwrap();
+    assert_eq!(c.names(), ["plain"]);
+    assert!(c.get("plain").is_ok());
+    let e = c.get("prompted").unwrap_err();
+    assert!(
+        e.contains("servers.prompted.env.K: `${input:k}` is a VS Code prompt"),
+        "{e}"
+    );
+    assert!(c.get("unset").unwrap_err().contains("`${NOPE}` is not set"));
+    let all = c.require_all().unwrap_err();
+    assert!(all.contains("2 of 3 servers"), "{all}");
+    assert!(all.contains("`prompted`, `unset`"), "{all}");
+    assert!(all.contains("\"disabled\": true"), "{all}");
+    // Disabled in a copy, the file reads whole.
+    let ok = parse_at(
+        "/r/.vscode/mcp.json",
+        r#"{"servers": {"prompted": {"command": "x", "env": {"K": "${input:k}"}, "disabled": true},
+                        "plain": {"command": "z"}}}"#,
+    )
+    .unwrap();
+    assert!(ok.require_all().is_ok());
 }
 
 #[test]

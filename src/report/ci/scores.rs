@@ -76,6 +76,18 @@ pub(super) fn scores(r: &CiReport, out: &mut String) {
     out.push('\n');
 }
 
+/// The mark and test cell of one compact per-tool row: a significant change leads with its
+/// colour and word, anything else shows only its corrected p.
+fn compact_test(d: &Delta) -> String {
+    match d.verdict {
+        Verdict::Better => format!("🟢 **better** p={}", p_value(d.p_adjusted)),
+        Verdict::Worse => format!("🔴 **worse** p={}", p_value(d.p_adjusted)),
+        _ => format!("p={}", p_value(d.p_adjusted)),
+    }
+}
+
+/// The tools whose outcomes changed, one compact row each (significant ones first, then by
+/// size of the change), with one legend under the table instead of words in every row.
 pub(super) fn per_tool(r: &CiReport, out: &mut String) {
     let Some(c) = r.comparison.as_ref().filter(|c| c.comparable) else {
         return;
@@ -97,7 +109,7 @@ pub(super) fn per_tool(r: &CiReport, out: &mut String) {
                 .then(a.label.cmp(&b.label))
         });
         out.push_str(&format!(
-            "### Tools whose scores moved{}\n\n| tool | n | base | this change | Δ | paired test (corrected) |\n|---|---:|---:|---:|---:|---|\n",
+            "### Tools whose scores moved{}\n\n| tool | n | base → this change | Δ | lost / gained | paired test |\n|---|---:|---|---:|---:|---|\n",
             if c.models.len() > 1 {
                 format!(" ({})", code(&m.head_model))
             } else {
@@ -106,13 +118,15 @@ pub(super) fn per_tool(r: &CiReport, out: &mut String) {
         ));
         for d in moved.iter().take(20) {
             out.push_str(&format!(
-                "| {} | {} | {:.1}% | {:.1}% | {} | {} |\n",
+                "| {} | {} | {:.1}% → {:.1}% | {} | {} / {} | {} |\n",
                 code(&d.label),
                 d.base.n,
                 d.base.value * 100.0,
                 d.head.value * 100.0,
                 signed_pts(d.delta),
-                verdict_cell(d)
+                d.only_base,
+                d.only_head,
+                compact_test(d)
             ));
         }
         if moved.len() > 20 {
@@ -121,13 +135,31 @@ pub(super) fn per_tool(r: &CiReport, out: &mut String) {
                 moved.len() - 20
             ));
         }
+        let few = moved
+            .iter()
+            .filter(|d| d.verdict == Verdict::TooFewPairs)
+            .count();
+        out.push_str(&format!(
+            "\n*lost / gained*: tasks only the base / only this change got right; *p*: exact paired \
+             test (McNemar), Bonferroni-corrected over {} comparisons; 🔴/🟢 mark a significant \
+             change.{}",
+            m.comparisons,
+            if few > 0 {
+                format!(
+                    " {few} of these rows changed on too few tasks for any result to reach \
+                     significance."
+                )
+            } else {
+                String::new()
+            }
+        ));
         let unchanged = m.per_tool.len() - moved.len();
         if unchanged > 0 {
             out.push_str(&format!(
-                "\n{unchanged} other tool(s) scored exactly as on the base.\n"
+                " {unchanged} other tool(s) scored exactly as on the base."
             ));
         }
-        out.push('\n');
+        out.push_str("\n\n");
     }
 }
 
