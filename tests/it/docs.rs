@@ -122,3 +122,41 @@ fn the_action_reference_is_generated_from_action_yml() {
     assert!(text.contains("`fail-under`") && text.contains("verify-attestation"));
     check("docs/action.md", &text);
 }
+
+/// Every relative link and picture in README.md, CONTRIBUTING.md and docs/*.md names a file
+/// that is there (a renamed snapshot or a missing picture would leave a dead link on the first
+/// screen), and the PR comment's picture is a PNG.
+#[test]
+fn local_links_and_pictures_resolve() {
+    let link = regex::Regex::new(r"\]\(([^)\s#]+)(#[^)]*)?\)").unwrap();
+    let mut pages = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
+    for e in std::fs::read_dir(root().join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    // Examples in code (spans and fenced blocks) are not links of the page.
+    let in_code = regex::Regex::new(r"(?s)```.*?```|`[^`\n]*`").unwrap();
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let text = in_code.replace_all(&text, "");
+        for c in link.captures_iter(&text) {
+            let target = &c[1];
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let path = page.parent().unwrap().join(target);
+            assert!(
+                path.exists(),
+                "{}: the link `{target}` names nothing",
+                page.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "only {checked} local links found");
+    let png = std::fs::read(root().join("assets/pr-comment.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+}

@@ -93,7 +93,8 @@ pub fn markdown(run: &RunFile) -> String {
     };
     let mut out = format!(
         "\n### What the suite measures (ablation)\n\n{}\n\n| model | full catalog | without descriptions | with neutral names |\n|---|---:|---:|---:|\n",
-        escape_cell(&about(a))
+        // toolgate's own words and a number: Markdown as written, so `tool_01` shows as code.
+        about(a)
     );
     for (model, nd, nn) in by_model(a) {
         out.push_str(&format!(
@@ -104,7 +105,7 @@ pub fn markdown(run: &RunFile) -> String {
             escape_cell(&arm(nn))
         ));
     }
-    out.push_str("\n\\* significant drop\n");
+    out.push_str("\n\\* significant drop\n\n");
     for r in a.blind_to_descriptions() {
         out.push_str(&format!(
             "\n> [!WARNING]\n> {}\n",
