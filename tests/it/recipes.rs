@@ -130,6 +130,48 @@ fn python_recipe_runs_through_uv_with_settings_in_pyproject() {
     assert!(err.contains("uv run"), "{err}");
 }
 
+/// The recipe's other way in: `uvx --from . notes-server` builds the project (hatchling, from
+/// the registry) into uv's cached environment and starts its script, no `uv sync` first.
+#[test]
+fn python_recipe_runs_through_uvx_from_the_project() {
+    let (_tmp, dir) = recipe("python-server");
+    let uv = third_party("venv/bin/uv");
+    let cache = root().join(".third-party/uv-cache");
+    let path = format!(
+        "{}:{}",
+        Path::new(&uv).parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = toolgate()
+        .current_dir(&dir)
+        .args(["inspect", "--json", "--connect-timeout", "300"])
+        .args(["uvx --from . notes-server"])
+        .args(AS_ROOT)
+        // uvx builds into its cache: the sandbox lets the server write there and nowhere else.
+        .args(["--sandbox-write", &cache.display().to_string()])
+        .env("PATH", &path)
+        .env("UV_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let names: Vec<&str> = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names.len(), 2, "{v}");
+    // The same tools as the `uv run` way (the recipe's server, not some other `notes-server`).
+    let src = std::fs::read_to_string(dir.join("src/notes_server/__init__.py")).unwrap();
+    for n in names {
+        assert!(
+            src.contains(&format!("def {n}(")),
+            "{n} is not the recipe's tool"
+        );
+    }
+}
+
 #[test]
 fn http_recipe_checks_a_streamable_http_service() {
     let (_tmp, dir) = recipe("http-service");
