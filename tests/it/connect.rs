@@ -90,11 +90,14 @@ fn unreachable_url_is_exit_2() {
             "inspect",
             &format!("http://127.0.0.1:{port}/mcp"),
             "--connect-timeout",
-            "5",
+            "2",
         ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("could not read the tools"));
+        .stderr(predicate::str::contains("could not read the tools"))
+        .stderr(predicate::str::contains(format!(
+            "127.0.0.1:{port} refused every connection for"
+        )));
 }
 
 #[test]

@@ -202,3 +202,114 @@ fn http_recipe_checks_a_streamable_http_service() {
     let ci = crate::common::read_json(&dir.join("toolgate-out/ci.json"));
     assert!(ci["tools"].as_u64().unwrap() > 5, "{ci:#}");
 }
+
+/// A container of the docker daemon `.ci/run` starts, removed when dropped.
+struct Container(String);
+
+impl Drop for Container {
+    fn drop(&mut self) {
+        let _ = Command::new("docker").args(["rm", "-f", &self.0]).output();
+    }
+}
+
+/// An image with no files of its own: the container sees the host's `/usr` (read-only), so a
+/// registry-installed server runs in it without pulling an image (no image registry is
+/// reachable here).
+fn host_usr_image() -> &'static str {
+    const IMAGE: &str = "toolgate-it/host-usr:1";
+    let have = Command::new("docker")
+        .args(["image", "inspect", IMAGE])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("docker is needed (.ci/run installs and starts it; set TOOLGATE_SKIP_DOCKER=1 to skip): {e}")
+        });
+    if !have.status.success() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fs = tmp.path();
+        for d in ["tmp", "proc", "sys", "dev", "etc", "usr"] {
+            std::fs::create_dir(fs.join(d)).unwrap();
+        }
+        for (link, to) in [
+            ("bin", "usr/bin"),
+            ("lib", "usr/lib"),
+            ("lib64", "usr/lib64"),
+        ] {
+            std::os::unix::fs::symlink(to, fs.join(link)).unwrap();
+        }
+        let import = format!(
+            "tar -C '{}' -c . | docker import - {IMAGE} >/dev/null",
+            fs.display()
+        );
+        let ok = Command::new("sh").args(["-c", &import]).status().unwrap();
+        assert!(ok.success(), "docker import");
+    }
+    IMAGE
+}
+
+/// The recipe's service container, for real: the everything server runs in a Docker container
+/// that starts only after toolgate does, and toolgate waits for its port (a service container
+/// that is still starting) instead of failing, then gates it. The container shares the host's
+/// network, as a service's published port does on the runner (a bridge would route through a
+/// private-range address, which tests here must not use).
+#[test]
+fn http_recipe_checks_a_server_in_a_docker_container() {
+    if std::env::var_os("TOOLGATE_SKIP_DOCKER").is_some() {
+        eprintln!("skipped: TOOLGATE_SKIP_DOCKER is set");
+        return;
+    }
+    let image = host_usr_image();
+    let (_tmp, dir) = recipe("http-service");
+    let port = free_port();
+    let toml = std::fs::read_to_string(dir.join("toolgate.toml"))
+        .unwrap()
+        .replace("localhost:3001", &format!("127.0.0.1:{port}"));
+    std::fs::write(dir.join("toolgate.toml"), toml).unwrap();
+    let in_dir = dir.clone();
+    let gate = std::thread::spawn(move || {
+        toolgate()
+            .current_dir(&in_dir)
+            .args(["ci", "--no-github", "--lint-fail-on", "never"])
+            .output()
+            .unwrap()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let npm = third_party("npm");
+    let name = format!("toolgate-it-{port}");
+    let run = Command::new("docker")
+        .args(["run", "-d", "--name", &name, "--network", "host"])
+        .args(["-v", "/usr:/usr:ro", "-v", &format!("{npm}:{npm}:ro")])
+        .args(["-e", &format!("PORT={port}"), image, "node"])
+        .arg(format!("{npm}/node_modules/.bin/mcp-server-everything"))
+        .arg("streamableHttp")
+        .output()
+        .unwrap();
+    let _container = Container(name.clone());
+    assert!(
+        run.status.success(),
+        "docker run: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let o = gate.join().unwrap();
+    let logs = Command::new("docker")
+        .args(["logs", &name])
+        .output()
+        .unwrap();
+    let logs = format!(
+        "{}{}",
+        String::from_utf8_lossy(&logs.stdout),
+        String::from_utf8_lossy(&logs.stderr)
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}\ncontainer: {}",
+        String::from_utf8_lossy(&o.stderr),
+        logs
+    );
+    assert!(
+        logs.contains(&format!("listening on port {port}")),
+        "the server that answered ran in the container: {logs}"
+    );
+    let ci = crate::common::read_json(&dir.join("toolgate-out/ci.json"));
+    assert!(ci["tools"].as_u64().unwrap() > 5, "{ci:#}");
+}

@@ -19,6 +19,15 @@ pub(super) async fn connect_http<V: Visit>(
     visit: &V,
 ) -> anyhow::Result<(Catalog, V::Out)> {
     let shown = spec.display();
+    // Start-up time counts once: what waiting for the port took is not given again.
+    let started = std::time::Instant::now();
+    let waited = super::wait::until_listening(url, opts.connect_timeout).await;
+    let mut opts = opts.clone();
+    opts.connect_timeout = opts
+        .connect_timeout
+        .saturating_sub(started.elapsed())
+        .max(std::time::Duration::from_secs(1));
+    let opts = &opts;
     let mut headers = HashMap::new();
     for (k, v) in &opts.headers {
         headers.insert(
@@ -55,6 +64,12 @@ pub(super) async fn connect_http<V: Visit>(
         Ok(c) => c,
         Err(e) if e.is::<InitializeRejected>() => return Err(e),
         Err(e) => {
+            let e = match waited {
+                super::wait::Waited::StillRefused { at, secs } => e.context(format!(
+                    "{at} refused every connection for {secs:.0} s of waiting (--connect-timeout)"
+                )),
+                super::wait::Waited::Go => e,
+            };
             return Err(e.context(format!(
                 "could not read the tools of `{shown}` over Streamable HTTP"
             )));

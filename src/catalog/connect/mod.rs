@@ -7,6 +7,7 @@ mod http;
 pub mod legacy;
 mod list_tools;
 mod stdio;
+mod wait;
 
 use std::time::Duration;
 
