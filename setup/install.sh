@@ -7,8 +7,10 @@
 #
 #   VERSION       a release tag (v0.2.0) or `latest`                 [latest]
 #   REPOSITORY    where releases are published                        [toolgate-dev/toolgate]
+#   RELEASES_URL  the releases page, whose /latest redirects to the newest tag
+#                 [https://github.com/$REPOSITORY/releases]
 #   DOWNLOAD_URL  base of the release files (a mirror, or file:// in tests)
-#                 [https://github.com/$REPOSITORY/releases/download]
+#                 [$RELEASES_URL/download]
 #   INSTALL_DIR   where the binary goes                              [$RUNNER_TOOL_CACHE or ~/.local]/toolgate/$VERSION
 #   TARGET        the build to install (guessed from the OS and CPU)
 #   VERIFY_ATTESTATION  true: also `gh attestation verify` the archive
@@ -17,7 +19,8 @@ set -euo pipefail
 
 REPOSITORY=${REPOSITORY:-toolgate-dev/toolgate}
 VERSION=${VERSION:-latest}
-DOWNLOAD_URL=${DOWNLOAD_URL:-https://github.com/$REPOSITORY/releases/download}
+RELEASES_URL=${RELEASES_URL:-https://github.com/$REPOSITORY/releases}
+DOWNLOAD_URL=${DOWNLOAD_URL:-$RELEASES_URL/download}
 
 die() { echo "toolgate setup: $*" >&2; exit 1; }
 
@@ -38,13 +41,14 @@ case "$TARGET" in
 esac
 
 if [ "$VERSION" = latest ]; then
-  case "$DOWNLOAD_URL" in
-    https://github.com/*)
-      url=$(curl -sSfLI -o /dev/null -w '%{url_effective}' "https://github.com/$REPOSITORY/releases/latest") ||
-        die "could not find the latest release of $REPOSITORY"
+  case "$RELEASES_URL" in
+    http://* | https://*)
+      # The releases page's /latest redirects to /tag/<newest tag>.
+      url=$(curl -sSfLI --retry 3 -o /dev/null -w '%{url_effective}' "$RELEASES_URL/latest") ||
+        die "could not find the latest release at $RELEASES_URL/latest"
       VERSION=${url##*/}
       ;;
-    *) die "VERSION=latest needs the GitHub release page; name a tag with a custom DOWNLOAD_URL" ;;
+    *) die "VERSION=latest needs a releases page over http(s) (RELEASES_URL); name a tag instead" ;;
   esac
 fi
 case "$VERSION" in

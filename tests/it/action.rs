@@ -251,3 +251,128 @@ fn the_setup_installer_verifies_the_release_before_installing() {
         "nothing installed"
     );
 }
+
+/// The installer's other paths, against a local releases page served over HTTP: `latest`
+/// follows the page's `/latest` redirect to the newest tag, and with VERIFY_ATTESTATION=true
+/// the archive is installed only when `gh attestation verify` accepts it for the repository (a
+/// stand-in `gh` records its arguments and answers yes or no; the real check needs github.com).
+#[test]
+fn the_setup_installer_finds_latest_and_checks_the_attestation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (tag, target) = ("v0.3.1", "x86_64-unknown-linux-musl");
+    let name = format!("toolgate-{tag}-{target}");
+    let release = tmp.path().join("www/releases/download").join(tag);
+    let staged = tmp.path().join("stage").join(&name);
+    std::fs::create_dir_all(&release).unwrap();
+    std::fs::create_dir_all(&staged).unwrap();
+    std::fs::copy(
+        assert_cmd::cargo::cargo_bin!("toolgate"),
+        staged.join("toolgate"),
+    )
+    .unwrap();
+    let archive = release.join(format!("{name}.tar.gz"));
+    let ok = std::process::Command::new("tar")
+        .arg("-C")
+        .arg(tmp.path().join("stage"))
+        .arg("-czf")
+        .arg(&archive)
+        .arg(&name)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let sums = std::process::Command::new("sha256sum")
+        .current_dir(&release)
+        .arg(format!("{name}.tar.gz"))
+        .output()
+        .unwrap();
+    std::fs::write(release.join("SHA256SUMS"), &sums.stdout).unwrap();
+    // GitHub's releases page in small: /releases/latest redirects to /releases/tag/<tag>.
+    let server = format!(
+        r#"
+import http.server, sys
+class H(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def do_HEAD(self):
+        if self.path == "/releases/latest":
+            self.send_response(302); self.send_header("Location", "/releases/tag/{tag}"); self.end_headers(); return
+        if self.path.startswith("/releases/tag/"):
+            self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers(); return
+        super().do_HEAD()
+    def do_GET(self):
+        if self.path.startswith("/releases/latest") or self.path.startswith("/releases/tag/"):
+            return self.do_HEAD()
+        super().do_GET()
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: H(*a, directory=sys.argv[1]))
+print(f"listening on http://127.0.0.1:{{s.server_address[1]}}", flush=True)
+s.serve_forever()
+"#
+    );
+    std::fs::write(tmp.path().join("releases.py"), server).unwrap();
+    let srv = crate::common::HttpServer::start_cmd(
+        std::process::Command::new("python3")
+            .arg(tmp.path().join("releases.py"))
+            .arg(tmp.path().join("www")),
+    );
+    // A stand-in `gh` on PATH: records its arguments, answers with GH_EXIT.
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = tmp.path().join("gh.log");
+    std::fs::write(
+        bin.join("gh"),
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexit \"$GH_EXIT\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("gh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let system_path = "/usr/local/bin:/usr/bin:/bin";
+    let install = |dir: &str, gh: Option<&str>| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(root().join("setup/install.sh"))
+            .env("VERSION", "latest")
+            .env("TARGET", target)
+            .env("REPOSITORY", "someone/fork")
+            .env("RELEASES_URL", format!("{}/releases", srv.url))
+            .env("INSTALL_DIR", tmp.path().join(dir))
+            .env("VERIFY_ATTESTATION", "true")
+            .env_remove("GITHUB_PATH");
+        match gh {
+            Some(exit) => c
+                .env("PATH", format!("{}:{system_path}", bin.display()))
+                .env("GH_EXIT", exit),
+            None => c.env("PATH", system_path),
+        };
+        c.output().unwrap()
+    };
+    // `latest` is the tag the page redirects to; the attestation is checked for the repository.
+    let o = install("good", Some("0"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let path = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    assert_eq!(path, tmp.path().join("good/toolgate").display().to_string());
+    let asked = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        asked.starts_with("attestation verify ")
+            && asked.contains(&format!("{name}.tar.gz --repo someone/fork")),
+        "{asked}"
+    );
+    // An attestation that does not verify: nothing installed.
+    let o = install("unattested", Some("1"));
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("attestation of") && err.contains("does not verify"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("unattested/toolgate").exists());
+    // Asked to verify without gh: refused, not skipped.
+    if !std::path::Path::new("/usr/bin/gh").exists()
+        && !std::path::Path::new("/usr/local/bin/gh").exists()
+    {
+        let o = install("nogh", None);
+        assert!(!o.status.success());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("needs the gh CLI"));
+        assert!(!tmp.path().join("nogh/toolgate").exists());
+    }
+}
