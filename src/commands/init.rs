@@ -11,7 +11,7 @@ use crate::gate::Exit;
 use crate::models::discover::{WriterPick, best_writer};
 use crate::out::write_file;
 
-/// Where the action is published (`uses:`); README explains how to pin it.
+/// Where the action is published (`uses:`); docs/ci.md explains how to pin it.
 fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     if path.exists() && !force {
         bail!(

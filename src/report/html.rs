@@ -278,6 +278,7 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
         ));
     }
     out.push_str("</tbody></table>");
+    out.push_str(&crate::report::run::findability::html(m));
     if !m.most_confused.is_empty() {
         out.push_str("<h3>Confused requests</h3><table><thead><tr><th>expected → called</th><th>count</th><th>requests that tripped the model</th></tr></thead><tbody>");
         for p in &m.most_confused {

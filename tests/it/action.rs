@@ -170,13 +170,13 @@ fn workflows_pass_only_declared_inputs() {
 }
 
 #[test]
-fn the_readme_documents_every_input_and_output() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+fn the_ci_page_documents_every_input_and_output() {
+    let readme = std::fs::read_to_string(root().join("docs/ci.md")).unwrap();
     let a = action();
     for name in keys(&a["inputs"]).iter().chain(&keys(&a["outputs"])) {
         assert!(
             readme.contains(&format!("| `{name}` |")),
-            "README.md has no table row for `{name}`"
+            "docs/ci.md has no table row for `{name}`"
         );
     }
 }

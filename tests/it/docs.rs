@@ -123,12 +123,41 @@ fn the_action_reference_is_generated_from_action_yml() {
     check("docs/action.md", &text);
 }
 
+/// A heading's anchor as GitHub makes it: lower case, punctuation but `-` and `_` dropped,
+/// spaces to `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_' || *c == ' ')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown page's headings (outside fenced code).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        if !fenced && (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+            out.push(slug(&line[hashes..]));
+        }
+    }
+    out
+}
+
 /// Every relative link and picture in README.md, CONTRIBUTING.md and docs/*.md names a file
-/// that is there (a renamed snapshot or a missing picture would leave a dead link on the first
-/// screen), and the PR comment's picture is a PNG.
+/// that is there, and every `#anchor` a heading of its page (the reference moved out of README
+/// into docs/: a renamed section, snapshot or picture would leave a dead link), and the PR
+/// comment's picture is a PNG.
 #[test]
 fn local_links_and_pictures_resolve() {
-    let link = regex::Regex::new(r"\]\(([^)\s#]+)(#[^)]*)?\)").unwrap();
+    let link = regex::Regex::new(r"\]\(([^)\s#]*)(#[^)\s]*)?\)").unwrap();
     let mut pages = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
     for e in std::fs::read_dir(root().join("docs")).unwrap() {
         let p = e.unwrap().path();
@@ -138,25 +167,42 @@ fn local_links_and_pictures_resolve() {
     }
     // Examples in code (spans and fenced blocks) are not links of the page.
     let in_code = regex::Regex::new(r"(?s)```.*?```|`[^`\n]*`").unwrap();
-    let mut checked = 0;
+    let (mut files, mut anchored) = (0, 0);
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap();
-        let text = in_code.replace_all(&text, "");
-        for c in link.captures_iter(&text) {
+        let prose = in_code.replace_all(&text, "");
+        for c in link.captures_iter(&prose) {
             let target = &c[1];
             if target.contains("://") || target.starts_with("mailto:") {
                 continue;
             }
-            let path = page.parent().unwrap().join(target);
+            let path = if target.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(target)
+            };
             assert!(
                 path.exists(),
                 "{}: the link `{target}` names nothing",
                 page.display()
             );
-            checked += 1;
+            files += 1;
+            if let Some(anchor) = c.get(2) {
+                let anchor = &anchor.as_str()[1..];
+                let there = std::fs::read_to_string(&path).unwrap_or_default();
+                assert!(
+                    anchors(&there).iter().any(|a| a == anchor),
+                    "{}: `{target}#{anchor}` names no heading there",
+                    page.display()
+                );
+                anchored += 1;
+            }
         }
     }
-    assert!(checked > 10, "only {checked} local links found");
+    assert!(
+        files > 20 && anchored > 5,
+        "only {files} local links, {anchored} with anchors"
+    );
     let png = std::fs::read(root().join("assets/pr-comment.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
 }

@@ -703,6 +703,8 @@ fn tool_search_findability_is_recall_at_k_of_what_the_search_returns() {
             .collect();
     let run = read_json(&out.join("run.json"));
     let mut found = std::collections::BTreeMap::new();
+    // (model, tool) → (found within 3, tasks): findability per tool, counted independently.
+    let mut per_tool = std::collections::BTreeMap::new();
     for line in std::fs::read_to_string(out.join("predictions.jsonl"))
         .unwrap()
         .lines()
@@ -717,9 +719,33 @@ fn tool_search_findability_is_recall_at_k_of_what_the_search_returns() {
             .entry(p["model"].as_str().unwrap().to_string())
             .or_insert((0u64, 0u64));
         e.1 += 1;
+        let t = per_tool
+            .entry((p["model"].as_str().unwrap().to_string(), expected.clone()))
+            .or_insert((0u64, 0u64));
+        t.1 += 1;
         if ranking.iter().any(|r| r == expected.as_str()) {
             e.0 += 1;
+            t.0 += 1;
         }
+    }
+    // The report's "Findability per tool" rows say the same, tool by tool.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let sections: Vec<&str> = report.split("### `").collect();
+    for ((model, tool), (k, n)) in &per_tool {
+        let section = sections
+            .iter()
+            .find(|s| s.starts_with(&format!("{model}`")))
+            .unwrap_or_else(|| panic!("no section for {model}"));
+        let table = section
+            .split("**Findability per tool**")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{model}: no findability table"));
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{tool}` |")))
+            .unwrap_or_else(|| panic!("{model}: no row for {tool}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[3], format!("{k}/{n}"), "{model} {tool}: {row}");
     }
     let recall = |model: &str| -> (u64, u64) {
         let r = run["results"]

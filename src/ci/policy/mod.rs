@@ -7,7 +7,7 @@
 //! (lock, baseline, tasks) are compared in [`files`].
 //!
 //! Flags and `TOOLGATE_*` variables come from the workflow file, which a pull request can edit
-//! too: that file (and these) belong under CODEOWNERS (see README).
+//! too: that file (and these) belong under CODEOWNERS (see docs/ci.md).
 
 mod compare;
 pub mod files;

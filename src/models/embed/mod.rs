@@ -34,7 +34,7 @@ use crate::text;
 use encoder::{Encoder, MAX_TEXT_CHARS, clip};
 
 /// The cosine the best tool must reach to be called. Chosen on the bundled example: the
-/// smallest round value at which most of its no-tool requests are left alone (see README).
+/// smallest round value at which most of its no-tool requests are left alone (see docs/evaluate.md).
 pub const DEFAULT_MIN_COSINE: f32 = 0.3;
 /// The model folder `embed` and `hybrid` use when the spec names none (the container image sets
 /// it to the model it ships).
@@ -63,7 +63,7 @@ pub fn parse_spec(kind: &str, rest: &str, default_min: f32) -> anyhow::Result<(f
             return Ok((min, dir));
         }
         bail!(
-            "`{kind}`: name the model folder after the colon, e.g. `{name}:/models/all-MiniLM-L6-v2`, or set {MODEL_ENV} (see the README's \"Embedding router\")"
+            "`{kind}`: name the model folder after the colon, e.g. `{name}:/models/all-MiniLM-L6-v2`, or set {MODEL_ENV} (see \"Embedding router\" in docs/evaluate.md)"
         );
     }
     Ok((min, rest.to_string()))

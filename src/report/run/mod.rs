@@ -7,6 +7,7 @@ use crate::report::table::Style;
 
 pub mod ablation;
 pub mod curve;
+pub mod findability;
 mod sections;
 pub(crate) use sections::{legend, probe_line, smoke_line, stopped_line, unasked_sentences};
 mod tables;
@@ -87,6 +88,7 @@ pub fn terminal(run: &RunFile) -> String {
                 r.overall.mrr.show(),
                 r.overall.ndcg.show()
             ));
+            out.push_str(&findability::terminal(m));
         }
         if m.args_valid.n > 0 {
             out.push_str(&format!(
@@ -269,6 +271,7 @@ pub fn markdown_body(run: &RunFile) -> String {
         ));
         out.push('\n');
         out.push_str(&per_tool_table(m, Style::Markdown));
+        out.push_str(&findability::markdown(m));
         if !m.preconditions.is_empty() {
             out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
             for p in m.preconditions.iter().take(10) {
