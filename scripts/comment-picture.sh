@@ -55,4 +55,12 @@ chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-
   --window-size=800,1150 --screenshot="$work/full.png" "file://$work/comment.html" 2>/dev/null
 mkdir -p assets
 cp "$work/full.png" "$out"
+# What the picture shows (the comment down to its tool definitions), hashed: a test compares
+# it with the snapshot, so a picture that no longer shows what toolgate writes fails CI.
+python3 - "$snap" > assets/pr-comment.source.sha256 <<'PY'
+import hashlib, sys
+body = open(sys.argv[1], encoding="utf-8").read().split("\n---\n", 1)[1]
+shown = body.split("### Tool definitions", 1)[0]
+print(hashlib.sha256(shown.encode()).hexdigest())
+PY
 echo "wrote $out"

@@ -206,3 +206,23 @@ fn local_links_and_pictures_resolve() {
     let png = std::fs::read(root().join("assets/pr-comment.png")).unwrap();
     assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
 }
+
+/// README's picture of the PR comment shows what toolgate writes: the part it shows (down to
+/// the tool definitions) hashes as it did when scripts/comment-picture.sh drew it.
+#[test]
+fn the_comment_picture_matches_the_pinned_comment() {
+    use sha2::Digest;
+    let snap = std::fs::read_to_string(
+        root().join("tests/it/snapshots/it__surface__comment-with-base.snap"),
+    )
+    .unwrap();
+    let body = snap.split_once("\n---\n").unwrap().1;
+    let shown = body.split("### Tool definitions").next().unwrap();
+    let now = format!("{:x}", sha2::Sha256::digest(shown.as_bytes()));
+    let drawn = std::fs::read_to_string(root().join("assets/pr-comment.source.sha256")).unwrap();
+    assert_eq!(
+        drawn.trim(),
+        now,
+        "the PR comment changed above its tool definitions: run scripts/comment-picture.sh and commit assets/"
+    );
+}

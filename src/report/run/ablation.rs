@@ -17,6 +17,19 @@ fn about(a: &Ablation) -> String {
     )
 }
 
+/// `x` in toolgate's own (already escaped) words as `<code>x</code>`.
+fn code_spans(escaped: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in escaped.split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push_str(&format!("<code>{part}</code>"));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 fn pct(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
@@ -125,7 +138,7 @@ pub fn html(run: &RunFile) -> String {
     };
     let mut out = format!(
         "<h2>What the suite measures (ablation)</h2><p class=muted>{}</p><table><thead><tr><th>model</th><th>full catalog</th><th>without descriptions</th><th>with neutral names</th></tr></thead><tbody>",
-        esc(&about(a))
+        code_spans(&esc(&about(a)))
     );
     for (model, nd, nn) in by_model(a) {
         out.push_str(&format!(
