@@ -19,10 +19,22 @@ set -euo pipefail
 
 REPOSITORY=${REPOSITORY:-toolgate-dev/toolgate}
 VERSION=${VERSION:-latest}
+CUSTOM_DOWNLOAD=${DOWNLOAD_URL:+yes}
 RELEASES_URL=${RELEASES_URL:-https://github.com/$REPOSITORY/releases}
 DOWNLOAD_URL=${DOWNLOAD_URL:-$RELEASES_URL/download}
 
 die() { echo "toolgate setup: $*" >&2; exit 1; }
+
+# Where files may come from: https, a local file (tests, a pre-fetched release), or plain http
+# on this machine only. A checksum fetched over plain http from elsewhere proves nothing.
+for u in "$RELEASES_URL" "$DOWNLOAD_URL"; do
+  case "$u" in
+    https://* | file://* | http://127.0.0.1[:/]* | http://localhost[:/]* | http://\[::1\][:/]*) ;;
+    *) die "\`$u\` is not an https:// (or file://, or local http://) address: refusing to download a release over it" ;;
+  esac
+done
+# Redirects keep to https (an https address never falls back to plain http).
+redirects() { case "$1" in https://*) echo "=https" ;; *) echo "=https,http" ;; esac; }
 
 if [ -z "${TARGET:-}" ]; then
   os=$(uname -s); arch=$(uname -m)
@@ -40,26 +52,26 @@ case "$TARGET" in
   *) ARCHIVE=tar.gz; EXE=toolgate ;;
 esac
 
+if [ "$VERSION" = latest ] && [ -n "$CUSTOM_DOWNLOAD" ] && [ "$RELEASES_URL" = "https://github.com/$REPOSITORY/releases" ]; then
+  die "VERSION=latest with a custom DOWNLOAD_URL needs that mirror's releases page (RELEASES_URL), or name a tag"
+fi
 if [ "$VERSION" = latest ]; then
   case "$RELEASES_URL" in
     http://* | https://*)
       # The releases page's /latest redirects to /tag/<newest tag>.
-      url=$(curl -sSfLI --retry 3 -o /dev/null -w '%{url_effective}' "$RELEASES_URL/latest") ||
+      url=$(curl -sSfLI --retry 3 --proto-redir "$(redirects "$RELEASES_URL")" -o /dev/null -w '%{url_effective}' "$RELEASES_URL/latest") ||
         die "could not find the latest release at $RELEASES_URL/latest"
       VERSION=${url##*/}
       ;;
     *) die "VERSION=latest needs a releases page over http(s) (RELEASES_URL); name a tag instead" ;;
   esac
 fi
-case "$VERSION" in
-  v[0-9]*) ;;
-  *) die "\`$VERSION\` is not a release tag (v1.2.3)" ;;
-esac
+[[ "$VERSION" =~ ^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]] || die "\`$VERSION\` is not a release tag (v1.2.3)"
 
 NAME="toolgate-$VERSION-$TARGET"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-fetch() { curl -sSfL --retry 3 -o "$WORK/$1" "$DOWNLOAD_URL/$VERSION/$1" || die "could not download $DOWNLOAD_URL/$VERSION/$1"; }
+fetch() { curl -sSfL --retry 3 --proto-redir "$(redirects "$DOWNLOAD_URL")" -o "$WORK/$1" "$DOWNLOAD_URL/$VERSION/$1" || die "could not download $DOWNLOAD_URL/$VERSION/$1"; }
 fetch "$NAME.$ARCHIVE"
 fetch SHA256SUMS
 

@@ -65,7 +65,7 @@ pub fn pick_one(
                     let names: Vec<&str> =
                         config.unusable.iter().map(|u| u.name.as_str()).collect();
                     format!(
-                        " (and {}, which cannot be started outside its editor)",
+                        " (and {}, which cannot be started here)",
                         mcp_config::list(&names)
                     )
                 }

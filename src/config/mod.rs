@@ -195,8 +195,8 @@ pub struct ConnectConfig {
     /// Environment variable holding a bearer token for URL servers (the value is never printed).
     #[arg(long, env = "TOOLGATE_BEARER_ENV", value_name = "VAR")]
     pub bearer_env: Option<String>,
-    /// Seconds allowed for start-up and the MCP handshake (a URL that refuses connections, a
-    /// service still starting, is retried within them).
+    /// Seconds allowed for start-up and the MCP handshake (over HTTP, a handshake refused or
+    /// cut before a reply, as by a service still starting, is tried again within them).
     #[arg(long, env = "TOOLGATE_CONNECT_TIMEOUT", value_name = "SECS")]
     pub connect_timeout: Option<f64>,
     /// Seconds allowed for each tools/list page.

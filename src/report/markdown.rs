@@ -67,15 +67,21 @@ pub fn code(s: &str) -> String {
     }
 }
 
-/// Control characters but newline and tab shown as `\xNN`, so no terminal escape survives.
+/// Control characters but newline and tab shown as `\xNN`, so no terminal escape survives;
+/// bidirectional overrides and zero-width characters shown as `\u{…}`, so a name cannot be
+/// made to read as another.
 fn visible_controls(s: &str) -> String {
-    if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}');
+    let control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !s.chars().any(|c| control(c) || hidden(c)) {
         return s.to_string();
     }
     s.chars()
         .map(|c| {
-            if c.is_control() && c != '\n' && c != '\t' {
+            if control(c) {
                 format!("\\x{:02x}", u32::from(c))
+            } else if hidden(c) {
+                c.escape_unicode().to_string()
             } else {
                 c.to_string()
             }
@@ -142,6 +148,15 @@ pub fn lint(report: &LintReport) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_name_cannot_be_made_to_read_as_another() {
+        // "delete_file" written right-to-left after an override reads as another name.
+        let spoof = super::code("read_\u{202E}elif_eteled\u{200B}");
+        assert!(!spoof.contains('\u{202E}') && !spoof.contains('\u{200B}'), "{spoof}");
+        assert!(spoof.contains("\\u{202e}") && spoof.contains("\\u{200b}"), "{spoof}");
+        assert_eq!(super::code("plain_name"), "`plain_name`");
+    }
+
     #[test]
     fn terminal_escapes_never_survive() {
         let hostile = "read\u{1b}[2J\u{1b}]8;;http://x\u{7}file\u{9b}31m";

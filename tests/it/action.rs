@@ -366,6 +366,38 @@ s.serve_forever()
         "{err}"
     );
     assert!(!tmp.path().join("unattested/toolgate").exists());
+    // Plain http from another machine, and `latest` from a mirror with no releases page, are
+    // refused before anything is downloaded.
+    let refused = |envs: &[(&str, &str)]| {
+        let mut c = std::process::Command::new("bash");
+        c.arg(root().join("setup/install.sh"))
+            .env("TARGET", target)
+            .env("INSTALL_DIR", tmp.path().join("refused"))
+            .env("PATH", system_path)
+            .env_remove("GITHUB_PATH");
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert!(!o.status.success());
+        assert!(!tmp.path().join("refused/toolgate").exists());
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = refused(&[
+        ("VERSION", tag),
+        ("DOWNLOAD_URL", "http://mirror.example/dl"),
+    ]);
+    assert!(err.contains("is not an https://"), "{err}");
+    let err = refused(&[
+        ("VERSION", "latest"),
+        ("DOWNLOAD_URL", "https://mirror.example/dl"),
+    ]);
+    assert!(err.contains("needs that mirror's releases page"), "{err}");
+    let err = refused(&[
+        ("VERSION", "v1.2"),
+        ("RELEASES_URL", &format!("{}/releases", srv.url)),
+    ]);
+    assert!(err.contains("is not a release tag"), "{err}");
     // Asked to verify without gh: refused, not skipped.
     if !std::path::Path::new("/usr/bin/gh").exists()
         && !std::path::Path::new("/usr/local/bin/gh").exists()

@@ -302,7 +302,7 @@ fn a_prompted_entry_does_not_block_the_others() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("1 of 2 servers cannot be started outside their editor (`prompted`)"),
+        err.contains("1 of 2 servers cannot be started here (`prompted`: an editor's prompt"),
         "{err}"
     );
     assert!(

@@ -95,9 +95,10 @@ fn unreachable_url_is_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("could not read the tools"))
-        .stderr(predicate::str::contains(format!(
-            "127.0.0.1:{port} refused every connection for"
-        )));
+        .stderr(predicate::str::contains("does not answer yet"))
+        .stderr(predicate::str::contains(
+            "attempts over 2 s (--connect-timeout)",
+        ));
 }
 
 #[test]
@@ -426,4 +427,56 @@ fn a_registry_server_json_starts_its_package() {
             .any(|t| t["name"] == "create_entities"),
         "{v}"
     );
+}
+
+/// A service behind a published port that is still starting: the port's proxy accepts each
+/// connection and closes it at once. toolgate says so once and tries the handshake again
+/// until the server behind it answers (here: after two seconds of closed connections).
+#[test]
+fn a_service_still_starting_behind_a_port_proxy_is_waited_for() {
+    let port = free_port();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let proxy = std::thread::spawn(move || {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        let mut closed = 0;
+        while std::time::Instant::now() < until {
+            match listener.accept() {
+                Ok((conn, _)) => {
+                    drop(conn);
+                    closed += 1;
+                }
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+            }
+        }
+        closed
+    });
+    let gate = std::thread::spawn(move || {
+        toolgate()
+            .args([
+                "inspect",
+                "--json",
+                &format!("http://127.0.0.1:{port}/mcp"),
+                "--connect-timeout",
+                "30",
+            ])
+            .output()
+            .unwrap()
+    });
+    let closed = proxy.join().unwrap();
+    assert!(
+        closed > 0,
+        "toolgate tried while the port only closed connections"
+    );
+    let _server = HttpServer::start(&[
+        &fixture("catalogs/memory.json"),
+        "--port",
+        &port.to_string(),
+    ]);
+    let o = gate.join().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("does not answer yet"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!v["tools"].as_array().unwrap().is_empty());
 }

@@ -247,10 +247,10 @@ fn host_usr_image() -> &'static str {
 }
 
 /// The recipe's service container, for real: the everything server runs in a Docker container
-/// that starts only after toolgate does, and toolgate waits for its port (a service container
-/// that is still starting) instead of failing, then gates it. The container shares the host's
-/// network, as a service's published port does on the runner (a bridge would route through a
-/// private-range address, which tests here must not use).
+/// that starts only after toolgate does, and toolgate tries again (a service container still
+/// starting) instead of failing, then gates it. The container shares the host's network: a
+/// bridge would route through a private-range address, which tests here must not use (the
+/// port proxy in front of a published port is stood in for in connect.rs).
 #[test]
 fn http_recipe_checks_a_server_in_a_docker_container() {
     if std::env::var_os("TOOLGATE_SKIP_DOCKER").is_some() {
@@ -272,7 +272,7 @@ fn http_recipe_checks_a_server_in_a_docker_container() {
             .output()
             .unwrap()
     });
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    std::thread::sleep(std::time::Duration::from_secs(3));
     let npm = third_party("npm");
     let name = format!("toolgate-it-{port}");
     let run = Command::new("docker")
@@ -309,6 +309,10 @@ fn http_recipe_checks_a_server_in_a_docker_container() {
     assert!(
         logs.contains(&format!("listening on port {port}")),
         "the server that answered ran in the container: {logs}"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("does not answer yet"),
+        "toolgate was there before the container and waited for it"
     );
     let ci = crate::common::read_json(&dir.join("toolgate-out/ci.json"));
     assert!(ci["tools"].as_u64().unwrap() > 5, "{ci:#}");

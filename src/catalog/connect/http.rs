@@ -1,7 +1,13 @@
 //! The Streamable HTTP transport: headers and bearer token, same-origin redirects only, the
 //! raw replies teed for the catalog, and a warning when credentials go over plain HTTP.
+//!
+//! A service that is still starting (a job's service container, a server started in the step
+//! before) refuses connections, or, behind a published port, accepts and closes them at once.
+//! Such a handshake is tried again, with a pause, until `--connect-timeout` runs out: nothing
+//! was initialised, so nothing is repeated but the attempt to say hello.
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -19,15 +25,59 @@ pub(super) async fn connect_http<V: Visit>(
     visit: &V,
 ) -> anyhow::Result<(Catalog, V::Out)> {
     let shown = spec.display();
-    // Start-up time counts once: what waiting for the port took is not given again.
-    let started = std::time::Instant::now();
-    let waited = super::wait::until_listening(url, opts.connect_timeout).await;
-    let mut opts = opts.clone();
-    opts.connect_timeout = opts
-        .connect_timeout
-        .saturating_sub(started.elapsed())
-        .max(std::time::Duration::from_secs(1));
-    let opts = &opts;
+    let deadline = Instant::now() + opts.connect_timeout;
+    let mut pause = Duration::from_millis(200);
+    let mut tries = 1u32;
+    loop {
+        let mut this = opts.clone();
+        this.connect_timeout = deadline.saturating_duration_since(Instant::now());
+        match attempt(spec, url, &this, lifecycle, visit).await {
+            Err(e) if not_up_yet(&e) && Instant::now() + pause < deadline => {
+                if tries == 1 {
+                    crate::elog!(
+                        "toolgate: {shown} does not answer yet (nothing listens there, or the \
+                         connection closed before a reply); trying again for up to {:.0} s \
+                         (--connect-timeout)",
+                        deadline
+                            .saturating_duration_since(Instant::now())
+                            .as_secs_f64()
+                    );
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(2));
+                tries += 1;
+            }
+            Err(e) if tries > 1 => {
+                return Err(e.context(format!(
+                    "{tries} attempts over {:.0} s (--connect-timeout)",
+                    opts.connect_timeout.as_secs_f64()
+                )));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// A handshake that failed below MCP: the connection was refused, reset or closed before any
+/// reply. An HTTP status, a JSON-RPC error or a bad reply is an answer, and is not retried.
+fn not_up_yet(e: &anyhow::Error) -> bool {
+    if e.is::<InitializeRejected>() {
+        return false;
+    }
+    let text = format!("{e:#}");
+    text.contains("the MCP handshake failed")
+        && (text.contains("error sending request") || text.contains("connection closed"))
+}
+
+/// One connection and handshake.
+async fn attempt<V: Visit>(
+    spec: &ServerSpec,
+    url: &str,
+    opts: &ConnectOptions,
+    lifecycle: Lifecycle,
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
+    let shown = spec.display();
     let mut headers = HashMap::new();
     for (k, v) in &opts.headers {
         headers.insert(
@@ -64,12 +114,6 @@ pub(super) async fn connect_http<V: Visit>(
         Ok(c) => c,
         Err(e) if e.is::<InitializeRejected>() => return Err(e),
         Err(e) => {
-            let e = match waited {
-                super::wait::Waited::StillRefused { at, secs } => e.context(format!(
-                    "{at} refused every connection for {secs:.0} s of waiting (--connect-timeout)"
-                )),
-                super::wait::Waited::Go => e,
-            };
             return Err(e.context(format!(
                 "could not read the tools of `{shown}` over Streamable HTTP"
             )));

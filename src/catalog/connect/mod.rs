@@ -7,7 +7,6 @@ mod http;
 pub mod legacy;
 mod list_tools;
 mod stdio;
-mod wait;
 
 use std::time::Duration;
 

@@ -81,9 +81,10 @@ impl McpConfig {
         }
         let names: Vec<&str> = self.unusable.iter().map(|u| u.name.as_str()).collect();
         Err(format!(
-            "{}: {} of {} servers cannot be started outside their editor ({}), and a belt reads \
-             every server; check any other server alone by naming it, or mark these \
-             \"disabled\": true in a copy of the file:\n  {}",
+            "{}: {} of {} servers cannot be started here ({}: an editor's prompt, an unset \
+             variable or a field toolgate cannot read), and a belt reads every server; check any \
+             other server alone by naming it, or mark these \"disabled\": true in a copy of the \
+             file:\n  {}",
             self.path.display(),
             self.unusable.len(),
             self.unusable.len() + self.servers.len(),

@@ -105,7 +105,10 @@ pub fn terminal(m: &Metrics) -> String {
         .iter()
         .filter(|(_, s)| s.recall.get(&3).is_some_and(|r| r.k < r.n))
         .take(5)
-        .map(|(t, s)| format!("{} {}", crate::report::terminal::plain(t), cell(s, 3)))
+        .map(|(t, s)| {
+            let name = crate::report::terminal::plain(t).replace(['\n', '\t'], " ");
+            format!("{name} {}", cell(s, 3))
+        })
         .collect();
     if hidden.is_empty() {
         return String::new();
