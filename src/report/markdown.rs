@@ -152,8 +152,14 @@ mod tests {
     fn a_name_cannot_be_made_to_read_as_another() {
         // "delete_file" written right-to-left after an override reads as another name.
         let spoof = super::code("read_\u{202E}elif_eteled\u{200B}");
-        assert!(!spoof.contains('\u{202E}') && !spoof.contains('\u{200B}'), "{spoof}");
-        assert!(spoof.contains("\\u{202e}") && spoof.contains("\\u{200b}"), "{spoof}");
+        assert!(
+            !spoof.contains('\u{202E}') && !spoof.contains('\u{200B}'),
+            "{spoof}"
+        );
+        assert!(
+            spoof.contains("\\u{202e}") && spoof.contains("\\u{200b}"),
+            "{spoof}"
+        );
         assert_eq!(super::code("plain_name"), "`plain_name`");
     }
 
