@@ -151,7 +151,8 @@ fn anchors(text: &str) -> Vec<String> {
     out
 }
 
-/// Every relative link and picture in README.md, CONTRIBUTING.md and docs/*.md names a file
+/// Every relative link and picture in README.md, CONTRIBUTING.md, docs/, docs/rules/ and the
+/// examples' READMEs names a file
 /// that is there, and every `#anchor` a heading of its page (the reference moved out of README
 /// into docs/: a renamed section, snapshot or picture would leave a dead link), and the PR
 /// comment's picture is a PNG.
@@ -159,10 +160,13 @@ fn anchors(text: &str) -> Vec<String> {
 fn local_links_and_pictures_resolve() {
     let link = regex::Regex::new(r"\]\(([^)\s#]*)(#[^)\s]*)?\)").unwrap();
     let mut pages = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
-    for e in std::fs::read_dir(root().join("docs")).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "md") {
-            pages.push(p);
+    for dir in ["docs", "docs/rules", "examples"] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            let p = if p.is_dir() { p.join("README.md") } else { p };
+            if p.is_file() && p.extension().is_some_and(|x| x == "md") {
+                pages.push(p);
+            }
         }
     }
     // Examples in code (spans and fenced blocks) are not links of the page.

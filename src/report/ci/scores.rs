@@ -139,10 +139,17 @@ pub(super) fn per_tool(r: &CiReport, out: &mut String) {
             .iter()
             .filter(|d| d.verdict == Verdict::TooFewPairs)
             .count();
+        // With several trials a task is discordant when its share of correct trials moved.
+        let several = r.run.models.iter().any(|i| i.trials > 1);
         out.push_str(&format!(
-            "\n*lost / gained*: tasks only the base / only this change got right; *p*: exact paired \
-             test (McNemar), Bonferroni-corrected over {} comparisons; 🔴/🟢 mark a significant \
-             change.{}",
+            "\n*lost / gained*: tasks only the base / only this change got right{}; *p*: exact \
+             paired test (McNemar), Bonferroni-corrected over {} comparisons; 🔴/🟢 mark a \
+             significant change.{}",
+            if several {
+                " (with several trials: tasks whose share of correct trials fell / rose)"
+            } else {
+                ""
+            },
             m.comparisons,
             if few > 0 {
                 format!(
