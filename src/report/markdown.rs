@@ -68,11 +68,11 @@ pub fn code(s: &str) -> String {
 }
 
 /// Control characters but newline and tab shown as `\xNN`, so no terminal escape survives;
-/// bidirectional overrides and zero-width characters shown as `\u{…}`, so a name cannot be
-/// made to read as another.
+/// other characters a reader cannot see (bidirectional overrides, zero-width characters; the
+/// lock diff's list) shown as `\u{…}`, so a name cannot be made to read as another.
 fn visible_controls(s: &str) -> String {
-    let hidden = |c: char| matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}');
     let control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    let hidden = |c: char| crate::catalog::lock::invisible_name(c).is_some();
     if !s.chars().any(|c| control(c) || hidden(c)) {
         return s.to_string();
     }

@@ -181,16 +181,12 @@ fn the_ci_page_documents_every_input_and_output() {
     }
 }
 
-/// Issue 23 point 1: the `setup` action's installer installs a release only when its archive
-/// matches the release's SHA256SUMS (a local release served over file://, built from this
-/// binary), and refuses a tampered one without running it.
-#[test]
-fn the_setup_installer_verifies_the_release_before_installing() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (tag, target) = ("v0.1.0", "x86_64-unknown-linux-musl");
+/// A release of this binary as the release workflow publishes it, under `tmp/<folder>/<tag>/`:
+/// `toolgate-<tag>-<target>.tar.gz` and its `SHA256SUMS`. Returns the archive's path.
+fn release(tmp: &std::path::Path, folder: &str, tag: &str, target: &str) -> std::path::PathBuf {
     let name = format!("toolgate-{tag}-{target}");
-    let release = tmp.path().join("releases").join(tag);
-    let staged = tmp.path().join("stage").join(&name);
+    let release = tmp.join(folder).join(tag);
+    let staged = tmp.join("stage").join(&name);
     std::fs::create_dir_all(&release).unwrap();
     std::fs::create_dir_all(&staged).unwrap();
     std::fs::copy(
@@ -201,7 +197,7 @@ fn the_setup_installer_verifies_the_release_before_installing() {
     let archive = release.join(format!("{name}.tar.gz"));
     let ok = std::process::Command::new("tar")
         .arg("-C")
-        .arg(tmp.path().join("stage"))
+        .arg(tmp.join("stage"))
         .arg("-czf")
         .arg(&archive)
         .arg(&name)
@@ -214,6 +210,17 @@ fn the_setup_installer_verifies_the_release_before_installing() {
         .output()
         .unwrap();
     std::fs::write(release.join("SHA256SUMS"), &sums.stdout).unwrap();
+    archive
+}
+
+/// Issue 23 point 1: the `setup` action's installer installs a release only when its archive
+/// matches the release's SHA256SUMS (a local release served over file://, built from this
+/// binary), and refuses a tampered one without running it.
+#[test]
+fn the_setup_installer_verifies_the_release_before_installing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (tag, target) = ("v0.1.0", "x86_64-unknown-linux-musl");
+    let archive = release(tmp.path(), "releases", tag, target);
     let install = |dir: &str| {
         std::process::Command::new("bash")
             .arg(root().join("setup/install.sh"))
@@ -261,31 +268,7 @@ fn the_setup_installer_finds_latest_and_checks_the_attestation() {
     let tmp = tempfile::tempdir().unwrap();
     let (tag, target) = ("v0.3.1", "x86_64-unknown-linux-musl");
     let name = format!("toolgate-{tag}-{target}");
-    let release = tmp.path().join("www/releases/download").join(tag);
-    let staged = tmp.path().join("stage").join(&name);
-    std::fs::create_dir_all(&release).unwrap();
-    std::fs::create_dir_all(&staged).unwrap();
-    std::fs::copy(
-        assert_cmd::cargo::cargo_bin!("toolgate"),
-        staged.join("toolgate"),
-    )
-    .unwrap();
-    let archive = release.join(format!("{name}.tar.gz"));
-    let ok = std::process::Command::new("tar")
-        .arg("-C")
-        .arg(tmp.path().join("stage"))
-        .arg("-czf")
-        .arg(&archive)
-        .arg(&name)
-        .status()
-        .unwrap();
-    assert!(ok.success());
-    let sums = std::process::Command::new("sha256sum")
-        .current_dir(&release)
-        .arg(format!("{name}.tar.gz"))
-        .output()
-        .unwrap();
-    std::fs::write(release.join("SHA256SUMS"), &sums.stdout).unwrap();
+    release(tmp.path(), "www/releases/download", tag, target);
     // GitHub's releases page in small: /releases/latest redirects to /releases/tag/<tag>.
     let server = format!(
         r#"

@@ -33,6 +33,26 @@ fn recipe(name: &str) -> (tempfile::TempDir, PathBuf) {
 /// temp dir; on a runner toolgate is not root and keeps its uid.
 const AS_ROOT: [&str; 2] = ["--sandbox-uid", "0"];
 
+/// PATH with the folder of `program` first (a recipe's server command names it bare).
+fn on_path(program: &str) -> String {
+    format!(
+        "{}:{}",
+        Path::new(program).parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// The tool names of `inspect --json` output, in listing order.
+fn tool_names(stdout: &[u8]) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(stdout).unwrap();
+    v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn node_recipe_says_to_build_first_then_checks_the_built_server() {
     let (_tmp, dir) = recipe("node-server");
@@ -59,14 +79,10 @@ fn node_recipe_says_to_build_first_then_checks_the_built_server() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let names: Vec<&str> = v["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["add_note", "update_note", "search_notes"]);
+    assert_eq!(
+        tool_names(&o.stdout),
+        ["add_note", "update_note", "search_notes"]
+    );
     // The recipe's gate: lint clean, a first run (no lock yet) is not a failure.
     let o = toolgate()
         .current_dir(&dir)
@@ -97,11 +113,7 @@ fn python_recipe_runs_through_uv_with_settings_in_pyproject() {
         .unwrap();
     assert!(synced.success(), "uv sync");
     // uv on PATH for the server command; settings found from a folder below.
-    let path = format!(
-        "{}:{}",
-        Path::new(&uv).parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = on_path(&uv);
     let o = toolgate()
         .current_dir(dir.join("src"))
         .args(["inspect", "--json"])
@@ -137,11 +149,7 @@ fn python_recipe_runs_through_uvx_from_the_project() {
     let (_tmp, dir) = recipe("python-server");
     let uv = third_party("venv/bin/uv");
     let cache = root().join(".third-party/uv-cache");
-    let path = format!(
-        "{}:{}",
-        Path::new(&uv).parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = on_path(&uv);
     let o = toolgate()
         .current_dir(&dir)
         .args(["inspect", "--json", "--connect-timeout", "300"])
@@ -154,14 +162,8 @@ fn python_recipe_runs_through_uvx_from_the_project() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let names: Vec<&str> = v["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|t| t["name"].as_str())
-        .collect();
-    assert_eq!(names.len(), 2, "{v}");
+    let names = tool_names(&o.stdout);
+    assert_eq!(names.len(), 2, "{names:?}");
     // The same tools as the `uv run` way (the recipe's server, not some other `notes-server`).
     let src = std::fs::read_to_string(dir.join("src/notes_server/__init__.py")).unwrap();
     for n in names {

@@ -13,7 +13,7 @@ use anyhow::Context;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
-use super::{InitializeRejected, Lifecycle, Visit, session, start};
+use super::{InitializeRejected, Lifecycle, NoReply, Visit, session, start};
 use crate::catalog::tee::{SharedCapture, TeeHttpClient};
 use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
 
@@ -32,7 +32,7 @@ pub(super) async fn connect_http<V: Visit>(
         let mut this = opts.clone();
         this.connect_timeout = deadline.saturating_duration_since(Instant::now());
         match attempt(spec, url, &this, lifecycle, visit).await {
-            Err(e) if not_up_yet(&e) && Instant::now() + pause < deadline => {
+            Err(e) if e.is::<NoReply>() && Instant::now() + pause < deadline => {
                 if tries == 1 {
                     crate::elog!(
                         "toolgate: {shown} does not answer yet (nothing listens there, or the \
@@ -56,17 +56,6 @@ pub(super) async fn connect_http<V: Visit>(
             other => return other,
         }
     }
-}
-
-/// A handshake that failed below MCP: the connection was refused, reset or closed before any
-/// reply. An HTTP status, a JSON-RPC error or a bad reply is an answer, and is not retried.
-fn not_up_yet(e: &anyhow::Error) -> bool {
-    if e.is::<InitializeRejected>() {
-        return false;
-    }
-    let text = format!("{e:#}");
-    text.contains("the MCP handshake failed")
-        && (text.contains("error sending request") || text.contains("connection closed"))
 }
 
 /// One connection and handshake.

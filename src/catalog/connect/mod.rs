@@ -147,6 +147,19 @@ impl std::fmt::Display for InitializeRejected {
 
 impl std::error::Error for InitializeRejected {}
 
+/// The handshake failed below MCP: no connection, or the connection closed before any reply to
+/// `initialize` (an HTTP service still starting, a port proxy with nothing behind it yet).
+#[derive(Debug)]
+struct NoReply(String);
+
+impl std::fmt::Display for NoReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the MCP handshake failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for NoReply {}
+
 /// Starts an rmcp client session over `transport` with `lifecycle`.
 async fn start<T, E, A>(transport: T, lifecycle: Lifecycle) -> Result<Client, ClientInitializeError>
 where
@@ -195,7 +208,21 @@ where
         Ok(Err(e)) => match cut_reason(capture) {
             // The tap cut the stream: say why first (rmcp only saw the connection close).
             Some(why) => bail!("{why} (the MCP handshake could not finish)"),
-            None => bail!("the MCP handshake failed: {}", humanize(&e.to_string())),
+            None => {
+                let text = humanize(&e.to_string());
+                let no_reply = match &e {
+                    ClientInitializeError::ConnectionClosed(_) => true,
+                    // reqwest's words for a request that got no response at all.
+                    ClientInitializeError::TransportError { .. } => {
+                        text.contains("error sending request")
+                    }
+                    _ => false,
+                };
+                if no_reply {
+                    return Err(anyhow::Error::new(NoReply(text)));
+                }
+                bail!("the MCP handshake failed: {text}")
+            }
         },
         Ok(Ok(client)) => client,
     };
