@@ -7,6 +7,7 @@ pub mod belt;
 pub mod files;
 pub mod fork;
 mod inputs;
+mod lint_delta;
 pub mod policy;
 pub mod relay;
 pub mod settings;
@@ -117,6 +118,19 @@ pub async fn run(
     )?;
     put("lint_json", &out.file(files::LINT_JSON));
     put("sarif", &out.file(files::LINT_SARIF));
+    let lint_delta = lint_delta::delta(
+        s,
+        lint_settings,
+        &head_lock,
+        &lint,
+        base.as_ref().map(|(_, b)| b),
+    )?;
+    if lint_delta.is_none() && s.policy.fail_on_new != crate::gate::LintFailOn::Never {
+        notices.push(format!(
+            "--fail-on-new {}: there is no base to compare lint findings with (no base revision's lock, no baseline), so none counts as introduced by this change.",
+            s.policy.fail_on_new.as_str()
+        ));
+    }
 
     // Tasks: the user's, or generated from this catalog.
     let (tasks_path, generated) = tasks_file(s, &catalog, &out, &mut notices)?;
@@ -205,6 +219,9 @@ pub async fn run(
             run: Some(&run),
             comparisons: &comparable,
             contract: contract.as_ref().map(|c| &c.summary),
+            lint_new: lint_delta
+                .as_ref()
+                .map(|d| (d.introduced.as_slice(), d.against.as_str())),
         },
         &s.policy,
     );
@@ -276,10 +293,12 @@ pub async fn run(
         lock,
         lint: lint.summary.clone(),
         lint_fail_on: s.policy.lint_fail_on,
+        fail_on_new: s.policy.fail_on_new,
         tasks: tasks_path.display().to_string(),
         tasks_generated: generated,
         run,
         comparison,
+        lint_delta,
         outputs,
         notices,
         contract,

@@ -58,6 +58,9 @@ pub struct CiSettings {
     /// In a pull request: the gate settings and reviewed files compared with the base
     /// revision's (the "Gate settings changed in this PR" section).
     pub settings_review: Option<crate::record::settings::SettingsReview>,
+    /// In a pull request: the base revision's lock, copied out of git (the base's findings
+    /// for `--fail-on-new` are linted from its definitions).
+    pub base_lock: Option<PathBuf>,
     /// Run the contract tests too (`--contract`), with these options.
     pub contract: Option<crate::contract::ContractOptions>,
 }
@@ -108,6 +111,7 @@ pub fn resolve(
         min_tool_accuracy: rate("--min-tool-accuracy", pick!(min_tool_accuracy))?,
         fail_under_recall: pick!(fail_under_recall),
         lint_fail_on: pick!(lint_fail_on).unwrap_or(LintFailOn::Error),
+        fail_on_new: pick!(fail_on_new).unwrap_or(LintFailOn::Never),
         lock_check: pick!(lock_check).unwrap_or(LockCheck::Fail),
         max_error_rate: rate("--max-error-rate", pick!(max_error_rate))?.unwrap_or(0.05),
         fail_on_regression: pick!(fail_on_regression).unwrap_or(true),
@@ -177,6 +181,7 @@ pub fn resolve(
         lock_section: None,
         notices: Vec::new(),
         settings_review: None,
+        base_lock: None,
         contract: match pick!(contract) {
             Some(true) => Some(crate::contract::ContractOptions {
                 allow_writes: pick!(allow_writes).unwrap_or(false),

@@ -20,6 +20,12 @@ pub struct CiConfig {
     /// Lint findings at or above this severity fail the gate [default: error].
     #[arg(long, env = "TOOLGATE_LINT_FAIL_ON", value_enum)]
     pub lint_fail_on: Option<crate::record::gate::LintFailOn>,
+    /// Fail on lint findings at or above this severity that the change introduces against the
+    /// base (the base revision's lock in a pull request, else the base's lint report), matched
+    /// by rule, tools and pointer [default: never; the action and `toolgate init`'s workflow:
+    /// warning].
+    #[arg(long, env = "TOOLGATE_FAIL_ON_NEW", value_enum)]
+    pub fail_on_new: Option<crate::record::gate::LintFailOn>,
     /// Task file (JSONL). Without one, tasks are generated from the catalog (templates, seed 1):
     /// fine for a first look, but commit a task file for comparable before/after numbers.
     #[arg(short = 't', long, env = "TOOLGATE_TASKS", value_name = "FILE")]

@@ -185,11 +185,6 @@ pub fn read_base(path: &Path) -> anyhow::Result<Baseline> {
     }
 }
 
-/// A lint finding as compared across runs: same rule, same tool, same place.
-fn finding_key(f: &ReportFinding) -> (String, Option<String>, String) {
-    (f.code.clone(), f.tool.clone(), f.pointer.clone())
-}
-
 /// What changed against the base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BaseComparison {
@@ -313,26 +308,12 @@ pub fn compare(
     }
     let (lint_new, lint_resolved) = match &base.lint {
         Some(bl) => {
-            let old: std::collections::HashSet<_> = bl.findings.iter().map(finding_key).collect();
-            let new: std::collections::HashSet<_> =
-                head_lint.findings.iter().map(finding_key).collect();
-            (
-                Some(
-                    head_lint
-                        .findings
-                        .iter()
-                        .filter(|f| !old.contains(&finding_key(f)))
-                        .cloned()
-                        .collect(),
-                ),
-                Some(
-                    bl.findings
-                        .iter()
-                        .filter(|f| !new.contains(&finding_key(f)))
-                        .cloned()
-                        .collect(),
-                ),
-            )
+            let d = crate::record::lint::LintDelta::between(
+                String::new(),
+                &bl.findings,
+                &head_lint.findings,
+            );
+            (Some(d.introduced), Some(d.resolved))
         }
         None => (None, None),
     };

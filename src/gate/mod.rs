@@ -25,6 +25,8 @@ pub struct GatePolicy {
     /// Fail when a ranking model's recall@k is below this (`--fail-under-recall K:RATE`).
     pub fail_under_recall: Option<RecallFloor>,
     pub lint_fail_on: LintFailOn,
+    /// Findings at or above this that a change introduces (against the base) fail the gate.
+    pub fail_on_new: LintFailOn,
     pub lock_check: LockCheck,
     /// A run with a larger share of errored decisions measures nothing: exit 2.
     pub max_error_rate: f64,
@@ -48,6 +50,7 @@ impl Default for GatePolicy {
             min_tool_accuracy: None,
             fail_under_recall: None,
             lint_fail_on: LintFailOn::Error,
+            fail_on_new: LintFailOn::Never,
             lock_check: LockCheck::Fail,
             max_error_rate: 0.05,
             fail_on_regression: true,
@@ -69,6 +72,8 @@ pub struct GateInput<'a> {
     pub comparisons: &'a [ModelComparison],
     /// The contract tests' counts (`--contract`), when they ran.
     pub contract: Option<&'a crate::record::contract::ContractSummary>,
+    /// Lint findings this change introduces, and what they were compared with.
+    pub lint_new: Option<(&'a [crate::record::lint::ReportFinding], &'a str)>,
 }
 
 /// The verdict on a belt lock that no longer matches its servers (`pin --check` of a belt):
@@ -168,6 +173,24 @@ pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
             });
         }
     }
+    if let Some((new, against)) = input.lint_new {
+        let floor = match policy.fail_on_new {
+            LintFailOn::Never => None,
+            LintFailOn::Error => Some(crate::lint::Severity::Error),
+            LintFailOn::Warning => Some(crate::lint::Severity::Warning),
+        };
+        if let Some(floor) = floor {
+            let over: Vec<_> = new.iter().filter(|f| f.severity >= floor).collect();
+            if !over.is_empty() {
+                d.reasons.push(GateReason::NewFindings {
+                    fail_on: policy.fail_on_new,
+                    count: over.len(),
+                    shown: over.iter().take(5).map(|f| finding_label(f)).collect(),
+                    against: against.to_string(),
+                });
+            }
+        }
+    }
     if let Some(l) = input.lock
         && l.status == LockState::Changed
     {
@@ -193,6 +216,17 @@ pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
         });
     }
     d
+}
+
+/// `CODE tool` or `CODE tool ↔ other`, names shown as code and cut short (they come from the
+/// server).
+pub fn finding_label(f: &crate::record::lint::ReportFinding) -> String {
+    let name = |n: &str| format!("`{}`", crate::text::clip(n, 60).replace('`', "'"));
+    match (&f.tool, &f.pair) {
+        (Some(t), Some(p)) => format!("{} {} ↔ {}", f.code, name(t), name(p)),
+        (Some(t), None) => format!("{} {}", f.code, name(t)),
+        _ => format!("{} (catalog)", f.code),
+    }
 }
 
 fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {

@@ -247,6 +247,7 @@ fn recall_floor_gates_ranking_models_and_needs_one() {
                 run: Some(r),
                 comparisons: &[],
                 contract: None,
+                lint_new: None,
             },
             &policy,
         )
@@ -395,4 +396,56 @@ fn failed_contract_calls_fail_the_gate_naming_the_tools_and_warnings_do_not() {
         &GatePolicy::default(),
     );
     assert!(d.passed());
+}
+
+#[test]
+fn findings_a_change_introduces_fail_at_or_above_fail_on_new() {
+    let finding = |code: &str, severity: crate::lint::Severity, tool: &str, pair: Option<&str>| {
+        crate::record::lint::ReportFinding {
+            code: code.into(),
+            slug: "s".into(),
+            severity,
+            tool: Some(tool.into()),
+            pointer: "/description".into(),
+            message: "m".into(),
+            help: "h".into(),
+            docs_url: "u".into(),
+            file: None,
+            line: None,
+            related: vec![],
+            pair: pair.map(str::to_string),
+            group: None,
+        }
+    };
+    use crate::lint::Severity::*;
+    let new = [
+        finding("TG004", Warning, "b", Some("a")),
+        finding("TG005", Info, "c", Some("d")),
+    ];
+    let decide_with = |fail_on_new: LintFailOn, new: &[crate::record::lint::ReportFinding]| {
+        decide(
+            &GateInput {
+                lint_new: Some((new, "the base revision's lock")),
+                ..Default::default()
+            },
+            &GatePolicy {
+                fail_on_new,
+                ..GatePolicy::default()
+            },
+        )
+    };
+    let d = decide_with(LintFailOn::Warning, &new);
+    assert!(!d.passed());
+    let w = d.wording().join(" ");
+    assert!(
+        w.contains("introduces 1 lint finding")
+            && w.contains("TG004 `b` ↔ `a`")
+            && w.contains("[--fail-on-new]"),
+        "{w}"
+    );
+    assert_eq!(d.exit(), Exit::GateFailed);
+    // Errors only: a new warning passes; never: nothing fails; no new finding: passes.
+    assert!(decide_with(LintFailOn::Error, &new).passed());
+    assert!(decide_with(LintFailOn::Never, &new).passed());
+    assert!(decide_with(LintFailOn::Warning, &[]).passed());
 }

@@ -50,6 +50,10 @@ pub struct Finding {
     /// server's name for its whole section (each is located in the belt lock, for SARIF).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<String>,
+    /// The other tool of a finding about a pair of tools (look-alikes, duplicates, a deprecated
+    /// tool and its replacement): with `tool`, what identifies the finding across runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<String>,
     /// One problem in many places: findings of one rule with the same group key (a parameter
     /// definition shared by many tools) are shown as one line naming every tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]

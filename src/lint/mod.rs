@@ -253,6 +253,7 @@ impl<'a> Context<'a> {
             message,
             help: help.into(),
             related: Vec::new(),
+            pair: None,
         }
     }
 }

@@ -224,6 +224,7 @@ mod tests {
             message: "`b` looks like `a` (shared words: `x`)".into(),
             help: String::new(),
             related: vec![],
+            pair: None,
             group: None,
         };
         let names: BTreeSet<&str> = ["a", "b"].into_iter().collect();

@@ -131,6 +131,7 @@ impl LintReport {
                             line: None,
                         })
                         .collect(),
+                    pair: f.pair.clone(),
                     group: f.group.clone(),
                 }
             })
@@ -224,6 +225,7 @@ mod grouping_tests {
             file: None,
             line: None,
             related: vec![],
+            pair: None,
             group: group.map(|k| crate::lint::FindingGroup {
                 key: k.into(),
                 message: "parameter `path` has no description".into(),

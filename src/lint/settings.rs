@@ -298,6 +298,7 @@ mod accept_tests {
             message: "m".into(),
             help: "h".into(),
             related: vec![],
+            pair: None,
             group: None,
         }
     }
@@ -372,6 +373,7 @@ reason = "was a look-alike pair"
             file: None,
             line: None,
             related: vec![],
+            pair: None,
             group: None,
         };
         let stubs = Accepted::stubs(&[report_finding]);

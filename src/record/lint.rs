@@ -28,6 +28,9 @@ pub struct ReportFinding {
     /// when one is known.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedLocation>,
+    /// The other tool of a finding about a pair of tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<String>,
     /// Findings of one rule with the same group are one problem in many tools (a shared
     /// parameter definition); renderers show them as one line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,6 +45,47 @@ pub struct RelatedLocation {
     pub file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+}
+
+/// Lint findings against a base: what a change introduces and what it resolves, matched by
+/// rule, tools (a pair's two in either order) and pointer, never by count.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LintDelta {
+    /// What the findings were compared with: "the base revision's lock (sha256 …)" or "the
+    /// baseline …".
+    pub against: String,
+    pub introduced: Vec<ReportFinding>,
+    pub resolved: Vec<ReportFinding>,
+}
+
+/// A finding's identity across runs: rule, pointer, and the tool (with a pair's other tool,
+/// the two sorted so the order the server lists them in does not matter).
+pub fn finding_key(f: &ReportFinding) -> (String, String, Vec<String>) {
+    let mut tools: Vec<String> = f.tool.iter().chain(f.pair.iter()).cloned().collect();
+    tools.sort_unstable();
+    (f.code.clone(), f.pointer.clone(), tools)
+}
+
+impl LintDelta {
+    /// `head`'s findings that `base` does not have, and the other way round.
+    pub fn between(against: String, base: &[ReportFinding], head: &[ReportFinding]) -> Self {
+        use std::collections::HashSet;
+        let old: HashSet<_> = base.iter().map(finding_key).collect();
+        let new: HashSet<_> = head.iter().map(finding_key).collect();
+        LintDelta {
+            against,
+            introduced: head
+                .iter()
+                .filter(|f| !old.contains(&finding_key(f)))
+                .cloned()
+                .collect(),
+            resolved: base
+                .iter()
+                .filter(|f| !new.contains(&finding_key(f)))
+                .cloned()
+                .collect(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

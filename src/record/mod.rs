@@ -9,6 +9,7 @@ pub mod contract;
 pub mod gate;
 pub mod io;
 pub mod lint;
+pub mod metric;
 pub mod reuse;
 pub mod run;
 pub mod seal;

@@ -63,6 +63,11 @@ fn rank_lint(v: Option<LintFailOn>) -> u8 {
     }
 }
 
+/// `fail_on_new` unset is never.
+fn rank_new(v: Option<LintFailOn>) -> u8 {
+    rank_lint(Some(v.unwrap_or(LintFailOn::Never)))
+}
+
 fn ranked(a: u8, b: u8) -> Order {
     match b.cmp(&a) {
         std::cmp::Ordering::Equal => Order::Same,
@@ -168,6 +173,11 @@ pub fn review_settings(
         ci.lint_fail_on,
         ranked(rank_lint(b.lint_fail_on), rank_lint(h.lint_fail_on))
     );
+    field!(
+        "ci.fail_on_new",
+        ci.fail_on_new,
+        ranked(rank_new(b.fail_on_new), rank_new(h.fail_on_new))
+    );
     field!("ci.models", ci.models, unordered(&b.models, &h.models));
     field!("ci.trials", ci.trials, unordered(&b.trials, &h.trials));
     field!("ci.split", ci.split, unordered(&b.split, &h.split));
@@ -226,6 +236,7 @@ const COMPARED: &[&str] = &[
     "ci.contract",
     "ci.lock_check",
     "ci.lint_fail_on",
+    "ci.fail_on_new",
     "ci.models",
     "ci.trials",
     "ci.split",

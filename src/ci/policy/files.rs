@@ -25,6 +25,8 @@ pub struct Files<'a> {
     pub dir: PathBuf,
     pub overridden: bool,
     pub changes: Vec<SettingChange>,
+    /// The base revision's lock, copied out (the definitions the base's findings come from).
+    pub base_lock: Option<PathBuf>,
 }
 
 impl Files<'_> {
@@ -58,6 +60,7 @@ impl Files<'_> {
             return Ok(path.to_path_buf());
         };
         let base_copy = self.keep("toolgate.lock", &base)?;
+        self.base_lock = Some(base_copy.clone());
         let base_lock = LockFile::read(&base_copy)
             .with_context(|| format!("{} on the base revision", path.display()))?;
         let shown = format!(

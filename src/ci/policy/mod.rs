@@ -215,6 +215,7 @@ impl Prepared {
             dir: s.out.join("base-revision"),
             overridden: self.review.overridden,
             changes: Vec::new(),
+            base_lock: None,
         };
         s.policy.lock_path = files.lock(&s.policy.lock_path)?;
         if let Some(b) = s.base.clone() {
@@ -237,6 +238,7 @@ impl Prepared {
             ));
             s.cache_dir = None;
         }
+        s.base_lock = files.base_lock.take();
         self.review.changes.extend(files.changes);
         Ok(())
     }

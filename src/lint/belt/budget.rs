@@ -156,6 +156,7 @@ fn belt_finding(
         message,
         help: help.into(),
         related: Vec::new(),
+        pair: None,
     }
 }
 

@@ -141,6 +141,7 @@ pub fn lookalikes(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<
             message,
             help,
             related: vec![crate::catalog::belt::key(other_server, other.name())],
+            pair: None,
         };
         out.extend(settings.apply(f));
     }

@@ -153,6 +153,7 @@ pub fn cross_server(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Ve
                     .iter()
                     .map(|s| crate::catalog::belt::key(s, name))
                     .collect(),
+                pair: None,
             };
             settings.apply(f)
         })

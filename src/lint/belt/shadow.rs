@@ -248,6 +248,7 @@ pub fn shadowing(servers: &[(&str, &Catalog)], settings: &LintSettings) -> Vec<F
                 ),
                 help,
                 related,
+                pair: None,
             };
             out.extend(settings.apply(f));
         }

@@ -39,13 +39,49 @@ pub(crate) const RULE: Rule = Rule {
 static DEPRECATED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(not\s+|non-)?deprecated\b").unwrap());
 
-/// "use X instead", to name the replacement in the message.
+/// How a description names the tool that replaces it: "use X instead" (group 1, which alone
+/// is ordinary guidance: "for images use read_media_file instead"), or "superseded by X",
+/// "replaced by X", "in favour of X", "migrate to X" (groups 2–4, which say the tool itself
+/// is replaced).
 static REPLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:use|see|call|prefer)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?(?:\s+tool)?\s+instead\b",
+        r"(?i)\b(?:(?:use|see|call|prefer|try)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?(?:\s+tool)?\s+instead\b|(?:superseded|replaced|obsoleted)\s+by\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|in\s+favou?r\s+of\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|(?:migrate|switch|move)\s+to\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?)",
     )
     .unwrap()
 });
+
+/// Words that say a tool is old without the word "deprecated".
+static LEGACY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\b(legacy|obsolete|superseded|outdated)\b").unwrap());
+
+/// The tool of `catalog` that `tool`'s description names as its replacement, and whether the
+/// wording itself says the tool is replaced ("superseded by X") rather than only pointing
+/// elsewhere ("use X instead").
+pub(super) fn replacement<'c>(
+    tool: &crate::catalog::Tool,
+    catalog: &'c crate::catalog::Catalog,
+) -> Option<(&'c str, bool)> {
+    let d = tool.description()?;
+    for c in REPLACEMENT.captures_iter(d).take(16) {
+        for (g, replaced) in [(1, false), (2, true), (3, true), (4, true)] {
+            let Some(m) = c.get(g) else { continue };
+            let name = m.as_str().trim_end_matches(['.', ',', ':', ';']);
+            if name == tool.name() {
+                continue;
+            }
+            if let Some(t) = catalog.tool(name) {
+                return Some((t.name(), replaced));
+            }
+        }
+    }
+    None
+}
+
+/// True when `tool` says it is old in words other than "deprecated" ("Legacy endpoint").
+pub(super) fn says_legacy(tool: &crate::catalog::Tool) -> bool {
+    tool.description().is_some_and(|d| LEGACY.is_match(d))
+        || tool.title().is_some_and(|t| LEGACY.is_match(t))
+}
 
 /// Words showing that a sentence is about a parameter, not the tool.
 const PARAM_WORDS: &[&str] = &[
@@ -118,42 +154,41 @@ fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
     None
 }
 
+/// Where and how `tool` says it is deprecated: (JSON pointer, what it says).
+pub(super) fn deprecation(tool: &crate::catalog::Tool) -> Option<(&'static str, String)> {
+    let params: Vec<&str> = tool.params().into_iter().map(|(n, _)| n).collect();
+    let flagged = |v: Option<&Value>| v.and_then(Value::as_bool) == Some(true);
+    let meta = tool.raw.get("_meta");
+    if let Some(s) = tool.title().and_then(|t| deprecated_sentence(t, &params)) {
+        Some(("/title", format!("its title says \"{}\"", quote(s, 80))))
+    } else if let Some(s) = tool
+        .description()
+        .and_then(|d| deprecated_sentence(d, &params))
+    {
+        Some((
+            "/description",
+            format!("its description says \"{}\"", quote(s, 80)),
+        ))
+    } else if flagged(tool.annotations().and_then(|a| a.get("deprecated"))) {
+        Some((
+            "/annotations/deprecated",
+            "its annotations set `deprecated: true`".to_string(),
+        ))
+    } else if flagged(meta.and_then(|m| m.get("deprecated"))) {
+        Some((
+            "/_meta/deprecated",
+            "its `_meta` sets `deprecated: true`".to_string(),
+        ))
+    } else {
+        None
+    }
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
-        let params: Vec<&str> = tool.params().into_iter().map(|(n, _)| n).collect();
-        let flagged = |v: Option<&Value>| v.and_then(Value::as_bool) == Some(true);
-        let meta = tool.raw.get("_meta");
-        let hit: Option<(&str, String)> =
-            if let Some(s) = tool.title().and_then(|t| deprecated_sentence(t, &params)) {
-                Some(("/title", format!("its title says \"{}\"", quote(s, 80))))
-            } else if let Some(s) = tool
-                .description()
-                .and_then(|d| deprecated_sentence(d, &params))
-            {
-                Some((
-                    "/description",
-                    format!("its description says \"{}\"", quote(s, 80)),
-                ))
-            } else if flagged(tool.annotations().and_then(|a| a.get("deprecated"))) {
-                Some((
-                    "/annotations/deprecated",
-                    "its annotations set `deprecated: true`".to_string(),
-                ))
-            } else if flagged(meta.and_then(|m| m.get("deprecated"))) {
-                Some((
-                    "/_meta/deprecated",
-                    "its `_meta` sets `deprecated: true`".to_string(),
-                ))
-            } else {
-                None
-            };
+        let hit = deprecation(tool);
         let Some((ptr, why)) = hit else { continue };
-        let replacement = tool
-            .description()
-            .and_then(|d| REPLACEMENT.captures(d))
-            .and_then(|c| c.get(1))
-            .map(|m| m.as_str().trim_end_matches('.'))
-            .filter(|r| *r != tool.name() && cx.catalog.tool(r).is_some());
+        let replacement = replacement(tool, cx.catalog).map(|(r, _)| r);
         let message = match replacement {
             Some(r) => format!(
                 "`{}` is deprecated ({why}) but still listed next to its replacement `{r}`",

@@ -2,6 +2,11 @@
 //! Two or more tools have the same description, once case, whitespace and punctuation are
 //! ignored.
 //!
+//! When their required parameters differ, the message says so: a request that fits one gives
+//! what the other cannot take, so the pair is duplicated text rather than a likely confusion
+//! (models did not confuse such pairs). With the same parameters too, TG032 reports the pair as
+//! a confusion.
+//!
 //! ## Why it matters
 //! When two tools read the same, the model has only their names left to choose between them,
 //! and it picks at random or always the first. Identical descriptions are usually a
@@ -56,18 +61,34 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         }
         match first.get(&key) {
-            Some(&j) => out.push(cx.finding(
-                &RULE,
-                Some(i),
-                "/description",
-                format!(
-                    "`{}` has the same description as `{}`: \"{}\"",
-                    tool.name(),
-                    cx.catalog.tools[j].name(),
-                    quote(desc, 80)
-                ),
-                "Rewrite the descriptions so each says what its tool acts on and how it differs from the other.",
-            )),
+            Some(&j) => {
+                let other = &cx.catalog.tools[j];
+                let req = |t: &crate::catalog::Tool| {
+                    let mut r: Vec<String> =
+                        t.required().iter().map(|s| s.to_lowercase()).collect();
+                    r.sort_unstable();
+                    r
+                };
+                let apart = if req(tool) == req(other) {
+                    ""
+                } else {
+                    " (duplicate text; their required parameters differ, so a request tells them apart)"
+                };
+                let mut f = cx.finding(
+                    &RULE,
+                    Some(i),
+                    "/description",
+                    format!(
+                        "`{}` has the same description as `{}`: \"{}\"{apart}",
+                        tool.name(),
+                        other.name(),
+                        quote(desc, 80)
+                    ),
+                    "Rewrite the descriptions so each says what its tool acts on and how it differs from the other.",
+                );
+                f.pair = Some(other.name().to_string());
+                out.push(f);
+            }
             None => {
                 first.insert(key, i);
             }

@@ -29,6 +29,11 @@
 //! the two tools' sentence embeddings is a second signal: a pair below `embed_floor` (0.7) is
 //! not reported, and the message gives the cosine.
 //!
+//! The rule is informational: on 22 public servers nobody tuned it for, 11 of its 24 pairs
+//! were real confusions. The pairs with evidence that did predict what models confuse (the
+//! same text over the same parameters, a deprecated tool beside its replacement, names that
+//! look the same) are TG032's, which can gate.
+//!
 //! ## Why it matters
 //! A model picks a tool by matching the user's request against each description. When two
 //! descriptions say nearly the same thing, the request matches both equally; the model picks
@@ -57,7 +62,7 @@ use crate::text;
 pub(crate) const RULE: Rule = Rule {
     code: "TG005",
     slug: "look-alike-tools",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "Two tools are described so alike that a model cannot tell them apart.",
     doc: rule_doc!("look_alike_tools"),
     check,
@@ -176,9 +181,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             message,
             "Make each description say what sets the tool apart and when to use it instead of the other, or merge the two tools.",
         );
-        if named {
-            f.severity = Severity::Info;
-        }
+        f.pair = Some(a.name().to_string());
         out.push(f);
     }
 }
@@ -204,8 +207,9 @@ mod tests {
             catalog("Read the complete contents of a file from disk as text"),
         );
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].severity, Severity::Warning);
+        assert_eq!(out[0].severity, Severity::Info);
         assert_eq!(out[0].tool.as_deref(), Some("read_text_file"));
+        assert_eq!(out[0].pair.as_deref(), Some("read_file"));
         assert!(out[0].message.contains("read"), "{}", out[0].message);
 
         let out = lint_tools(
@@ -215,7 +219,11 @@ mod tests {
             ),
         );
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].severity, Severity::Info);
+        assert!(
+            out[0].message.contains("names the other tool"),
+            "{}",
+            out[0].message
+        );
     }
 
     #[test]

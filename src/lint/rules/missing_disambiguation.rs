@@ -4,6 +4,9 @@
 //! neither names that sibling nor gives any guidance on when to use it ("use this when…",
 //! "instead of…", "not for…", "rather than…", "unlike…", "prefer…").
 //!
+//! The rule is informational advice: on 22 public servers nobody tuned it for, 17 of its 34
+//! findings were right. Pairs that models will confuse are TG032's, which can gate.
+//!
 //! ## Why it matters
 //! When two tools match a request equally well, the only thing that can tip a model's choice
 //! is a sentence that says which one fits which situation. Without it, the model picks by
@@ -34,7 +37,7 @@ use crate::text;
 pub(crate) const RULE: Rule = Rule {
     code: "TG006",
     slug: "missing-disambiguation",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "A tool with a look-alike sibling does not say when to use it instead.",
     doc: rule_doc!("missing_disambiguation"),
     check,

@@ -7,6 +7,7 @@ pub(crate) use common::resolve_ref;
 mod capability_override;
 pub(super) mod catalog_token_budget;
 pub(super) mod common;
+mod confusable_tools;
 mod credential_parameter;
 pub(super) mod cross_server_look_alike;
 mod deprecated_tool;
@@ -84,4 +85,5 @@ pub static RULES: &[Rule] = &[
     tool_shadowing::RULE,
     host_limits::RULE,
     spec_conformance::RULE,
+    confusable_tools::RULE,
 ];

@@ -77,6 +77,16 @@ pub enum GateReason {
         errors: usize,
         warnings: usize,
     },
+    /// Lint findings at or above `--fail-on-new` that this change introduces (matched against
+    /// the base by rule, tools and pointer).
+    NewFindings {
+        fail_on: LintFailOn,
+        count: usize,
+        /// The first few, as `CODE tool` (or `CODE tool ↔ other` for a pair).
+        shown: Vec<String>,
+        /// What the findings were compared with (the base revision's lock, a baseline).
+        against: String,
+    },
     /// The server's definitions differ from the reviewed lock.
     LockChanged { path: String, tools: usize },
     /// The paired test against the base says `Verdict::Worse`.
@@ -139,6 +149,7 @@ impl GateReason {
             GateReason::UnreviewedSuite { .. } => "a threshold needs a reviewed suite",
             GateReason::Errored { .. } => "--max-error-rate",
             GateReason::Lint { .. } => "--lint-fail-on",
+            GateReason::NewFindings { .. } => "--fail-on-new",
             GateReason::LockChanged { .. } => "--lock-check",
             GateReason::Regression { .. } => "--fail-on-regression",
             GateReason::DropOverMax { .. } => "--max-drop",
@@ -276,6 +287,23 @@ impl std::fmt::Display for GateReason {
                 f,
                 "{errors} lint error(s) (the gate fails on lint errors; see the Lint section)"
             ),
+            GateReason::NewFindings {
+                fail_on,
+                count,
+                shown,
+                against,
+            } => {
+                write!(
+                    f,
+                    "this change introduces {count} lint finding(s) at or above {} against {against}: {}",
+                    fail_on.as_str(),
+                    shown.join(", ")
+                )?;
+                if *count > shown.len() {
+                    write!(f, " and {} more", count - shown.len())?;
+                }
+                write!(f, " [--fail-on-new]")
+            }
             GateReason::LockChanged { path, tools } => write!(
                 f,
                 "the server's tool definitions differ from {path} ({tools} tool(s)); review and run `toolgate pin`"

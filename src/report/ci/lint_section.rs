@@ -67,23 +67,51 @@ pub(super) fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
         out.push('\n');
     }
     let cmp = r.comparison.as_ref();
-    match (
-        cmp.and_then(|c| c.lint_new.as_ref()),
-        cmp.and_then(|c| c.lint_resolved.as_ref()),
-    ) {
-        (Some(new), Some(resolved)) => {
+    let delta = r.lint_delta.as_ref().map(|d| {
+        (
+            d.introduced.as_slice(),
+            d.resolved.as_slice(),
+            Some(d.against.as_str()),
+        )
+    });
+    let delta = delta.or_else(|| {
+        match (
+            cmp.and_then(|c| c.lint_new.as_ref()),
+            cmp.and_then(|c| c.lint_resolved.as_ref()),
+        ) {
+            (Some(n), Some(r)) => Some((n.as_slice(), r.as_slice(), None)),
+            _ => None,
+        }
+    });
+    match delta {
+        Some((new, resolved, against)) => {
+            let against = against
+                .map(|a| format!(" (against {})", super::text_cell(a)))
+                .unwrap_or_default();
             if new.is_empty() && resolved.is_empty() {
-                out.push_str("No lint finding is new or resolved since the base.\n\n");
+                out.push_str(&format!(
+                    "No lint finding is introduced or resolved by this change{against}.\n\n"
+                ));
             }
             if !new.is_empty() {
-                out.push_str(&format!("**New since the base ({}):**\n\n", new.len()));
+                let gate = match r.fail_on_new {
+                    crate::gate::LintFailOn::Never => String::new(),
+                    f => format!(
+                        "; those at or above `{}` fail the gate (`--fail-on-new`)",
+                        f.as_str()
+                    ),
+                };
+                out.push_str(&format!(
+                    "**Introduced by this change ({}){against}{gate}:**\n\n",
+                    new.len()
+                ));
                 let v: Vec<&ReportFinding> = new.iter().collect();
                 finding_rows(&v, out, 15);
                 out.push('\n');
             }
             if !resolved.is_empty() {
                 out.push_str(&format!(
-                    "**Resolved since the base ({}):** {}\n\n",
+                    "**Resolved by this change ({}):** {}\n\n",
                     resolved.len(),
                     resolved
                         .iter()

@@ -45,6 +45,9 @@ pub struct CiReport {
     pub lock: crate::gate::LockStatus,
     pub lint: LintSummary,
     pub lint_fail_on: crate::gate::LintFailOn,
+    /// Findings at or above this that the change introduces fail the gate.
+    #[serde(default = "never")]
+    pub fail_on_new: crate::gate::LintFailOn,
     /// The task file, or where generated tasks were written.
     pub tasks: String,
     pub tasks_generated: bool,
@@ -52,6 +55,10 @@ pub struct CiReport {
     pub run: RunFile,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub comparison: Option<BaseComparison>,
+    /// Lint findings this change introduces and resolves against the base (the base
+    /// revision's lock in a pull request, else the base's lint report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint_delta: Option<crate::record::lint::LintDelta>,
     /// Files written, by kind (`run_json`, `report_html`, …).
     pub outputs: BTreeMap<String, String>,
     /// Things the reader should know that are not failures.
@@ -68,6 +75,11 @@ pub struct CiReport {
     /// In a pull request: its gate settings and reviewed files against the base revision's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<crate::record::settings::SettingsReview>,
+}
+
+/// `fail_on_new` in a ci.json of an older toolgate.
+fn never() -> crate::gate::LintFailOn {
+    crate::gate::LintFailOn::Never
 }
 
 impl CiReport {

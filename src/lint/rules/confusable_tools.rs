@@ -1,0 +1,583 @@
+//! ## What it checks
+//! Pairs of tools that models confuse, judged on the definitions alone, on a ladder built from
+//! what real models did on public servers:
+//! - **error**, the models will confuse them:
+//!   - the same description (case, spacing and punctuation aside) *and* the same parameters,
+//!     with the same types and shapes;
+//!   - a deprecated (or "legacy", "superseded") tool listed beside the tool its description
+//!     names as its replacement;
+//!   - two names that look the same (`export_Iedger` with a capital I beside `export_ledger`).
+//! - **warning**, likely confused:
+//!   - the same description and the same required parameters but other optional ones;
+//!   - names that differ in one word, and there only by a plural or one letter of a long
+//!     word (`export_team` / `export_teams`; not `get_` / `set_`), whose descriptions look alike
+//!     and whose required parameters are the same;
+//!   - descriptions that restate each other almost word for word (a look-alike score of 0.75
+//!     or more) over the same required parameters.
+//!
+//! Two tools with the same description but different required parameters are not reported
+//! here: a request that fits one gives what the other cannot take, and models did not confuse
+//! such pairs. TG004 still reports the duplicated text.
+//!
+//! ## Why it matters
+//! A model chooses a tool from its name, description and parameters. In published runs of
+//! several models on public MCP servers, every model confused two tools that shared both their
+//! description and their parameters, and a deprecated tool listed beside its replacement was
+//! called in its place every time; two tools with the same text but different required
+//! parameters were not confused at all. These definition-level facts predicted real
+//! confusions better than any score from generated requests, so this rule can gate a pull
+//! request (`--fail-on-new warning` fails on the pairs a change introduces).
+//!
+//! ## Example
+//! ```json
+//! {"tools": [
+//!   {"name": "search_issues", "description": "Search issues in a repository.",
+//!    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+//!   {"name": "find_issues", "description": "Search issues in a repository.",
+//!    "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}]}
+//! ```
+//!
+//! ## How to fix
+//! If the two tools do the same job, list one of them (stop listing a deprecated tool once its
+//! replacement ships). Otherwise make each description say what it acts on and when to use it
+//! instead of the other, and let the parameters show the difference (the identifier each one
+//! needs). Rename a tool whose name looks like another's.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::common::shown_pair;
+use super::deprecated_tool::{deprecation, replacement, says_legacy};
+use crate::catalog::Tool;
+use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
+use crate::text;
+
+pub(crate) const RULE: Rule = Rule {
+    code: "TG032",
+    slug: "confusable-tools",
+    severity: Severity::Error,
+    summary: "Two tools that models confuse: same text and same parameters, a deprecated tool beside its replacement, or names that look the same.",
+    doc: rule_doc!("confusable_tools"),
+    check,
+    scope: Scope::Catalog,
+};
+
+/// A look-alike score from which two descriptions over the same required parameters are
+/// reported (TG005 reports from 0.5).
+const RESTATES: f64 = 0.75;
+/// How deep a parameter's shape is read.
+const SHAPE_DEPTH: usize = 3;
+/// The most tools whose names are compared pairwise (names one letter apart); beyond it only
+/// exact look-the-same names are found (by skeleton, in linear time).
+const MAX_NAME_PAIRS_TOOLS: usize = 2_000;
+
+/// A parameter's type and shape, to the depth that tells a string from a list of objects.
+fn shape(v: &Value, depth: usize) -> String {
+    let ty = match v.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) => {
+            let mut ts: Vec<&str> = ts
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|t| *t != "null")
+                .collect();
+            ts.sort_unstable();
+            ts.join("|")
+        }
+        _ if v.get("enum").is_some() => "string".into(),
+        _ if v.get("properties").is_some() => "object".into(),
+        _ => "any".into(),
+    };
+    let ty = if ty == "integer" { "number".into() } else { ty };
+    if depth == 0 {
+        return ty;
+    }
+    match ty.as_str() {
+        "array" => format!(
+            "array<{}>",
+            v.get("items").map_or("any".into(), |i| shape(i, depth - 1))
+        ),
+        "object" => {
+            let mut keys: Vec<String> = v
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().take(64).map(|k| fold(k)).collect())
+                .unwrap_or_default();
+            keys.sort_unstable();
+            format!("object{{{}}}", keys.join(","))
+        }
+        _ => ty,
+    }
+}
+
+/// A parameter name folded for comparison (`filePath` ≈ `file_path`).
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// What a request must give a tool, and what else it may: folded name → shape.
+#[derive(PartialEq, Eq)]
+struct Signature {
+    required: BTreeMap<String, String>,
+    optional: BTreeMap<String, String>,
+}
+
+impl Signature {
+    fn of(tool: &Tool) -> Self {
+        let required: Vec<&str> = tool.required();
+        let mut sig = Signature {
+            required: BTreeMap::new(),
+            optional: BTreeMap::new(),
+        };
+        for (name, schema) in tool.params().into_iter().take(256) {
+            let entry = (fold(name), shape(schema, SHAPE_DEPTH));
+            if required.contains(&name) {
+                sig.required.insert(entry.0, entry.1);
+            } else {
+                sig.optional.insert(entry.0, entry.1);
+            }
+        }
+        // A required name with no property still has to be given.
+        for r in required {
+            sig.required.entry(fold(r)).or_insert_with(|| "any".into());
+        }
+        sig
+    }
+}
+
+/// "`a` and `b`", each name shown safely.
+fn both(a: &str, b: &str) -> String {
+    let (a, b) = shown_pair(a, b);
+    format!("`{a}` and `{b}`")
+}
+
+/// True when `a` becomes `b` by inserting, deleting or replacing one character.
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    match long.len() - short.len() {
+        0 => short.iter().zip(&long).filter(|(x, y)| x != y).count() == 1,
+        1 => {
+            let i = short.iter().zip(&long).take_while(|(x, y)| x == y).count();
+            short[i..] == long[i + 1..]
+        }
+        _ => false,
+    }
+}
+
+/// True when the two names differ in exactly one word, and there only by a plural `s` or by
+/// one letter of a word of five letters or more that is not a different verb (`team` /
+/// `teams`, `ledgre` / `ledger`; never `get` / `set` or `read` / `reap`).
+fn one_word_slip(a: &str, b: &str) -> bool {
+    let (wa, wb) = (text::name_words(a), text::name_words(b));
+    if wa.len() != wb.len() {
+        return false;
+    }
+    let mut differ = wa
+        .iter()
+        .zip(&wb)
+        .filter(|(x, y)| !x.eq_ignore_ascii_case(y));
+    let (Some((x, y)), None) = (differ.next(), differ.next()) else {
+        return false;
+    };
+    let (x, y) = (x.to_lowercase(), y.to_lowercase());
+    let plural = x.len().abs_diff(y.len()) == 1
+        && (x.strip_suffix('s') == Some(y.as_str()) || y.strip_suffix('s') == Some(x.as_str()));
+    let verbs = |w: &str| text::verb_class_of(&text::stem(w));
+    let other_verb = matches!((verbs(&x), verbs(&y)), (Some(p), Some(q)) if p != q);
+    plural || (x.len().min(y.len()) >= 5 && one_edit_apart(&x, &y) && !other_verb)
+}
+
+/// The name as it looks: Unicode's confusable skeleton (UTS #39: `I` and `l`, `0` and `O`,
+/// Cyrillic `а` and Latin `a` look the same).
+fn look(name: &str) -> String {
+    unicode_security::confusable_detection::skeleton(name).collect()
+}
+
+fn check(cx: &Context, out: &mut Vec<Finding>) {
+    let tools: Vec<&Tool> = cx.catalog.tools.iter().collect();
+    if tools.len() < 2 {
+        return;
+    }
+    // (later tool, earlier tool) pairs already reported, so one pair is one finding.
+    let mut seen: std::collections::HashSet<(usize, usize)> = Default::default();
+    let mut report = |cx: &Context,
+                      out: &mut Vec<Finding>,
+                      (i, j): (usize, usize),
+                      severity: Severity,
+                      pointer: &str,
+                      message: String,
+                      help: &str| {
+        let key = (i.max(j), i.min(j));
+        if !seen.insert(key) {
+            return;
+        }
+        let mut f = cx.finding(&RULE, Some(i), pointer, message, help);
+        f.severity = severity;
+        f.pair = Some(tools[j].name().to_string());
+        out.push(f);
+    };
+
+    // Deprecated beside the replacement it names.
+    for (i, tool) in tools.iter().enumerate() {
+        let Some((replaced_by, says_replaced)) = replacement(tool, cx.catalog) else {
+            continue;
+        };
+        let deprecated = deprecation(tool);
+        if deprecated.is_none() && !says_replaced && !says_legacy(tool) {
+            continue;
+        }
+        let Some(j) = tools.iter().position(|t| t.name() == replaced_by) else {
+            continue;
+        };
+        let why = deprecated.map_or_else(
+            || "its description says it is replaced".to_string(),
+            |(_, why)| why,
+        );
+        report(
+            cx,
+            out,
+            (i, j),
+            Severity::Error,
+            "/description",
+            format!(
+                "{}: `{}` is deprecated ({why}) and listed beside its replacement `{replaced_by}`, so models keep calling the old tool",
+                both(tool.name(), replaced_by),
+                tool.name()
+            ),
+            "Stop listing the deprecated tool once its replacement ships (keep accepting calls for old clients), or hide it behind a setting.",
+        );
+    }
+
+    // Names that look the same.
+    let mut by_look: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, tool) in tools.iter().enumerate() {
+        let key = look(tool.name());
+        match by_look.get(&key) {
+            Some(&j) if tools[j].name() != tool.name() => report(
+                cx,
+                out,
+                (i, j),
+                Severity::Error,
+                "/name",
+                format!(
+                    "{}: the two names look the same on screen and to a model reading them",
+                    both(tool.name(), tools[j].name())
+                ),
+                "Rename one of the tools, in plain letters, so the names differ in a word.",
+            ),
+            Some(_) => {}
+            None => {
+                by_look.insert(key, i);
+            }
+        }
+    }
+
+    let sigs: Vec<Signature> = tools.iter().map(|t| Signature::of(t)).collect();
+
+    // Same description: grouped by words, so the work stays linear in tools.
+    let mut by_text: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
+    for (i, t) in tools.iter().enumerate() {
+        if let Some(d) = t.description() {
+            let w: Vec<String> = text::words(d)
+                .into_iter()
+                .map(|w| w.to_lowercase())
+                .collect();
+            if !w.is_empty() {
+                by_text.entry(w).or_default().push(i);
+            }
+        }
+    }
+    let mut same_text: Vec<(usize, usize)> = Vec::new();
+    for group in by_text.values().filter(|g| g.len() > 1) {
+        for (x, &a) in group.iter().enumerate().take(64) {
+            for &b in group.iter().skip(x + 1).take(64) {
+                same_text.push((b, a));
+            }
+        }
+    }
+    for (i, j) in same_text {
+        let (si, sj) = (&sigs[i], &sigs[j]);
+        if si.required != sj.required {
+            continue;
+        }
+        let (severity, what) = if si.optional == sj.optional {
+            (Severity::Error, "the same parameters")
+        } else {
+            (
+                Severity::Warning,
+                "the same required parameters (only optional ones differ)",
+            )
+        };
+        report(
+            cx,
+            out,
+            (i, j),
+            severity,
+            "/description",
+            format!(
+                "{}: the same description and {what}, so nothing in the definitions tells a model which to call",
+                both(tools[i].name(), tools[j].name())
+            ),
+            "List one tool if both do the same job; otherwise say in each description what sets it apart and when to use the other.",
+        );
+    }
+
+    // Names one letter apart, descriptions alike, inputs that do not tell them apart.
+    let alike: std::collections::HashSet<(usize, usize)> = cx
+        .similar()
+        .iter()
+        .map(|p| (p.a.max(p.b), p.a.min(p.b)))
+        .collect();
+    if tools.len() <= MAX_NAME_PAIRS_TOOLS {
+        let lower: Vec<String> = tools.iter().map(|t| t.name().to_lowercase()).collect();
+        for i in 0..tools.len() {
+            for j in 0..i {
+                if lower[i].len() < 5
+                    || sigs[i].required != sigs[j].required
+                    || !alike.contains(&(i, j))
+                    || !one_edit_apart(&lower[i], &lower[j])
+                    || !one_word_slip(tools[i].name(), tools[j].name())
+                    || crate::lint::lookalike::inputs_tell_apart(tools[i], tools[j])
+                {
+                    continue;
+                }
+                report(
+                    cx,
+                    out,
+                    (i, j),
+                    Severity::Warning,
+                    "/name",
+                    format!(
+                        "{}: names one letter apart, descriptions alike and the same inputs",
+                        both(tools[i].name(), tools[j].name())
+                    ),
+                    "Rename one tool so the names differ in a word that says what sets it apart, and say it in its description.",
+                );
+            }
+        }
+    }
+
+    // Descriptions that restate each other over the same required parameters.
+    for p in cx.lookalikes() {
+        if p.score < RESTATES {
+            continue;
+        }
+        let (i, j) = (p.a.max(p.b), p.a.min(p.b));
+        if sigs[i].required != sigs[j].required
+            || (sigs[i].required.is_empty() && sigs[i].optional != sigs[j].optional)
+        {
+            continue;
+        }
+        report(
+            cx,
+            out,
+            (i, j),
+            Severity::Warning,
+            "/description",
+            format!(
+                "{}: descriptions that restate each other (look-alike score {:.2}) over the same required parameters",
+                both(tools[i].name(), tools[j].name()),
+                p.score
+            ),
+            "Say in each description what sets the tool apart and when to use the other; if both do the same job, list one.",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::common::lint_tools;
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, desc: &str, props: Value, required: &[&str]) -> Value {
+        json!({"name": name, "description": desc,
+               "inputSchema": {"type": "object", "properties": props, "required": required}})
+    }
+
+    #[test]
+    fn same_text_same_parameters_is_an_error_different_required_is_not_reported() {
+        let q = json!({"query": {"type": "string"}});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                tool(
+                    "search_issues",
+                    "Search issues in a repository.",
+                    q.clone(),
+                    &["query"],
+                ),
+                tool(
+                    "find_issues",
+                    "Search issues in a repository.",
+                    q.clone(),
+                    &["query"],
+                ),
+                tool(
+                    "get_user",
+                    "Fetch a record.",
+                    json!({"user_id": {"type": "string"}}),
+                    &["user_id"],
+                ),
+                tool(
+                    "get_team",
+                    "Fetch a record.",
+                    json!({"team_id": {"type": "string"}}),
+                    &["team_id"],
+                ),
+            ],
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].severity, Severity::Error);
+        assert_eq!(out[0].tool.as_deref(), Some("find_issues"));
+        assert_eq!(out[0].pair.as_deref(), Some("search_issues"));
+    }
+
+    #[test]
+    fn other_optional_parameters_make_it_a_warning_and_types_count() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                tool(
+                    "a_list",
+                    "List the open tickets of a queue.",
+                    json!({"queue": {"type": "string"}}),
+                    &["queue"],
+                ),
+                tool(
+                    "b_list",
+                    "List the open tickets of a queue.",
+                    json!({"queue": {"type": "string"}, "limit": {"type": "integer"}}),
+                    &["queue"],
+                ),
+                tool(
+                    "c_list",
+                    "List the open tickets of a queue.",
+                    json!({"queue": {"type": "array", "items": {"type": "string"}}}),
+                    &["queue"],
+                ),
+            ],
+        );
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].severity, Severity::Warning);
+        assert_eq!(out[0].tool.as_deref(), Some("b_list"));
+    }
+
+    #[test]
+    fn a_deprecated_tool_beside_its_replacement_is_an_error() {
+        let p = json!({"path": {"type": "string"}});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                tool(
+                    "read_file",
+                    "Read a file as text. DEPRECATED: Use read_text_file instead.",
+                    p.clone(),
+                    &["path"],
+                ),
+                tool("read_text_file", "Read a text file.", p.clone(), &["path"]),
+                tool(
+                    "pick_list",
+                    "Legacy endpoint, superseded by pick_order.",
+                    json!({}),
+                    &[],
+                ),
+                tool("pick_order", "Pick an order.", json!({}), &[]),
+                // Guidance, not deprecation.
+                tool(
+                    "read_media",
+                    "Read an image. For text use read_text_file instead.",
+                    p,
+                    &["path"],
+                ),
+                tool(
+                    "list_deprecated_skus",
+                    "List the deprecated SKUs; see pick_order.",
+                    json!({}),
+                    &[],
+                ),
+            ],
+        );
+        let pairs: Vec<(&str, &str)> = out
+            .iter()
+            .map(|f| (f.tool.as_deref().unwrap(), f.pair.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [("read_file", "read_text_file"), ("pick_list", "pick_order")],
+            "{out:?}"
+        );
+        assert!(out.iter().all(|f| f.severity == Severity::Error));
+    }
+
+    #[test]
+    fn names_that_look_the_same_or_one_letter_apart() {
+        let p = json!({"team": {"type": "string"}});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                tool("export_ledger", "Export the ledger as CSV.", json!({}), &[]),
+                tool(
+                    "export_Iedger",
+                    "Export ledger entries to a file.",
+                    json!({}),
+                    &[],
+                ),
+                tool(
+                    "export_team",
+                    "Export a team's members as CSV.",
+                    p.clone(),
+                    &["team"],
+                ),
+                tool(
+                    "export_teams",
+                    "Export the team members as a CSV file.",
+                    p,
+                    &["team"],
+                ),
+                tool(
+                    "get_user",
+                    "Get one user by id.",
+                    json!({"id": {"type": "string"}}),
+                    &["id"],
+                ),
+                tool(
+                    "get_users",
+                    "List the users of the workspace.",
+                    json!({}),
+                    &[],
+                ),
+            ],
+        );
+        let names: Vec<&str> = out.iter().map(|f| f.tool.as_deref().unwrap()).collect();
+        assert_eq!(names, ["export_Iedger", "export_teams"], "{out:?}");
+        assert_eq!(out[0].severity, Severity::Error);
+        assert_eq!(out[1].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn a_slip_is_a_plural_or_a_letter_of_a_long_word_never_another_verb() {
+        assert!(one_word_slip("export_team", "export_teams"));
+        assert!(one_word_slip("sync_calender", "sync_calendar"));
+        assert!(!one_word_slip(
+            "get_page_restrictions",
+            "set_page_restrictions"
+        ));
+        assert!(!one_word_slip("get_user_id", "get_users"));
+    }
+
+    #[test]
+    fn one_edit() {
+        assert!(one_edit_apart("export_team", "export_teams"));
+        assert!(one_edit_apart("get_usr", "get_user"));
+        assert!(one_edit_apart("abc", "abd"));
+        assert!(!one_edit_apart("abc", "abc"));
+        assert!(!one_edit_apart("abc", "acb"));
+        assert!(!one_edit_apart("get_user", "get_users_x"));
+    }
+}
