@@ -48,11 +48,16 @@ lock = "toolgate.lock"
 models = ["bm25"]
 # trials = 3                  # per task, for models that are not deterministic
 # split = "all"               # all | dev | heldout
-# Fail when overall tool accuracy is below this rate (0-1).
+# Fail when a model's overall score is below this rate (0-1): tool accuracy for a model that
+# chooses (an LLM), findability@1 for bm25 (a search over the definitions, not a model).
 # fail_under = 0.6
-# Fail when any single tool's accuracy is below this rate.
+# Fail when any single tool's score is below this rate.
 # min_tool_accuracy = 0.3
 lint_fail_on = "error"        # error | warning | never
+# A pull request fails on lint findings it introduces at or above this (matched against the
+# base revision's definitions by rule, tools and pointer): two tools given the same text and
+# parameters, a deprecated tool left beside its replacement, a copied description.
+fail_on_new = "warning"       # error | warning | never
 lock_check = "fail"           # fail | warn | off
 out = "toolgate-out"
 # The base to compare with: a baseline file committed on the default branch

@@ -39,7 +39,7 @@ base = "toolgate-baseline.json"
 "#;
 
 /// The base commit: the good server (after.json) and everything reviewed with it.
-fn base_repo(dir: &Path) -> String {
+pub(crate) fn base_repo(dir: &Path) -> String {
     git(dir, &["init", "-q", "-b", "main"]);
     std::fs::copy(fixture("example/after.json"), dir.join("catalog.json")).unwrap();
     std::fs::copy(fixture("example/tasks.jsonl"), dir.join("tasks.jsonl")).unwrap();
@@ -66,7 +66,7 @@ fn pr_ci(dir: &Path, base_sha: &str, labels: &[&str], extra: &[&str]) -> (i32, V
 }
 
 /// [`pr_ci`] with more of the event (`action`, `label`, `sender`) and more variables.
-fn pr_ci_with(
+pub(crate) fn pr_ci_with(
     dir: &Path,
     base_sha: &str,
     labels: &[&str],

@@ -37,6 +37,7 @@ mod local;
 mod lookalike_scale;
 mod monorepo;
 mod one_slot;
+mod ratchet;
 mod recipes;
 mod reviewed_files;
 mod rules;
