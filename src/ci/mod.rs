@@ -197,6 +197,7 @@ pub async fn run(
         &rd.dir.join(crate::record::files::REPORT_MD),
     );
     let outcomes = read_outcomes(&rd.dir)?;
+    let (at_risk, at_risk_total) = crate::report::ci::at_risk::collect(&outcomes, &tasks);
     let predictions = rd.predictions()?;
     drop(rd);
 
@@ -299,6 +300,8 @@ pub async fn run(
         run,
         comparison,
         lint_delta,
+        at_risk,
+        at_risk_total,
         outputs,
         notices,
         contract,

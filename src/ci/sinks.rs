@@ -196,6 +196,21 @@ pub fn write_github(
     let mut outs: Vec<(&str, String)> = vec![
         ("passed", r.passed.to_string()),
         ("score", score(|a| a.value)),
+        (
+            "metric",
+            r.run
+                .results
+                .first()
+                .map(|m| crate::record::metric::name(&m.model).to_string())
+                .unwrap_or_default(),
+        ),
+        (
+            "lint-introduced",
+            r.lint_delta
+                .as_ref()
+                .map(|d| d.introduced.len().to_string())
+                .unwrap_or_default(),
+        ),
         ("score-low", score(|a| a.lo)),
         ("score-high", score(|a| a.hi)),
         ("lock-status", r.lock.status.to_string()),

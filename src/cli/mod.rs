@@ -216,10 +216,11 @@ pub struct ValidateArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct GateArgs {
-    /// Also write an SVG badge of the (first) model's tool accuracy, with provenance.
+    /// Also write an SVG badge of the (first) model's score, with provenance.
     #[arg(long, value_name = "FILE")]
     pub badge: Option<std::path::PathBuf>,
-    /// Fail (exit 1) when a model's overall tool accuracy is below this (0–1).
+    /// Fail (exit 1) when a model's overall score is below this (0–1): tool accuracy for a
+    /// model that chooses, findability@1 for a search (bm25, toolsearch, embed, hybrid).
     #[arg(long, value_name = "RATE")]
     pub fail_under: Option<f64>,
     /// Fail (exit 1) when any tool's accuracy (recall on its tasks) is below this (0–1).
@@ -387,7 +388,7 @@ pub struct CompareArgs {
     /// Exit 1 when the overall paired test says the head is significantly worse.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
     pub fail_on_regression: bool,
-    /// Exit 1 when tool accuracy drops by more than this (0–1), significant or not.
+    /// Exit 1 when the score drops by more than this (0–1), significant or not.
     #[arg(long, value_name = "RATE")]
     pub max_drop: Option<f64>,
     /// Exit 1 on a significant per-tool regression too.

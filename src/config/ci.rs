@@ -49,7 +49,8 @@ pub struct CiConfig {
     /// Which tasks to run [default: all].
     #[arg(long, env = "TOOLGATE_SPLIT", value_enum)]
     pub split: Option<crate::tasks::SplitArg>,
-    /// Fail when a model's overall tool accuracy is below this (0–1).
+    /// Fail when a model's overall score is below this (0–1): tool accuracy for a model that
+    /// chooses, findability@1 for a search over the definitions (bm25, toolsearch, embed).
     #[arg(long, env = "TOOLGATE_FAIL_UNDER", value_name = "RATE")]
     pub fail_under: Option<f64>,
     /// Fail when a ranking model's recall@K is below RATE, e.g. `5:0.9` (K one of 1, 3, 5,
@@ -114,7 +115,7 @@ pub struct CiConfig {
     /// [default: true].
     #[arg(long, env = "TOOLGATE_FAIL_ON_REGRESSION", num_args = 0..=1, default_missing_value = "true", value_name = "BOOL")]
     pub fail_on_regression: Option<bool>,
-    /// Fail when tool accuracy drops by more than this against the base (0–1, e.g. 0.05 for
+    /// Fail when the score drops by more than this against the base (0–1, e.g. 0.05 for
     /// 5 points), significant or not.
     #[arg(long, env = "TOOLGATE_MAX_DROP", value_name = "RATE")]
     pub max_drop: Option<f64>,

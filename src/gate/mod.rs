@@ -18,7 +18,8 @@ use crate::score::compare::{ModelComparison, Verdict};
 /// Everything that decides a verdict. `Default` is what `toolgate ci` does without settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GatePolicy {
-    /// Fail when a model's overall tool accuracy is below this.
+    /// Fail when a model's overall score (tool accuracy, or findability@1 for a router) is
+    /// below this.
     pub fail_under: Option<f64>,
     /// Fail when any tool's accuracy is below this.
     pub min_tool_accuracy: Option<f64>,

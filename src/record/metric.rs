@@ -31,15 +31,6 @@ pub fn name(spec: &str) -> &'static str {
     }
 }
 
-/// The same with a capital letter, to open a sentence or a card.
-pub fn title(spec: &str) -> &'static str {
-    if is_router(spec) {
-        "Findability@1"
-    } else {
-        "Tool accuracy"
-    }
-}
-
 /// The name for several models at once: theirs when they agree, else `score`.
 pub fn name_of_all<'a>(specs: impl IntoIterator<Item = &'a str>) -> &'static str {
     let mut names = specs.into_iter().map(name);

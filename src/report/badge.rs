@@ -96,14 +96,26 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
         "catalog_sha256": run.catalog.sha256,
         "seed": run.seed,
         "suite_reviewed": run.suite.reviewed(),
+        "metric": crate::record::metric::name(&r.model),
     });
     // A suite no person reviewed is a smoke test: shown, never coloured like a verdict.
     let smoke = !run.suite.reviewed();
-    let who = format!("toolgate · {}", badge_model(&r.model));
+    // A router's number is findability, not a model's accuracy: named so, and never coloured
+    // like a verdict on the server.
+    let router = crate::record::metric::is_router(&r.model);
+    let who = if router {
+        format!("toolgate · findability@1 ({})", badge_model(&r.model))
+    } else {
+        format!("toolgate · {}", badge_model(&r.model))
+    };
     Some(Face {
         label: if smoke { format!("{who} (smoke)") } else { who },
         value,
-        colour: if smoke { SMOKE } else { colour(a.value) },
+        colour: if smoke || router {
+            SMOKE
+        } else {
+            colour(a.value)
+        },
         provenance,
     })
 }
@@ -115,9 +127,8 @@ pub fn badge_model(spec: &str) -> String {
     let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
     let kind = kind.split('@').next().unwrap_or(kind);
     let name = match kind {
-        "bm25" | "embed" | "hybrid" | "replay" | "toolsearch" | "toolsearch-names" => {
-            kind.to_string()
-        }
+        "bm25" | "embed" | "hybrid" | "replay" | "toolsearch" | "toolsearch-names"
+        | "toolsearch-codex" => kind.to_string(),
         "local" => std::path::Path::new(rest)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -132,7 +143,8 @@ pub fn badge_model(spec: &str) -> String {
     }
 }
 
-/// The badge of a run: the first model's tool accuracy.
+/// The badge of a run: the first model's score (tool accuracy for a model that chooses,
+/// findability@1 for a router, grey).
 pub fn for_run(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
     Some(render(&f.label, &f.value, f.colour, &f.provenance))

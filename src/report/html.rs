@@ -176,7 +176,7 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
         out.push_str(&model_info(info));
     }
     out.push_str("<div class=cards>");
-    out.push_str(&rate_card("tool accuracy", &m.accuracy));
+    out.push_str(&rate_card(crate::record::metric::name(model), &m.accuracy));
     for (k, r) in &m.by_kind {
         out.push_str(&rate_card(k, r));
     }

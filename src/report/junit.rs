@@ -98,7 +98,12 @@ pub fn ci(r: &CiReport, lint: &LintReport, min_tool_accuracy: Option<f64>) -> St
         for t in &m.metrics.per_tool {
             let a = &t.accuracy;
             let shown = format!(
-                "accuracy {:.1}% ({}/{}, 95% CI {:.1}–{:.1}%)",
+                "{} {:.1}% ({}/{}, 95% CI {:.1}–{:.1}%)",
+                if crate::record::metric::is_router(&m.model) {
+                    "findability@1"
+                } else {
+                    "accuracy"
+                },
                 a.value * 100.0,
                 a.k,
                 a.n,

@@ -17,9 +17,6 @@ use crate::score::{Outcome, OutcomeLine};
 #[cfg(test)]
 const ALPHA: f64 = super::stats::DEFAULT_ALPHA;
 
-/// The metric every point reports (the run's headline).
-pub const METRIC: &str = "tool accuracy";
-
 /// How the distractors of a size were drawn from the belt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -299,7 +296,7 @@ mod tests {
         let s = series("m", Draw::Nearest, vec![p]);
         assert_eq!(s.breaking_point, None);
         let curve = Curve {
-            metric: METRIC.into(),
+            metric: "score".into(),
             alpha: ALPHA,
             seed: 1,
             available: 10,

@@ -119,7 +119,7 @@ fn ci_on_the_example_compares_with_a_committed_baseline() {
     assert!(summary.contains(&format!("{:.1}%", after * 100.0)));
     assert!(summary.contains("Tools whose scores moved"), "{summary}");
     assert!(
-        summary.contains("Resolved since the base"),
+        summary.contains("Resolved by this change"),
         "the rewritten descriptions resolve lint findings: {summary}"
     );
     assert!(summary.contains("@@ delete_event @@"), "definition diff");
@@ -1169,12 +1169,16 @@ fn an_unreviewed_suite_is_a_smoke_test_until_approved() {
         "approval keeps the suite hash"
     );
     let summary = std::fs::read_to_string(dir.path().join("reviewed/summary.md")).unwrap();
-    assert!(summary.contains("— tool accuracy"), "{summary}");
+    // bm25 is a search, not a model that chooses: its number is findability, never accuracy.
+    assert!(summary.contains("— findability@1"), "{summary}");
+    assert!(!summary.contains("tool accuracy"), "{summary}");
     let r = std::fs::read_to_string(dir.path().join("reviewed/run/report.md")).unwrap();
     assert!(!r.contains("SMOKE SUITE"));
     let svg = std::fs::read_to_string(dir.path().join("reviewed.svg")).unwrap();
+    // Reviewed, so not a smoke badge; a search's findability is grey all the same (only a
+    // model's tool accuracy colours a badge like a verdict).
     assert!(
-        !svg.contains("(smoke)") && !svg.contains("#9f9f9f"),
+        !svg.contains("(smoke)") && svg.contains("findability@1 (bm25)") && svg.contains("#9f9f9f"),
         "{svg}"
     );
 

@@ -35,6 +35,7 @@ mod llm;
 mod llm_concurrency;
 mod local;
 mod lookalike_scale;
+mod metric_names;
 mod monorepo;
 mod one_slot;
 mod ratchet;

@@ -220,7 +220,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
         }
     }
     Ok(Some(Curve {
-        metric: stats::METRIC.into(),
+        metric: crate::record::metric::name_of_all(normalised.iter().map(String::as_str)).into(),
         alpha: req.alpha,
         seed: req.seed,
         available: candidates.len(),

@@ -183,7 +183,8 @@ impl std::fmt::Display for GateReason {
                 min,
             } => write!(
                 f,
-                "{model}: tool accuracy {} is under --fail-under {} (n={n})",
+                "{model}: {} {} is under --fail-under {} (n={n})",
+                super::super::metric::name(model),
                 pct(*accuracy),
                 pct(*min)
             ),
@@ -195,7 +196,12 @@ impl std::fmt::Display for GateReason {
                 min,
             } => write!(
                 f,
-                "{model}: `{tool}` accuracy {} is under --min-tool-accuracy {} (n={n})",
+                "{model}: `{tool}` {} {} is under --min-tool-accuracy {} (n={n})",
+                if super::super::metric::is_router(model) {
+                    "findability@1"
+                } else {
+                    "accuracy"
+                },
                 pct(*accuracy),
                 pct(*min)
             ),
@@ -327,7 +333,8 @@ impl std::fmt::Display for GateReason {
             ),
             GateReason::DropOverMax { model, drop, max } => write!(
                 f,
-                "{model}: tool accuracy dropped {:.1} pts against the base, more than --max-drop {:.1} pts",
+                "{model}: {} dropped {:.1} pts against the base, more than --max-drop {:.1} pts",
+                super::super::metric::name(model),
                 drop * 100.0,
                 max * 100.0
             ),

@@ -106,7 +106,8 @@ fn model_block(run: &RunFile, s: &BeltScore) -> String {
         Some(a) => {
             out.push_str("<table class=alone><thead><tr><th></th><th>alone</th><th>in the belt</th></tr></thead><tbody>");
             out.push_str(&format!(
-                "<tr><td>tool accuracy</td><td class=num>{}</td><td class=num>{}</td></tr>",
+                "<tr><td>{}</td><td class=num>{}</td><td class=num>{}</td></tr>",
+                crate::record::metric::name(&s.model),
                 ci(&a.overall.base),
                 ci(&a.overall.head)
             ));

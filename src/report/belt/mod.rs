@@ -242,7 +242,7 @@ fn alone_block(style: Style, run: &RunFile, s: &BeltScore) -> String {
         &[Align::Left, Align::Right, Align::Right],
     );
     t.row(vec![
-        "tool accuracy".into(),
+        crate::record::metric::name(&s.model).into(),
         a.overall.base.show(),
         a.overall.head.show(),
     ]);

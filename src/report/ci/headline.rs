@@ -9,11 +9,13 @@ pub(super) fn measured_by(model: &str) -> String {
     let kind = model.split([':', '@']).next().unwrap_or(model);
     let name = crate::report::badge::badge_model(model);
     match kind {
-        "bm25" => " · bm25, an offline word-matching proxy, not an LLM".into(),
-        "embed" | "hybrid" => format!(" · {kind}, an offline embedding proxy, not an LLM"),
+        "bm25" => " · a bm25 search over the tool definitions (is the right tool found first?), not a model's choice".into(),
+        "embed" | "hybrid" => format!(
+            " · an {kind} search over the tool definitions (is the right tool found first?), not a model's choice"
+        ),
         "replay" => " · replayed answers".into(),
-        "toolsearch" | "toolsearch-names" => format!(
-            " · {kind}, an emulated host tool search (top-1 of its results; see findability@k)"
+        "toolsearch" | "toolsearch-names" | "toolsearch-codex" => format!(
+            " · {kind}, an emulated host tool search (top-1 of its results; see findability@k), not a model's choice"
         ),
         _ => format!(" · {}", crate::report::markdown::code(&name)),
     }
@@ -37,7 +39,11 @@ pub(super) fn headline(r: &CiReport) -> String {
                     r.run.suite.pending
                 )
             } else {
-                format!(" — tool accuracy {:.1}%", m.metrics.accuracy.value * 100.0)
+                format!(
+                    " — {} {:.1}%",
+                    crate::record::metric::name(&m.model),
+                    m.metrics.accuracy.value * 100.0
+                )
             }
         })
         .unwrap_or_default();

@@ -59,6 +59,12 @@ pub struct CiReport {
     /// revision's lock in a pull request, else the base's lint report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lint_delta: Option<crate::record::lint::LintDelta>,
+    /// For a search (router): the requests it puts another tool first for (at most
+    /// [`at_risk::MAX_KEPT`]), and how many there are in all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub at_risk: Vec<at_risk::AtRisk>,
+    #[serde(default)]
+    pub at_risk_total: usize,
     /// Files written, by kind (`run_json`, `report_html`, …).
     pub outputs: BTreeMap<String, String>,
     /// Things the reader should know that are not failures.
@@ -97,6 +103,7 @@ impl CiReport {
 
 use crate::catalog::canonical::short_hash as short;
 
+pub mod at_risk;
 mod definitions;
 mod error;
 mod headline;
@@ -195,8 +202,25 @@ fn footer(r: &CiReport, out: &mut String) {
             short(&c.base_suite_sha256)
         );
     }
+    let routers = r
+        .run
+        .results
+        .iter()
+        .filter(|m| crate::record::metric::is_router(&m.model))
+        .count();
+    let defined = match (routers, r.run.results.len() - routers) {
+        (0, _) => {
+            "tool accuracy = share of tasks where the model called the intended tool (or rightly none)"
+        }
+        (_, 0) => {
+            "findability@1 = share of tasks whose intended tool a search over the definitions puts first (or that match no tool when none fits)"
+        }
+        _ => {
+            "tool accuracy (models) = share of tasks where the model called the intended tool (or rightly none); findability@1 (searches) = share whose intended tool the search puts first"
+        }
+    };
     out.push_str(&format!(
-        "\n<sub>toolgate {} · {} · catalog sha256 {}… · {} tasks from {}{} (suite sha256 {}…) · {}{}{} · tool accuracy = share of tasks where the model called the intended tool (or rightly none), 95% Wilson intervals; changes use exact paired McNemar tests, Bonferroni-corrected.</sub>\n",
+        "\n<sub>toolgate {} · {} · catalog sha256 {}… · {} tasks from {}{} (suite sha256 {}…) · {}{}{} · {defined}, 95% Wilson intervals; changes use exact paired McNemar tests, Bonferroni-corrected.</sub>\n",
         r.toolgate_version,
         code(&r.server),
         short(&r.catalog_sha256),
@@ -258,6 +282,7 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     let mut sections = vec![head];
     for render in [
         scores,
+        at_risk::at_risk,
         ablation,
         crate::report::belt::ci_section,
         per_tool,
@@ -316,7 +341,8 @@ pub fn terminal(r: &CiReport) -> String {
     };
     for m in &r.run.results {
         out.push_str(&format!(
-            "tool accuracy   {}  {}\n",
+            "{:<16}{}  {}\n",
+            crate::record::metric::name(&m.model),
             m.model,
             m.metrics.accuracy.show()
         ));

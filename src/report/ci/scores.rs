@@ -42,7 +42,10 @@ pub(super) fn scores(r: &CiReport, out: &mut String) {
             out.push_str("\nFew shared tasks: only large differences can reach significance.\n");
         }
     } else {
-        out.push_str("| model | tool accuracy | tasks | failures (confused / missed / false call / error) |\n|---|---|---:|---|\n");
+        out.push_str(&format!(
+            "| model | {} | tasks | failures (confused / missed / false call / error) |\n|---|---|---:|---|\n",
+            crate::record::metric::name_of_all(r.run.results.iter().map(|m| m.model.as_str()))
+        ));
         for m in &r.run.results {
             let x = &m.metrics;
             out.push_str(&format!(

@@ -11,8 +11,13 @@ use crate::score::ablation::{Ablation, Arm, ArmResult};
 use crate::score::curve::p_text;
 
 fn about(a: &Ablation) -> String {
+    let metric = crate::record::metric::name_of_all(a.results.iter().map(|r| r.model.as_str()));
+    let mut metric = metric.to_string();
+    if let Some(c) = metric.get_mut(0..1) {
+        c.make_ascii_uppercase();
+    }
     format!(
-        "Tool accuracy on the same tasks with every description removed (names and schema shapes only) and with every tool renamed `tool_01`, `tool_02`, …, each paired with the full catalog (one-sided exact test, alpha {}). A suite that measures descriptions scores lower without them.",
+        "{metric} on the same tasks with every description removed (names and schema shapes only) and with every tool renamed `tool_01`, `tool_02`, …, each paired with the full catalog (one-sided exact test, alpha {}). A suite that measures descriptions scores lower without them.",
         a.alpha
     )
 }

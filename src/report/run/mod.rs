@@ -54,7 +54,11 @@ pub fn terminal(run: &RunFile) -> String {
                 out.push_str(&format!("usage              {}\n", usage_line(u)));
             }
         }
-        out.push_str(&format!("tool accuracy      {}\n", pct(&m.accuracy)));
+        out.push_str(&format!(
+            "{:<19}{}\n",
+            crate::record::metric::name(&r.model),
+            pct(&m.accuracy)
+        ));
         for (k, rate) in &m.by_kind {
             out.push_str(&format!("  {:<16} {}\n", k, pct(rate)));
         }
@@ -213,7 +217,8 @@ pub fn markdown_body(run: &RunFile) -> String {
         }
         out.push_str("| metric | value |\n|---|---|\n");
         out.push_str(&format!(
-            "| **tool accuracy** | **{}** |\n",
+            "| **{}** | **{}** |\n",
+            crate::record::metric::name(&r.model),
             pct(&m.accuracy)
         ));
         for (k, rate) in &m.by_kind {

@@ -1,0 +1,93 @@
+//! "Requests at risk": for a search over the definitions (bm25, toolsearch, embed, hybrid),
+//! the requests whose right tool it does not put first, with the tool it puts first instead.
+//! On realistic requests such a miss made a real model's wrong pick 8–10 times likelier, and
+//! named the same wrong tool 8–9 times in 10: which requests and which tool are at risk, not
+//! an accuracy level.
+
+use serde::{Deserialize, Serialize};
+
+use super::CiReport;
+use crate::report::markdown::code;
+
+/// The most requests kept in ci.json (the comment shows fewer).
+pub const MAX_KEPT: usize = 200;
+/// Rows the comment shows.
+const SHOWN: usize = 12;
+/// Characters of a request shown.
+const REQUEST_CHARS: usize = 120;
+
+/// One request a search ranks another tool first for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AtRisk {
+    pub model: String,
+    pub task_id: String,
+    pub request: String,
+    pub expected: String,
+    /// The tool the search puts first instead.
+    pub instead: String,
+}
+
+/// The requests at risk among `outcomes` (router models only), in task order, at most
+/// [`MAX_KEPT`]; and how many there are in all.
+pub fn collect(
+    outcomes: &[crate::score::OutcomeLine],
+    tasks: &[crate::tasks::Task],
+) -> (Vec<AtRisk>, usize) {
+    let by_id: std::collections::HashMap<&str, &crate::tasks::Task> =
+        tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut total = 0;
+    for o in outcomes {
+        if !crate::record::metric::is_router(&o.model) {
+            continue;
+        }
+        let (Some(expected), Some(called)) = (&o.expected, &o.called) else {
+            continue;
+        };
+        if expected == called || !seen.insert((o.model.as_str(), o.task_id.as_str())) {
+            continue;
+        }
+        total += 1;
+        if out.len() < MAX_KEPT {
+            out.push(AtRisk {
+                model: o.model.clone(),
+                task_id: o.task_id.clone(),
+                request: by_id
+                    .get(o.task_id.as_str())
+                    .map(|t| t.request.clone())
+                    .unwrap_or_default(),
+                expected: expected.clone(),
+                instead: called.clone(),
+            });
+        }
+    }
+    (out, total)
+}
+
+/// The comment's section (nothing when no request is at risk).
+pub(super) fn at_risk(r: &CiReport, out: &mut String) {
+    if r.at_risk.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "### Requests at risk\n\n{} request(s) for which a search over the tool definitions puts another tool first. A model's wrong picks concentrate on such requests, usually on the same wrong tool: read these definitions side by side. This is where to look, not an accuracy level.\n\n| model | request | right tool | found first instead |\n|---|---|---|---|\n",
+        r.at_risk_total
+    ));
+    for a in r.at_risk.iter().take(SHOWN) {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            code(&a.model),
+            super::text_cell(&crate::text::clip(&a.request, REQUEST_CHARS)),
+            code(&a.expected),
+            code(&a.instead)
+        ));
+    }
+    if r.at_risk_total > SHOWN {
+        out.push_str(&format!(
+            "\n…and {} more in ci.json (`at_risk`).\n",
+            r.at_risk_total - SHOWN
+        ));
+    }
+    out.push('\n');
+}
