@@ -3,6 +3,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod codex_search;
 pub mod discover;
 pub mod embed;
 pub mod error;
@@ -276,6 +277,9 @@ pub fn build(
     Ok(match spec.kind() {
         ModelKind::Bm25 => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
         ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
+        ModelKind::ToolSearch if head == "toolsearch-codex" => {
+            Box::new(codex_search::CodexSearch::from_spec(rest, catalog)?)
+        }
         ModelKind::ToolSearch => Box::new(tool_search::ToolSearch::from_spec(head, rest, catalog)?),
         ModelKind::Embed => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
         ModelKind::Hybrid => Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?),

@@ -13,6 +13,7 @@ mod belt_lint;
 mod bounds;
 mod ci;
 mod cli;
+mod codex_search;
 mod color;
 mod connect;
 mod contract;
