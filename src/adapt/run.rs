@@ -48,6 +48,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
             shard: args.shard,
             incremental: None,
             model: model_options(args)?,
+            max_cost: args.max_cost,
         })
     }
 }

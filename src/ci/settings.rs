@@ -133,6 +133,7 @@ pub fn resolve(
         shard: None,
         incremental: None,
         model: Default::default(),
+        max_cost: pick!(max_cost),
     };
     let no_cache = pick!(no_cache).unwrap_or(false);
     let curve = crate::eval::curve::When::from(pick!(curve));

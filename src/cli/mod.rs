@@ -291,6 +291,10 @@ pub struct RunArgs {
     /// Stop after this many provider calls; the run is marked partial.
     #[arg(long, value_name = "N")]
     pub max_calls: Option<usize>,
+    /// Stop paying once the cost estimate reaches this many US dollars (list prices of known
+    /// models; the estimate is printed before the run): a call budget like --max-calls.
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
     /// Do not read or write the response cache.
     #[arg(long)]
     pub no_cache: bool,

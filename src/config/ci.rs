@@ -90,6 +90,10 @@ pub struct CiConfig {
     /// Stop after this many provider calls; the run is marked partial and cannot pass.
     #[arg(long, env = "TOOLGATE_MAX_CALLS", value_name = "N")]
     pub max_calls: Option<usize>,
+    /// Stop paying once the cost estimate reaches this many US dollars (list prices of known
+    /// models; the estimate is printed before the run): a call budget like --max-calls.
+    #[arg(long, env = "TOOLGATE_MAX_COST", value_name = "USD")]
+    pub max_cost: Option<f64>,
     /// Calls a model may make per task [default: 1].
     #[arg(long, env = "TOOLGATE_MAX_STEPS", value_name = "N")]
     pub max_steps: Option<u32>,

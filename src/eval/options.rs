@@ -27,6 +27,9 @@ pub struct EvalOptions {
     /// Reuse this base's decisions where a change cannot reach (`--incremental`).
     pub incremental: Option<IncrementalBase>,
     pub model: ModelOptions,
+    /// Stop paying once the estimate says this many US dollars are spent (`--max-cost`): the
+    /// per-call estimate becomes a call budget, like `--max-calls`.
+    pub max_cost: Option<f64>,
 }
 
 /// The base of an incremental run and the name reports give it.
@@ -50,6 +53,7 @@ impl Default for EvalOptions {
             shard: None,
             incremental: None,
             model: ModelOptions::default(),
+            max_cost: None,
         }
     }
 }

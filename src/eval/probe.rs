@@ -16,8 +16,11 @@ pub(super) async fn probe_descriptions(
     tasks: &[Task],
     predictions: &[crate::record::PredictionLine],
     budget_left: bool,
+    early: Vec<(usize, Option<DescriptionProbe>)>,
 ) {
-    for (info, m) in run.models.iter_mut().zip(built) {
+    let mut early: std::collections::BTreeMap<usize, Option<DescriptionProbe>> =
+        early.into_iter().collect();
+    for (i, (info, m)) in run.models.iter_mut().zip(built).enumerate() {
         if info.deterministic
             || info
                 .descriptions
@@ -33,7 +36,16 @@ pub(super) async fn probe_descriptions(
             let t = tasks.iter().find(|t| t.id == p.task_id)?;
             Some((t.request.clone(), p.decision.prompt_tokens))
         });
+        let sent = early.remove(&i).flatten();
         let p = match (budget_left, found) {
+            // The canary went out with the first tasks: its answer stands, with the prompt
+            // tokens one real request cost added for the record.
+            (_, found) if sent.is_some() => sent.map(|mut p| {
+                if p.prompt_tokens.is_none() {
+                    p.prompt_tokens = found.and_then(|(_, t)| t);
+                }
+                p
+            }),
             _ if info.stopped.is_some() => Some(DescriptionProbe::unchecked(
                 "the endpoint was stopped (its cause is given with the run) before the description canary was sent",
             )),

@@ -60,10 +60,11 @@ pub async fn evaluate(
             opts.max_steps
         );
     }
+    let (model_opts, estimates) = plan_cost(catalog, tasks, opts)?;
     let built: Vec<Box<dyn models::Model>> = opts
         .models
         .iter()
-        .map(|s| models::build(s, catalog, &opts.model))
+        .map(|s| models::build(s, catalog, &model_opts))
         .collect::<anyhow::Result<_>>()?;
     let nondeterministic: Vec<String> = built
         .iter()
@@ -160,6 +161,7 @@ pub async fn evaluate(
                         descriptions: None,
                         usage: None,
                         stopped: None,
+                        estimate: estimates.get(&m.spec()).cloned(),
                     })
                     .collect(),
                 trials: opts.trials,
@@ -222,18 +224,35 @@ pub async fn evaluate(
     let mut writer = PredictionWriter::open(&dir)?;
     let concurrency = opts.concurrency.max(1) * built.len().max(1);
     let mine = super::shard::select(tasks, opts.shard);
-    let ran = runner::execute(
-        &runner::Plan {
-            models: &built,
-            trials: &trials,
-            tasks: &mine,
-            done: &done,
-            concurrency,
-        },
-        &mut writer,
-        None,
-    )
-    .await?;
+    // The description canary of each LLM that has no answer yet goes out with the first tasks
+    // (it is outside --max-calls), so it adds no wait after the run.
+    let unprobed: Vec<usize> = run
+        .models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            !m.deterministic
+                && m.descriptions
+                    .as_ref()
+                    .is_none_or(|p| p.outcome == crate::models::ProbeOutcome::CouldNotCheck)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let built_ref = &built;
+    let canaries = futures::future::join_all(
+        unprobed
+            .iter()
+            .map(|&i| async move { (i, built_ref[i].descriptions_reach("", None).await) }),
+    );
+    let plan = runner::Plan {
+        models: &built,
+        trials: &trials,
+        tasks: &mine,
+        done: &done,
+        concurrency,
+    };
+    let (ran, early) = tokio::join!(runner::execute(&plan, &mut writer, None), canaries);
+    let ran = ran?;
     runner::say_skipped(ran.skipped);
     // The canary spends two requests per model: not past a --max-calls budget that already
     // ran out (a resumed run probes when it completes).
@@ -256,7 +275,7 @@ pub async fn evaluate(
                 .is_none_or(|p| p.outcome == crate::models::ProbeOutcome::CouldNotCheck)
     }) {
         let predictions = read_predictions(&dir)?;
-        probe_descriptions(&mut run, &built, &mine, &predictions, budget_left).await;
+        probe_descriptions(&mut run, &built, &mine, &predictions, budget_left, early).await;
     }
     Ok(RunDir {
         dir,
@@ -265,6 +284,60 @@ pub async fn evaluate(
         alone: Vec::new(),
         _lock: lock,
     })
+}
+
+/// The cost estimate of each LLM of the run (said on stderr before anything is spent), keyed
+/// by the built model's spec, and the model options with `--max-cost` turned into a call
+/// budget.
+fn plan_cost(
+    catalog: &Catalog,
+    tasks: &[Task],
+    opts: &EvalOptions,
+) -> anyhow::Result<(
+    models::ModelOptions,
+    BTreeMap<String, models::cost::Estimate>,
+)> {
+    let mut model_opts = opts.model.clone();
+    let mine = super::shard::select(tasks, opts.shard);
+    let requests: Vec<&str> = mine.iter().map(|t| t.request.as_str()).collect();
+    let mut estimates = BTreeMap::new();
+    let (mut calls, mut usd, mut unpriced) = (0u64, 0f64, Vec::new());
+    for s in opts.models.iter().filter(|s| s.is_llm()) {
+        let e = models::cost::estimate(s, catalog, &requests, opts.trials);
+        crate::elog!("{}", e.sentence(s.as_str()));
+        calls += e.calls;
+        match e.usd {
+            Some(u) => usd += u,
+            None => unpriced.push(s.to_string()),
+        }
+        // Built models normalise their spec the same way for LLMs (`provider:model`).
+        estimates.insert(s.to_string(), e);
+    }
+    if let Some(max) = opts.max_cost
+        && calls > 0
+    {
+        if !(max.is_finite() && max >= 0.0) {
+            anyhow::bail!("--max-cost {max}: give a number of US dollars, 0 or more");
+        }
+        if !unpriced.is_empty() {
+            anyhow::bail!(
+                "--max-cost: no list price is known for {}, so a dollar budget cannot be kept; use --max-calls N instead",
+                unpriced.join(", ")
+            );
+        }
+        if usd > max {
+            let cap = ((max / (usd / calls as f64)).floor() as usize).min(usize::MAX);
+            let cap = match &model_opts.llm.budget {
+                Some(b) => cap.min(b.max()),
+                None => cap,
+            };
+            crate::elog!(
+                "--max-cost ${max:.2}: the estimate (${usd:.2}) is over it, so the run stops paying after {cap} call(s) and is marked partial"
+            );
+            model_opts.llm.budget = Some(std::sync::Arc::new(models::llm::Budget::new(cap)));
+        }
+    }
+    Ok((model_opts, estimates))
 }
 
 use super::dirs::{DirLock, claim_dir};

@@ -4,6 +4,7 @@
 pub mod bm25;
 pub mod cache;
 pub mod codex_search;
+pub mod cost;
 pub mod discover;
 pub mod embed;
 pub mod error;

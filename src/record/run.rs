@@ -65,6 +65,48 @@ pub struct ModelInfo {
     /// answering), when they did; a resumed run clears it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// What the run was expected to cost before it started (LLMs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
+}
+
+/// When the list prices of the cost estimate were read.
+pub const PRICES_AS_OF: &str = "2025-08";
+
+/// What a run of one model is expected to spend.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub calls: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// US dollars at list price; `None` when the model's price is not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd: Option<f64>,
+}
+
+impl Estimate {
+    /// One line for the log and the report.
+    pub fn sentence(&self, spec: &str) -> String {
+        let cost = match self.usd {
+            Some(0.0) => " (runs on your own hardware: no per-token price)".to_string(),
+            Some(usd) => format!(" ≈ ${usd:.2} at list price ({PRICES_AS_OF})"),
+            None => " (no price known for this model: tokens only)".to_string(),
+        };
+        format!(
+            "estimate for {spec}: {} call(s), ~{} prompt + ~{} reply tokens{cost}; cached replies cost nothing",
+            self.calls, self.prompt_tokens, self.completion_tokens
+        )
+    }
+
+    /// The calls `max_usd` pays for at this estimate's price per call (`None`: no price).
+    pub fn calls_for(&self, max_usd: f64) -> Option<u64> {
+        let usd = self.usd?;
+        if usd <= 0.0 || self.calls == 0 {
+            return Some(u64::MAX);
+        }
+        let per_call = usd / self.calls as f64;
+        Some((max_usd / per_call).floor() as u64)
+    }
 }
 
 /// What a model's decisions cost and how fast they came.

@@ -17,6 +17,7 @@ mod codex_search;
 mod color;
 mod connect;
 mod contract;
+mod cost;
 mod curve;
 mod docs;
 #[cfg(feature = "embed")]

@@ -29,6 +29,11 @@ impl Budget {
             .is_ok()
     }
 
+    /// The most calls it allows.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     pub fn used(&self) -> usize {
         self.used.load(Ordering::SeqCst)
     }

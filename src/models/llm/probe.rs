@@ -65,8 +65,8 @@ pub fn advice(spec: &str) -> &'static str {
 }
 
 impl LlmModel {
-    /// Asks the canary request twice (descriptions as written, then swapped) and reads what
-    /// was called. `known`: the prompt tokens one real request cost, kept for the record.
+    /// Asks the canary request twice at once (descriptions as written, and swapped) and reads
+    /// what was called. `known`: the prompt tokens one real request cost, kept for the record.
     pub(super) async fn probe(
         &self,
         _request: &str,
@@ -91,12 +91,8 @@ impl LlmModel {
                 Err(e) => Err(e.message),
             }
         };
-        let a = ask(false).await;
-        // A failed first request (a stopped run, a dead endpoint) is not sent again.
-        let b = match &a {
-            Ok(_) => ask(true).await,
-            Err(e) => Err(e.clone()),
-        };
+        // Both at once: the canary goes out beside the run's first tasks and adds no wait.
+        let (a, b) = tokio::join!(ask(false), ask(true));
         let called = |r: &Result<Option<String>, String>| r.as_ref().ok().cloned().flatten();
         let canary = verdict(called(&a).as_deref(), called(&b).as_deref());
         let shown = |r: &Result<Option<String>, String>| -> String {

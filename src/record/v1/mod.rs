@@ -108,6 +108,8 @@ pub struct ModelInfoV1 {
     pub usage: Option<UsageV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<internal::Estimate>,
 }
 
 impl From<internal::ModelInfo> for ModelInfoV1 {
@@ -121,6 +123,7 @@ impl From<internal::ModelInfo> for ModelInfoV1 {
             descriptions: v.descriptions.map(Into::into),
             usage: v.usage.map(Into::into),
             stopped: v.stopped,
+            estimate: v.estimate,
         }
     }
 }
@@ -136,6 +139,7 @@ impl From<ModelInfoV1> for internal::ModelInfo {
             descriptions: v.descriptions.map(Into::into),
             usage: v.usage.map(Into::into),
             stopped: v.stopped,
+            estimate: v.estimate,
         }
     }
 }

@@ -22,6 +22,19 @@ pub fn usage_text(u: &crate::record::run::Usage) -> String {
     usage_line(u)
 }
 
+/// The estimate made before the run, in a few words.
+fn estimate_line(e: &crate::record::run::Estimate) -> String {
+    let usd = match e.usd {
+        Some(u) if u > 0.0 => format!(", ≈ ${u:.2} at list price"),
+        Some(_) => ", no per-token price".into(),
+        None => String::new(),
+    };
+    format!(
+        "{} calls, ~{} prompt + ~{} reply tokens{usd}",
+        e.calls, e.prompt_tokens, e.completion_tokens
+    )
+}
+
 fn pct(r: &Rate) -> String {
     r.show()
 }
@@ -49,6 +62,9 @@ pub fn terminal(run: &RunFile) -> String {
             }
             for n in &info.notes {
                 out.push_str(&format!("note               {}\n", plain(n)));
+            }
+            if let Some(e) = &info.estimate {
+                out.push_str(&format!("estimated          {}\n", estimate_line(e)));
             }
             if let Some(u) = &info.usage {
                 out.push_str(&format!("usage              {}\n", usage_line(u)));
@@ -210,6 +226,12 @@ pub fn markdown_body(run: &RunFile) -> String {
             }
             for n in &info.notes {
                 out.push_str(&format!("> note: {}\n\n", escape_cell(n)));
+            }
+            if let Some(e) = &info.estimate {
+                out.push_str(&format!(
+                    "Estimated before the run: {}.\n\n",
+                    estimate_line(e)
+                ));
             }
             if let Some(u) = &info.usage {
                 out.push_str(&format!("Usage: {}.\n\n", usage_line(u)));
