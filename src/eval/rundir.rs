@@ -326,7 +326,7 @@ fn plan_cost(
             );
         }
         if usd > max {
-            let cap = ((max / (usd / calls as f64)).floor() as usize).min(usize::MAX);
+            let cap = (max / (usd / calls as f64)).floor() as usize;
             let cap = match &model_opts.llm.budget {
                 Some(b) => cap.min(b.max()),
                 None => cap,
