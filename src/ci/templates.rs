@@ -43,7 +43,8 @@ lock = "toolgate.lock"
 [ci]
 # The task file (JSONL). Make one with `toolgate generate -o tasks.jsonl`, review it, commit it.
 # Without one, tasks are generated on every run and cannot be compared with a base.
-{tasks_line}# Models: bm25 (offline, default), or e.g. "openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest",
+{tasks_line}# Models: bm25 (offline, default: a search over the definitions, so its score is findability,
+# not tool accuracy; tool accuracy needs a model that chooses), or e.g. "openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest",
 # "ollama:qwen2.5:7b". Keys come from the provider's own variable (OPENAI_API_KEY, ...).
 models = ["bm25"]
 # trials = 3                  # per task, for models that are not deterministic
@@ -121,7 +122,10 @@ const GATE_INPUTS: &str = "          config: toolgate.toml
           # incremental: true   # re-run only the tasks a change can reach (LLM suites)
 ";
 const LLM_HINT: &str =
-    "          # For an LLM, add `model: openai:gpt-4o-mini` above and its key below.
+    "          # Without a model the gate measures findability (a search over the definitions),
+          # not tool accuracy. For tool accuracy add `model: openai:gpt-4o-mini` and
+          # `max-cost: \"2\"` (dollars; the estimate is printed first) above and its key below;
+          # restore .toolgate-cache with actions/cache so an unchanged PR costs 0 calls.
         # env:
         #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
 ";

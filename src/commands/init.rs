@@ -92,6 +92,9 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
             "next: `toolgate pin` (writes toolgate.lock), `toolgate generate -o tasks.jsonl` (review it, then `toolgate approve tasks.jsonl`), set [ci] tasks, then `toolgate ci`"
         ),
     }
+    crate::elog!(
+        "without a model the gate measures findability (does a search over the definitions put the right tool first?) and fails a pull request on confusable definitions it introduces; tool accuracy needs a model that chooses: set `model` in the workflow (e.g. openai:gpt-4o-mini with OPENAI_API_KEY from secrets, or a local server such as ollama:qwen2.5:7b)"
+    );
     Ok(Exit::Pass)
 }
 
