@@ -13,6 +13,7 @@ use crate::catalog::lock::{self, LockFile};
 use crate::eval::baseline::Baseline;
 use crate::gate::{LockCheck, LockState, LockStatus};
 use crate::github::GithubEnv;
+use crate::tasks::Task;
 use crate::tasks::template::{GenerateOptions, generate};
 
 /// The lock check: how the server compares with the reviewed lock at `path`.
@@ -45,19 +46,115 @@ pub fn lock_status(
     Ok(status)
 }
 
-/// The task file: the user's, or one generated from `catalog` into the output folder (with a
-/// notice that it cannot be compared with a base). Returns its path and whether it was made.
+/// Where generated tasks are written from: the base revision's reviewed definitions in a pull
+/// request (so base and head are scored on the same requests), else the reviewed lock when it
+/// matches the server (the same canonical form, so the base branch's run generates the same
+/// suite), else the server's catalog as listed.
+fn generation_source(
+    s: &CiSettings,
+    catalog: &Catalog,
+    lock: &LockStatus,
+) -> anyhow::Result<(Catalog, &'static str)> {
+    // A belt's lock holds every server's section: the server's own catalog is generated from.
+    if s.belt.is_some() || s.lock_section.is_some() {
+        return Ok((catalog.clone(), "this catalog"));
+    }
+    if let Some(p) = &s.base_lock {
+        return Ok((
+            crate::catalog::snapshot::read(p)?,
+            "the base revision's reviewed definitions (its toolgate.lock)",
+        ));
+    }
+    if lock.status == LockState::Match {
+        return Ok((
+            crate::catalog::snapshot::read(&s.policy.lock_path)?,
+            "the reviewed definitions (toolgate.lock, which matches the server)",
+        ));
+    }
+    Ok((catalog.clone(), "this catalog"))
+}
+
+/// The generated requests for tools whose description changed since `from`: how many tools,
+/// and how many of the requests' words only the old description has and only the new one has
+/// (words of the tool's name and parameter names, which requests carry either way, set
+/// aside). Requests written from the old wording reuse its words, so a word-matching score
+/// favours it.
+fn wording_overlap(from: &Catalog, catalog: &Catalog, tasks: &[Task]) -> (usize, usize, usize) {
+    use std::collections::HashSet;
+    let (mut tools, mut old_only, mut new_only) = (0, 0, 0);
+    for old in &from.tools {
+        let Some(new) = catalog.tool(old.name()) else {
+            continue;
+        };
+        if old.description() == new.description() {
+            continue;
+        }
+        tools += 1;
+        let mut common: HashSet<String> =
+            crate::text::content_words(&crate::text::name_words(old.name()).join(" "))
+                .into_iter()
+                .collect();
+        for t in [old, new] {
+            for (p, _) in t.params() {
+                common.extend(crate::text::content_words(
+                    &crate::text::name_words(p).join(" "),
+                ));
+            }
+        }
+        let words = |t: &crate::catalog::Tool| -> HashSet<String> {
+            crate::text::content_words(t.description().unwrap_or(""))
+                .into_iter()
+                .filter(|w| !common.contains(w))
+                .collect()
+        };
+        let (ow, nw) = (words(old), words(new));
+        for t in tasks
+            .iter()
+            .filter(|t| t.expected.as_ref().is_some_and(|e| e.tool == old.name()))
+        {
+            for w in crate::text::content_words(&t.request) {
+                match (ow.contains(&w), nw.contains(&w)) {
+                    (true, false) => old_only += 1,
+                    (false, true) => new_only += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    (tools, old_only, new_only)
+}
+
+/// The task file: the user's, or one generated (see [`generation_source`]) into the output
+/// folder, with notices that say what it is and whom it favours. Returns its path and whether
+/// it was made.
 pub fn tasks_file(
     s: &CiSettings,
     catalog: &Catalog,
+    lock: &LockStatus,
     out: &OutDir,
     notices: &mut Vec<String>,
 ) -> anyhow::Result<(PathBuf, bool)> {
     if let Some(p) = &s.tasks {
         return Ok((p.clone(), false));
     }
-    let g = generate(catalog, &GenerateOptions::default());
-    if g.tasks.is_empty() {
+    let (from, source) = generation_source(s, catalog, lock)?;
+    let g = generate(&from, &GenerateOptions::default());
+    // Requests for tools this change removed cannot be asked of it.
+    let (mut tasks, mut gone) = (Vec::new(), Vec::new());
+    for t in g.tasks {
+        let named = t
+            .expected
+            .iter()
+            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
+            .chain(&t.lure);
+        let missing: Vec<&String> = named.filter(|n| catalog.tool(n).is_none()).collect();
+        if missing.is_empty() {
+            tasks.push(t);
+        } else {
+            gone.extend(missing.into_iter().cloned());
+        }
+    }
+    if tasks.is_empty() {
         bail!(
             "no tasks could be generated from {}: pass --tasks FILE",
             catalog.source
@@ -71,12 +168,28 @@ pub fn tasks_file(
             names.join(", ")
         ));
     }
+    if !gone.is_empty() {
+        gone.sort();
+        gone.dedup();
+        notices.push(format!(
+            "Generated requests naming tools this change removed were left out ({}), so this suite differs from the base's.",
+            crate::text::list_some(&gone, 5)
+        ));
+    }
     let p = out.file(files::TASKS_JSONL);
-    crate::tasks::write_tasks(&p, &g.tasks)?;
+    crate::tasks::write_tasks(&p, &tasks)?;
     notices.push(format!(
-        "No task file was given, so {} tasks were generated from this catalog (templates, seed 1). They change when descriptions change, so they cannot be compared with a base: generate a task file once (`toolgate generate`), review it and commit it.",
-        g.tasks.len()
+        "No task file was given, so {} tasks were generated from {source} (templates, seed 1), pending review: a smoke suite. Base and head are scored on these same requests. Generate a task file once (`toolgate generate`), review it and commit it for numbers that stand.",
+        tasks.len()
     ));
+    let (changed, old_only, new_only) = wording_overlap(&from, catalog, &tasks);
+    // Requests made from the old wording carry the words a rewrite dropped: each is a match
+    // for a word-matching search that only the old description can win.
+    if changed > 0 && old_only > 0 {
+        notices.push(format!(
+            "The generated requests were written from the base's descriptions, so this comparison favours the old wording: for the {changed} tool(s) whose description changed, the requests use {old_only} word(s) that only the old description has (and {new_only} that only the new one has; names and parameter names set aside). Judge a rewrite on requests written in users' words (a reviewed task file) or with a model."
+        ));
+    }
     Ok((p, true))
 }
 

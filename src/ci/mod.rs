@@ -133,7 +133,7 @@ pub async fn run(
     }
 
     // Tasks: the user's, or generated from this catalog.
-    let (tasks_path, generated) = tasks_file(s, &catalog, &out, &mut notices)?;
+    let (tasks_path, generated) = tasks_file(s, &catalog, &lock, &out, &mut notices)?;
     let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
 
     // Evaluate (resumable in <out>/run), or join the shards there; in a belt, on your tools

@@ -64,7 +64,13 @@ pub async fn run_shard(
     let out = OutDir(s.out.clone());
     out.prepare()?;
     let mut notices = s.notices.clone();
-    let (tasks_path, _) = tasks_file(s, catalog, &out, &mut notices)?;
+    // The same lock reading as the fan-in's, so both generate the same suite.
+    let lock = super::inputs::lock_status(
+        s.policy.lock_check,
+        &s.policy.lock_path,
+        &crate::catalog::lock::LockFile::from_catalog(catalog),
+    )?;
+    let (tasks_path, _) = tasks_file(s, catalog, &lock, &out, &mut notices)?;
     let tasks = eval::load_tasks(catalog, &tasks_path, s.eval.split)?;
     let run_dir = out.run_dir();
     let mut opts = EvalOptions {

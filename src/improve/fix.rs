@@ -343,6 +343,7 @@ pub async fn run(
     for n in &notes {
         text.push_str(&format!("note: {n}\n"));
     }
+    text.push_str(&super::what_it_judges(spec.as_str()));
     for p in &proposals {
         text.push_str(&format!(
             "\n{} `{}` — {}\n  before: {}\n  after:  {}\n  dev: {:.1}% → {:.1}% (n={}), p={:.4}, corrected p={:.4}{}\n",

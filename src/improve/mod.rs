@@ -114,6 +114,18 @@ pub fn too_small_note(tool: &str, touching: usize, m: usize, alpha: f64) -> Opti
     })
 }
 
+/// What a verdict of `spec` is about: for a search over the definitions (bm25, toolsearch,
+/// embed, hybrid), findability, not which tool a model would choose; nothing for a model.
+pub(crate) fn what_it_judges(spec: &str) -> String {
+    if crate::record::metric::is_router(spec) {
+        format!(
+            "note: `{spec}` is a search over the tool definitions: its verdict is about findability@1 (does a search put the right tool first?), not about which tool a model would choose. Measure with a model (-m openai:…, a local server) for that.\n"
+        )
+    } else {
+        String::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

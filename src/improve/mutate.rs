@@ -205,6 +205,9 @@ pub async fn run(
         .map(|s| compare(s, &base, s, &head, args.alpha))
         .collect();
     let mut text = preface;
+    for s in &names {
+        text.push_str(&super::what_it_judges(s));
+    }
     text.push_str(&render(&changes, catalog, &cmps));
     for c in &cmps {
         let hurt = super::hurt_tools(c, args.max_loss);

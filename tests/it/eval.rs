@@ -426,6 +426,10 @@ fn mutate_measures_one_description_change_without_touching_the_server() {
         .assert()
         .success()
         .stdout(predicate::str::contains("mutation of `cancel_event`"))
+        // bm25 is a search: its verdict is said to be about findability, not a model's choice.
+        .stdout(predicate::str::contains(
+            "its verdict is about findability@1 (does a search put the right tool first?), not about which tool a model would choose",
+        ))
         .stdout(predicate::str::is_match(r"cancel_event\s+n=8\s+0\.0% →\s+\d").unwrap());
     let cmp: Value = read_json(&out.join("mutation.json"));
     let overall = &cmp[0]["overall"];

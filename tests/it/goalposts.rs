@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::common::{fixture, read_json, toolgate};
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .current_dir(dir)
         .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
@@ -22,7 +22,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-fn server(catalog: &str) -> String {
+pub(crate) fn server(catalog: &str) -> String {
     format!("python3 {} {catalog}", fixture("servers/fakemcp.py"))
 }
 

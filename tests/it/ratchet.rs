@@ -105,3 +105,59 @@ fn copied_descriptions_fail_the_default_gate_and_an_unchanged_pull_request_passe
         "{report:#}"
     );
 }
+
+/// Issue 39 point 4: without a task file, base and head are scored on the same requests, made
+/// from the base revision's reviewed definitions, so the comparison is paired; and when those
+/// requests reuse the old descriptions' words, the comment says the comparison favours them.
+#[test]
+fn generated_requests_come_from_the_base_and_say_whom_they_favour() {
+    use crate::common::{fixture, toolgate};
+    use crate::goalposts::{git, server};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir(&dir).unwrap();
+    git(&dir, &["init", "-q", "-b", "main"]);
+    std::fs::copy(fixture("example/before.json"), dir.join("catalog.json")).unwrap();
+    let toml = format!(
+        "server = {:?}\nlock = \"toolgate.lock\"\n\n[ci]\nmodels = [\"bm25\"]\nbase = \"toolgate-baseline.json\"\nfail_on_regression = false\nlint_fail_on = \"never\"\n",
+        server("catalog.json")
+    );
+    std::fs::write(dir.join("toolgate.toml"), toml).unwrap();
+    toolgate()
+        .current_dir(&dir)
+        .args(["pin"])
+        .assert()
+        .success();
+    toolgate()
+        .current_dir(&dir)
+        .args(["ci", "--no-github"])
+        .args(["--write-baseline", "toolgate-baseline.json", "--out"])
+        .arg(dir.join("../base-out"))
+        .assert()
+        .success();
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "base"]);
+    let base = git(&dir, &["rev-parse", "HEAD"]);
+
+    // The pull request rewrites every description and re-pins.
+    std::fs::copy(fixture("example/after.json"), dir.join("catalog.json")).unwrap();
+    toolgate()
+        .current_dir(&dir)
+        .args(["pin"])
+        .assert()
+        .success();
+    let (code, report, summary) = pr_ci_with(&dir, &base, &[], serde_json::json!({}), &[], &[]);
+    assert_eq!(code, 0, "{report:#}");
+    let notices = report["notices"].to_string();
+    assert!(
+        notices.contains("generated from the base revision's reviewed definitions"),
+        "{notices}"
+    );
+    // Same requests on both sides: the comparison is paired, task by task.
+    let cmp = &report["comparison"];
+    assert_eq!(cmp["comparable"], true, "{cmp:#}");
+    assert_eq!(cmp["base_suite_sha256"], report["run"]["suite"]["sha256"]);
+    assert!(cmp["models"][0]["shared"].as_u64().unwrap() > 20, "{cmp:#}");
+    assert!(notices.contains("favours the old wording"), "{notices}");
+    assert!(summary.contains("favours the old wording"), "{summary}");
+}
