@@ -488,6 +488,13 @@ mod tests {
                     &[],
                 ),
                 tool("pick_order", "Pick an order.", json!({}), &[]),
+                tool(
+                    "old_search",
+                    "[DEPRECATED] Please use `search_v2`.",
+                    json!({}),
+                    &[],
+                ),
+                tool("search_v2", "Search the index.", json!({}), &[]),
                 // Guidance, not deprecation.
                 tool(
                     "read_media",
@@ -509,7 +516,11 @@ mod tests {
             .collect();
         assert_eq!(
             pairs,
-            [("read_file", "read_text_file"), ("pick_list", "pick_order")],
+            [
+                ("read_file", "read_text_file"),
+                ("pick_list", "pick_order"),
+                ("old_search", "search_v2")
+            ],
             "{out:?}"
         );
         assert!(out.iter().all(|f| f.severity == Severity::Error));

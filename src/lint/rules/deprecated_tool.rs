@@ -39,13 +39,14 @@ pub(crate) const RULE: Rule = Rule {
 static DEPRECATED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)\b(not\s+|non-)?deprecated\b").unwrap());
 
-/// How a description names the tool that replaces it: "use X instead" (group 1, which alone
-/// is ordinary guidance: "for images use read_media_file instead"), or "superseded by X",
+/// How a description names the tool that replaces it: "use X instead" or a plain "use X"
+/// (groups 1 and 5, which alone are ordinary guidance: "for images use read_media_file
+/// instead"; they name a replacement only beside a deprecation), or "superseded by X",
 /// "replaced by X", "in favour of X", "migrate to X" (groups 2–4, which say the tool itself
 /// is replaced).
 static REPLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:(?:use|see|call|prefer|try)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?(?:\s+tool)?\s+instead\b|(?:superseded|replaced|obsoleted)\s+by\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|in\s+favou?r\s+of\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|(?:migrate|switch|move)\s+to\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?)",
+        r"(?i)\b(?:(?:use|see|call|prefer|try)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?(?:\s+tool)?\s+instead\b|(?:superseded|replaced|obsoleted)\s+by\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|in\s+favou?r\s+of\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|(?:migrate|switch|move)\s+to\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?|(?:use|call|prefer|see)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?)",
     )
     .unwrap()
 });
@@ -63,7 +64,7 @@ pub(super) fn replacement<'c>(
 ) -> Option<(&'c str, bool)> {
     let d = tool.description()?;
     for c in REPLACEMENT.captures_iter(d).take(16) {
-        for (g, replaced) in [(1, false), (2, true), (3, true), (4, true)] {
+        for (g, replaced) in [(1, false), (2, true), (3, true), (4, true), (5, false)] {
             let Some(m) = c.get(g) else { continue };
             let name = m.as_str().trim_end_matches(['.', ',', ':', ';']);
             if name == tool.name() {
