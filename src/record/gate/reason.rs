@@ -346,7 +346,12 @@ impl std::fmt::Display for GateReason {
                 p_adjusted,
             } => write!(
                 f,
-                "{model}: `{tool}` regressed against the base, {} → {} (corrected p={})",
+                "{model}: `{tool}` {} against the base, {} → {} (corrected p={})",
+                if super::super::metric::is_router(model) {
+                    "is harder to find (findability@1 dropped)"
+                } else {
+                    "regressed"
+                },
                 pct(*base),
                 pct(*head),
                 p(*p_adjusted)

@@ -65,13 +65,25 @@ pub fn collect(
     (out, total)
 }
 
-/// The comment's section (nothing when no request is at risk).
+/// The comment's section (nothing when no request is at risk and no tool is hard to find).
 pub(super) fn at_risk(r: &CiReport, out: &mut String) {
+    let hard: String = r
+        .run
+        .results
+        .iter()
+        .filter(|m| crate::record::metric::is_router(&m.model))
+        .map(|m| crate::report::run::findability::hard_to_find(&m.model, &m.metrics))
+        .collect();
+    if r.at_risk.is_empty() && hard.is_empty() {
+        return;
+    }
+    out.push_str("### Requests at risk\n\n");
+    out.push_str(&hard);
     if r.at_risk.is_empty() {
         return;
     }
     out.push_str(&format!(
-        "### Requests at risk\n\n{} request(s) for which a search over the tool definitions puts another tool first. A model's wrong picks concentrate on such requests, usually on the same wrong tool: read these definitions side by side. This is where to look, not an accuracy level.\n\n| model | request | right tool | found first instead |\n|---|---|---|---|\n",
+        "{} request(s) for which a search over the tool definitions puts another tool first. A model's wrong picks concentrate on such requests, usually on the same wrong tool: read these definitions side by side. This is where to look, not an accuracy level.\n\n| model | request | right tool | found first instead |\n|---|---|---|---|\n",
         r.at_risk_total
     ));
     for a in r.at_risk.iter().take(SHOWN) {

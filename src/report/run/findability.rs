@@ -167,3 +167,68 @@ mod tests {
         assert!(line.contains("1/5") && line.contains("middle 3/4") && !line.contains("easy"));
     }
 }
+
+/// The results a search of `spec` shows a model: `toolsearch…:k` and `toolsearch-codex:k` as
+/// written (5 and 8 by default), 3 for the other searches (hosts that defer tools show 3–5);
+/// rounded down to a cut-off the retrieval metrics keep.
+fn shown_k(spec: &str) -> usize {
+    let (head, rest) = spec.split_once(':').unwrap_or((spec, ""));
+    let k = match head {
+        "toolsearch" | "toolsearch-names" => rest.parse().unwrap_or(5),
+        "toolsearch-codex" => rest.parse().unwrap_or(8),
+        _ => 3,
+    };
+    crate::score::retrieval::CUTOFFS
+        .iter()
+        .copied()
+        .filter(|c| *c <= k)
+        .max()
+        .unwrap_or(1)
+}
+
+/// For the comment: the tools a search of `spec` finds in its top k for fewer than half of
+/// their requests, least findable first ("" when none, or for a model that ranks nothing).
+pub fn hard_to_find(spec: &str, m: &Metrics) -> String {
+    let Some(r) = m.retrieval.as_ref() else {
+        return String::new();
+    };
+    let k = shown_k(spec);
+    let mut hard: Vec<(&String, &crate::score::Rate)> = r
+        .per_tool
+        .iter()
+        .filter_map(|(t, s)| s.recall.get(&k).map(|rate| (t, rate)))
+        .filter(|(_, rate)| rate.n > 0 && rate.value < 0.5)
+        .collect();
+    if hard.is_empty() {
+        return String::new();
+    }
+    hard.sort_by(|a, b| a.1.value.total_cmp(&b.1.value).then(a.0.cmp(b.0)));
+    let total = hard.len();
+    let shown: Vec<String> = hard
+        .iter()
+        .take(8)
+        .map(|(t, rate)| format!("{} {}/{}", code(t), rate.k, rate.n))
+        .collect();
+    let more = if total > 8 {
+        format!(" and {} more", total - 8)
+    } else {
+        String::new()
+    };
+    format!(
+        "**Hard to find** with {} (in its top {k} for fewer than half of their requests): {}{more}.\n\n",
+        code(spec),
+        shown.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod hard_tests {
+    #[test]
+    fn a_profiles_k_is_its_own() {
+        assert_eq!(super::shown_k("toolsearch:3"), 3);
+        assert_eq!(super::shown_k("toolsearch-codex:8"), 5);
+        assert_eq!(super::shown_k("toolsearch-codex"), 5);
+        assert_eq!(super::shown_k("toolsearch:10"), 10);
+        assert_eq!(super::shown_k("bm25:3"), 3);
+    }
+}
