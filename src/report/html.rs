@@ -267,7 +267,10 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
     }
     out.push_str("<h3>Confusion matrix</h3><p class=muted>Rows: the tool a task expects; columns: what the model called. Hover a cell for detail.</p>");
     out.push_str(&heatmap(m));
-    out.push_str("<h3>Per tool</h3><table><thead><tr><th>tool</th><th>n</th><th>accuracy (recall)</th><th>95% CI</th><th>precision</th><th>F1</th></tr></thead><tbody>");
+    out.push_str(&format!(
+        "<h3>Per tool</h3><table><thead><tr><th>tool</th><th>n</th><th>{}</th><th>95% CI</th><th>precision</th><th>F1</th></tr></thead><tbody>",
+        crate::report::run::per_tool_heading(model)
+    ));
     for t in &m.per_tool {
         out.push_str(&format!(
             "<tr><td><code>{}</code></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.1}%</td><td class=num>{:.2}</td></tr>",

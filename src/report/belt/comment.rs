@@ -12,8 +12,9 @@ pub fn comment(run: &RunFile) -> String {
         return String::new();
     };
     let mut out = format!(
-        "### In the belt {}\n\n{}.\n\n| model | accuracy in the belt | alone | taken by belt servers | top takers |\n|---|---:|---:|---:|---|\n",
+        "### In the belt {}\n\n{}.\n\n| model | {} in the belt | alone | taken by belt servers | top takers |\n|---|---:|---:|---:|---|\n",
         code(&b.spec),
+        crate::record::metric::name_of_all(b.scores.iter().map(|s| s.model.as_str())),
         escape_cell(&belt_line(run, b))
     );
     for s in &b.scores {

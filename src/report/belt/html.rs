@@ -53,7 +53,7 @@ fn model_block(run: &RunFile, s: &BeltScore) -> String {
                 ci(&x.share),
                 x.accuracy
                     .as_ref()
-                    .map(|a| format!(", accuracy {}", ci(a)))
+                    .map(|a| format!(", {} {}", crate::record::metric::name(&s.model), ci(a)))
                     .unwrap_or_default()
             )
         })

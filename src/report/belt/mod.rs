@@ -167,7 +167,7 @@ fn shares_line(style: Style, s: &BeltScore) -> String {
             let acc = x
                 .accuracy
                 .as_ref()
-                .map(|a| format!(", accuracy {}", a.show()))
+                .map(|a| format!(", {} {}", crate::record::metric::name(&s.model), a.show()))
                 .unwrap_or_default();
             format!(
                 "{}{} {}{acc}",

@@ -15,7 +15,7 @@ mod tables;
 use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
 use sections::*;
-pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_table};
+pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_heading, per_tool_table};
 
 /// Tokens, latency and cache use in one line.
 pub fn usage_text(u: &crate::record::run::Usage) -> String {
@@ -148,7 +148,7 @@ pub fn terminal(run: &RunFile) -> String {
             ));
         }
         out.push('\n');
-        out.push_str(&per_tool_table(m, Style::Terminal));
+        out.push_str(&per_tool_table(&r.model, m, Style::Terminal));
         if !m.most_confused.is_empty() {
             out.push_str("\nmost confused (expected → called):\n");
             for p in &m.most_confused {
@@ -297,7 +297,7 @@ pub fn markdown_body(run: &RunFile) -> String {
             a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
         ));
         out.push('\n');
-        out.push_str(&per_tool_table(m, Style::Markdown));
+        out.push_str(&per_tool_table(&r.model, m, Style::Markdown));
         out.push_str(&findability::markdown(m));
         if !m.preconditions.is_empty() {
             out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");

@@ -5,10 +5,20 @@ use crate::report::markdown::code;
 use crate::report::table::{Align, Style, Table};
 use crate::score::Metrics;
 
-/// Per tool: n, accuracy (recall) with its interval, precision and F1.
-pub fn per_tool_table(m: &Metrics, style: Style) -> String {
+/// The per-tool score's column heading: a model's accuracy, or how often a search found the
+/// tool first.
+pub fn per_tool_heading(model: &str) -> &'static str {
+    if crate::record::metric::is_router(model) {
+        "found first (recall)"
+    } else {
+        "accuracy (recall)"
+    }
+}
+
+/// Per tool: n, the score (recall) with its interval, precision and F1.
+pub fn per_tool_table(model: &str, m: &Metrics, style: Style) -> String {
     let mut t = Table::new(
-        &["tool", "n", "accuracy (recall)", "precision", "F1"],
+        &["tool", "n", per_tool_heading(model), "precision", "F1"],
         &[
             Align::Left,
             Align::Right,
