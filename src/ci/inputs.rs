@@ -141,17 +141,22 @@ pub fn tasks_file(
     let g = generate(&from, &GenerateOptions::default());
     // Requests for tools this change removed cannot be asked of it.
     let (mut tasks, mut gone) = (Vec::new(), Vec::new());
-    for t in g.tasks {
-        let named = t
+    for mut t in g.tasks {
+        // A removed lure leaves the request as it is: it only loses its near-miss label.
+        if t.lure.as_ref().is_some_and(|l| catalog.tool(l).is_none()) {
+            gone.extend(t.lure.take());
+        }
+        let missing: Vec<String> = t
             .expected
             .iter()
             .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
-            .chain(&t.lure);
-        let missing: Vec<&String> = named.filter(|n| catalog.tool(n).is_none()).collect();
+            .filter(|n| catalog.tool(n).is_none())
+            .cloned()
+            .collect();
         if missing.is_empty() {
             tasks.push(t);
         } else {
-            gone.extend(missing.into_iter().cloned());
+            gone.extend(missing);
         }
     }
     if tasks.is_empty() {
@@ -178,10 +183,28 @@ pub fn tasks_file(
     }
     let p = out.file(files::TASKS_JSONL);
     crate::tasks::write_tasks(&p, &tasks)?;
+    let same = if s.base_lock.is_some() {
+        " Base and head are scored on these same requests."
+    } else {
+        ""
+    };
     notices.push(format!(
-        "No task file was given, so {} tasks were generated from {source} (templates, seed 1), pending review: a smoke suite. Base and head are scored on these same requests. Generate a task file once (`toolgate generate`), review it and commit it for numbers that stand.",
+        "No task file was given, so {} tasks were generated from {source} (templates, seed 1), pending review: a smoke suite.{same} Generate a task file once (`toolgate generate`), review it and commit it for numbers that stand.",
         tasks.len()
     ));
+    let added: Vec<String> = catalog
+        .tools
+        .iter()
+        .filter(|t| from.tool(t.name()).is_none())
+        .map(|t| t.name().to_string())
+        .collect();
+    if !added.is_empty() {
+        notices.push(format!(
+            "{} tool(s) this change adds have no generated requests (the requests come from the base's definitions): {}. Write tasks for them.",
+            added.len(),
+            crate::text::list_some(&added, 5)
+        ));
+    }
     let (changed, old_only, new_only) = wording_overlap(&from, catalog, &tasks);
     // Requests made from the old wording carry the words a rewrite dropped: each is a match
     // for a word-matching search that only the old description can win.

@@ -15,14 +15,15 @@ use crate::eval::baseline::Baseline;
 use crate::lint::LintSettings;
 use crate::record::lint::{LintDelta, LintReport, finding_key};
 
-/// The delta against the base, when there is a base to compare with.
+/// The delta against the base, when there is a base to compare with, and whether it may gate
+/// (a baseline made by another toolgate version is listed, not gated: its rules differ).
 pub fn delta(
     s: &CiSettings,
     settings: &LintSettings,
     head_lock: &LockFile,
     head_lint: &LintReport,
     base: Option<&Baseline>,
-) -> anyhow::Result<Option<LintDelta>> {
+) -> anyhow::Result<Option<(LintDelta, bool)>> {
     if let Some(path) = &s.base_lock {
         let base_catalog = snapshot::read(path)
             .with_context(|| format!("the base revision's lock (copied to {})", path.display()))?;
@@ -36,27 +37,31 @@ pub fn delta(
         );
         let mut d = LintDelta::between(against, &base_lint.findings, &head.findings);
         // Show a finding as the run's own report has it (located in the snapshot or lock).
+        let own: std::collections::HashMap<_, _> = head_lint
+            .findings
+            .iter()
+            .map(|g| (finding_key(g), g))
+            .collect();
         for f in &mut d.introduced {
-            let key = finding_key(f);
-            if let Some(own) = head_lint.findings.iter().find(|g| finding_key(g) == key) {
-                *f = own.clone();
+            if let Some(g) = own.get(&finding_key(f)) {
+                *f = (*g).clone();
             }
         }
-        return Ok(Some(d));
+        return Ok(Some((d, true)));
     }
     Ok(base.and_then(|b| {
         let bl = b.lint.as_ref()?;
         let mut against = format!("the baseline's lint report ({})", b.run.created);
-        if b.toolgate_version != env!("CARGO_PKG_VERSION") {
+        let same = b.toolgate_version == env!("CARGO_PKG_VERSION");
+        if !same {
             against.push_str(&format!(
-                ", made by toolgate {}: a rule changed between versions shows as a change",
+                ", made by toolgate {}: listed, not gated, since rules change between versions; refresh the baseline",
                 b.toolgate_version
             ));
         }
-        Some(LintDelta::between(
-            against,
-            &bl.findings,
-            &head_lint.findings,
+        Some((
+            LintDelta::between(against, &bl.findings, &head_lint.findings),
+            same,
         ))
     }))
 }

@@ -125,12 +125,10 @@ pub async fn run(
         &lint,
         base.as_ref().map(|(_, b)| b),
     )?;
-    if lint_delta.is_none() && s.policy.fail_on_new != crate::gate::LintFailOn::Never {
-        notices.push(format!(
-            "--fail-on-new {}: there is no base to compare lint findings with (no base revision's lock, no baseline), so none counts as introduced by this change.",
-            s.policy.fail_on_new.as_str()
-        ));
-    }
+    let (lint_delta, delta_gates) = match lint_delta {
+        Some((d, g)) => (Some(d), g),
+        None => (None, false),
+    };
 
     // Tasks: the user's, or generated from this catalog.
     let (tasks_path, generated) = tasks_file(s, &catalog, &lock, &out, &mut notices)?;
@@ -222,6 +220,7 @@ pub async fn run(
             contract: contract.as_ref().map(|c| &c.summary),
             lint_new: lint_delta
                 .as_ref()
+                .filter(|_| delta_gates)
                 .map(|d| (d.introduced.as_slice(), d.against.as_str())),
         },
         &s.policy,

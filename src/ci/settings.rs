@@ -111,7 +111,7 @@ pub fn resolve(
         min_tool_accuracy: rate("--min-tool-accuracy", pick!(min_tool_accuracy))?,
         fail_under_recall: pick!(fail_under_recall),
         lint_fail_on: pick!(lint_fail_on).unwrap_or(LintFailOn::Error),
-        fail_on_new: pick!(fail_on_new).unwrap_or(LintFailOn::Never),
+        fail_on_new: pick!(fail_on_new).unwrap_or(LintFailOn::Warning),
         lock_check: pick!(lock_check).unwrap_or(LockCheck::Fail),
         max_error_rate: rate("--max-error-rate", pick!(max_error_rate))?.unwrap_or(0.05),
         fail_on_regression: pick!(fail_on_regression).unwrap_or(true),

@@ -22,8 +22,7 @@ pub struct CiConfig {
     pub lint_fail_on: Option<crate::record::gate::LintFailOn>,
     /// Fail on lint findings at or above this severity that the change introduces against the
     /// base (the base revision's lock in a pull request, else the base's lint report), matched
-    /// by rule, tools and pointer [default: never; the action and `toolgate init`'s workflow:
-    /// warning].
+    /// by rule, tools and pointer [default: warning].
     #[arg(long, env = "TOOLGATE_FAIL_ON_NEW", value_enum)]
     pub fail_on_new: Option<crate::record::gate::LintFailOn>,
     /// Task file (JSONL). Without one, tasks are generated from the catalog (templates, seed 1):

@@ -36,7 +36,12 @@ pub(super) async fn probe_descriptions(
             let t = tasks.iter().find(|t| t.id == p.task_id)?;
             Some((t.request.clone(), p.decision.prompt_tokens))
         });
-        let sent = early.remove(&i).flatten();
+        // An early canary that could not check (a cold endpoint, a burst refused) is asked
+        // again below, once a request of the run is known to work.
+        let sent = early
+            .remove(&i)
+            .flatten()
+            .filter(|p| p.outcome != ProbeOutcome::CouldNotCheck);
         let p = match (budget_left, found) {
             // The canary went out with the first tasks: its answer stands, with the prompt
             // tokens one real request cost added for the record.

@@ -302,6 +302,9 @@ fn plan_cost(
     let requests: Vec<&str> = mine.iter().map(|t| t.request.as_str()).collect();
     let mut estimates = BTreeMap::new();
     let (mut calls, mut usd, mut unpriced) = (0u64, 0f64, Vec::new());
+    // The dearest call any model of the run can make: its prompt and a reply as long as the
+    // request allows (a reasoning model may use all of it).
+    let mut dearest = 0f64;
     for s in opts.models.iter().filter(|s| s.is_llm()) {
         let e = models::cost::estimate(s, catalog, &requests, opts.trials);
         crate::elog!("{}", e.sentence(s.as_str()));
@@ -309,6 +312,13 @@ fn plan_cost(
         match e.usd {
             Some(u) => usd += u,
             None => unpriced.push(s.to_string()),
+        }
+        if let Some(p) = models::cost::price(s)
+            && e.calls > 0
+        {
+            let prompt = e.prompt_tokens as f64 / e.calls as f64;
+            let reply = f64::from(models::wire::MAX_REPLY_TOKENS);
+            dearest = dearest.max((prompt * p.input + reply * p.output) / 1_000_000.0);
         }
         // Built models normalise their spec the same way for LLMs (`provider:model`).
         estimates.insert(s.to_string(), e);
@@ -325,15 +335,20 @@ fn plan_cost(
                 unpriced.join(", ")
             );
         }
-        if usd > max {
-            let cap = (max / (usd / calls as f64)).floor() as usize;
+        // A call budget no run can overspend: every call priced as the dearest one can be
+        // (the longest reply, the dearest model), whatever the steps, retries or mix of
+        // models. Per job: each shard of a matrix gets the whole amount.
+        if dearest > 0.0 {
+            let cap = (max / dearest).floor().min(usize::MAX as f64) as usize;
             let cap = match &model_opts.llm.budget {
                 Some(b) => cap.min(b.max()),
                 None => cap,
             };
-            crate::elog!(
-                "--max-cost ${max:.2}: the estimate (${usd:.2}) is over it, so the run stops paying after {cap} call(s) and is marked partial"
-            );
+            if (cap as u64) < calls {
+                crate::elog!(
+                    "--max-cost ${max:.2}: the estimate is ${usd:.2}, and at most {cap} call(s) fit the budget priced at their dearest (${dearest:.5} each: the longest reply allowed); the run stops paying there and is marked partial"
+                );
+            }
             model_opts.llm.budget = Some(std::sync::Arc::new(models::llm::Budget::new(cap)));
         }
     }

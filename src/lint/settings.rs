@@ -76,11 +76,14 @@ pub struct Accepted {
 }
 
 impl Accepted {
-    /// True when this entry accepts `f`.
+    /// True when this entry accepts `f`. A finding about a pair of tools is accepted by an
+    /// entry naming either tool: which of the two owns it depends on the order the tools are
+    /// listed in.
     pub fn matches(&self, f: &Finding) -> bool {
         let rule = crate::lint::rule(self.rule.trim()).map(|r| r.code);
+        let tool = Some(self.tool.trim());
         rule == Some(f.code.as_str())
-            && f.tool.as_deref() == Some(self.tool.trim())
+            && (f.tool.as_deref() == tool || f.pair.as_deref() == tool)
             && self.pointer.as_deref().is_none_or(|p| p == f.pointer)
     }
 
@@ -236,15 +239,18 @@ impl LintSettings {
         if self.accept.iter().any(|a| a.matches(&f)) {
             return None;
         }
-        if let Some(tool) = &f.tool
-            && self.ignore_tools.contains(tool)
-        {
+        // A pair finding is about both of its tools: ignoring either drops it.
+        let about = |ignored: &[String]| {
+            f.tool
+                .iter()
+                .chain(f.pair.iter())
+                .any(|t| ignored.contains(t))
+        };
+        if about(&self.ignore_tools) {
             return None;
         }
         if let Some(c) = self.config_of(&f.code) {
-            if let Some(tool) = &f.tool
-                && c.ignore_tools.contains(tool)
-            {
+            if about(&c.ignore_tools) {
                 return None;
             }
             f.severity = match c.level {
@@ -333,6 +339,27 @@ reason = "was a look-alike pair"
         assert!(s.apply(other.clone()).is_some());
         assert!(s.apply(elsewhere.clone()).is_some());
         assert_eq!(s.unused_accepts(&[path, other, elsewhere]), vec![1]);
+    }
+
+    #[test]
+    fn a_pair_finding_is_accepted_or_ignored_by_either_of_its_tools() {
+        let s = accept(
+            r#"
+[[accept]]
+rule = "TG032"
+tool = "find_notes"
+reason = "kept for old clients"
+"#,
+        )
+        .unwrap();
+        let mut f = finding("TG032", "search_notes", "/description");
+        f.pair = Some("find_notes".into());
+        assert_eq!(s.apply(f.clone()), None);
+        let mut g = LintSettings::default();
+        g.ignore_tools = vec!["find_notes".into()];
+        assert_eq!(g.apply(f.clone()), None);
+        f.pair = Some("other".into());
+        assert!(s.apply(f.clone()).is_some() && g.apply(f).is_some());
     }
 
     #[test]

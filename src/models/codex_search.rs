@@ -14,7 +14,12 @@
 //!   score above zero.
 //!
 //! Codex breaks ties in no set order (the crate's hash order); here a tie goes to the tool
-//! indexed first, so a run is reproducible. As with `toolsearch`, the query is the user's
+//! indexed first, so a run is reproducible. Two approximations, both about the qualified
+//! name, which a request almost never matches: the server's name is its `serverInfo` name
+//! (`server` for a snapshot or lock), where Codex uses the key of the user's config; and the
+//! qualified name is indexed as is, where Codex replaces characters a function name may not
+//! hold and shortens names over 64 characters (a hyphen in a name splits it into two words
+//! here). As with `toolsearch`, the query is the user's
 //! request where the real model writes its own: a reproducible proxy for the search.
 //!
 //! Spec: `toolsearch-codex[:k]`, `k` from 1 to 10 (default 8).

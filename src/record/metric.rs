@@ -10,7 +10,6 @@ const ROUTERS: &[&str] = &[
     "toolsearch",
     "toolsearch-names",
     "toolsearch-codex",
-    "toolsearch-card",
     "embed",
     "hybrid",
 ];

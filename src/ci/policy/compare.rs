@@ -63,9 +63,9 @@ fn rank_lint(v: Option<LintFailOn>) -> u8 {
     }
 }
 
-/// `fail_on_new` unset is never.
+/// `fail_on_new` unset is warning.
 fn rank_new(v: Option<LintFailOn>) -> u8 {
-    rank_lint(Some(v.unwrap_or(LintFailOn::Never)))
+    rank_lint(Some(v.unwrap_or(LintFailOn::Warning)))
 }
 
 fn ranked(a: u8, b: u8) -> Order {

@@ -48,7 +48,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::common::shown_pair;
-use super::deprecated_tool::{deprecation, replacement, says_legacy};
+use super::deprecated_tool::{deprecation, replacement};
 use crate::catalog::Tool;
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 use crate::text;
@@ -68,9 +68,6 @@ pub(crate) const RULE: Rule = Rule {
 const RESTATES: f64 = 0.75;
 /// How deep a parameter's shape is read.
 const SHAPE_DEPTH: usize = 3;
-/// The most tools whose names are compared pairwise (names one letter apart); beyond it only
-/// exact look-the-same names are found (by skeleton, in linear time).
-const MAX_NAME_PAIRS_TOOLS: usize = 2_000;
 
 /// A parameter's type and shape, to the depth that tells a string from a list of objects.
 fn shape(v: &Value, depth: usize) -> String {
@@ -228,7 +225,9 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         };
         let deprecated = deprecation(tool);
-        if deprecated.is_none() && !says_replaced && !says_legacy(tool) {
+        // Deprecated by its own words or flags, or replaced ("superseded by X"); "legacy" or
+        // "outdated" alone is not enough ("check for outdated packages").
+        if deprecated.is_none() && !says_replaced {
             continue;
         }
         let Some(j) = tools.iter().position(|t| t.name() == replaced_by) else {
@@ -245,9 +244,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             Severity::Error,
             "/description",
             format!(
-                "{}: `{}` is deprecated ({why}) and listed beside its replacement `{replaced_by}`, so models keep calling the old tool",
-                both(tool.name(), replaced_by),
-                tool.name()
+                "{}: the first is deprecated ({why}) and listed beside its replacement, so models keep calling the old tool",
+                both(tool.name(), replaced_by)
             ),
             "Stop listing the deprecated tool once its replacement ships (keep accepting calls for old clients), or hide it behind a setting.",
         );
@@ -292,11 +290,18 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             }
         }
     }
+    // Each later copy is paired with the first tool of its text and required parameters, so
+    // a group of any size is one finding per copy (linear, and the same in any order of the
+    // copies but the first).
     let mut same_text: Vec<(usize, usize)> = Vec::new();
     for group in by_text.values().filter(|g| g.len() > 1) {
-        for (x, &a) in group.iter().enumerate().take(64) {
-            for &b in group.iter().skip(x + 1).take(64) {
-                same_text.push((b, a));
+        let mut first: BTreeMap<&BTreeMap<String, String>, usize> = BTreeMap::new();
+        for &b in group {
+            match first.get(&sigs[b].required) {
+                Some(&a) => same_text.push((b, a)),
+                None => {
+                    first.insert(&sigs[b].required, b);
+                }
             }
         }
     }
@@ -327,39 +332,34 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         );
     }
 
-    // Names one letter apart, descriptions alike, inputs that do not tell them apart.
-    let alike: std::collections::HashSet<(usize, usize)> = cx
-        .similar()
-        .iter()
-        .map(|p| (p.a.max(p.b), p.a.min(p.b)))
-        .collect();
-    if tools.len() <= MAX_NAME_PAIRS_TOOLS {
-        let lower: Vec<String> = tools.iter().map(|t| t.name().to_lowercase()).collect();
-        for i in 0..tools.len() {
-            for j in 0..i {
-                if lower[i].len() < 5
-                    || sigs[i].required != sigs[j].required
-                    || !alike.contains(&(i, j))
-                    || !one_edit_apart(&lower[i], &lower[j])
-                    || !one_word_slip(tools[i].name(), tools[j].name())
-                    || crate::lint::lookalike::inputs_tell_apart(tools[i], tools[j])
-                {
-                    continue;
-                }
-                report(
-                    cx,
-                    out,
-                    (i, j),
-                    Severity::Warning,
-                    "/name",
-                    format!(
-                        "{}: names one letter apart, descriptions alike and the same inputs",
-                        both(tools[i].name(), tools[j].name())
-                    ),
-                    "Rename one tool so the names differ in a word that says what sets it apart, and say it in its description.",
-                );
-            }
+    // Names one letter apart, descriptions alike (a look-alike candidate pair, found in
+    // near-linear time), inputs that do not tell them apart.
+    for p in cx.similar() {
+        let (i, j) = (p.a.max(p.b), p.a.min(p.b));
+        let (a, b) = (
+            tools[i].name().to_lowercase(),
+            tools[j].name().to_lowercase(),
+        );
+        if a.len() < 5
+            || sigs[i].required != sigs[j].required
+            || !one_edit_apart(&a, &b)
+            || !one_word_slip(tools[i].name(), tools[j].name())
+            || crate::lint::lookalike::inputs_tell_apart(tools[i], tools[j])
+        {
+            continue;
         }
+        report(
+            cx,
+            out,
+            (i, j),
+            Severity::Warning,
+            "/name",
+            format!(
+                "{}: names one letter apart, descriptions alike and the same inputs",
+                both(tools[i].name(), tools[j].name())
+            ),
+            "Rename one tool so the names differ in a word that says what sets it apart, and say it in its description.",
+        );
     }
 
     // Descriptions that restate each other over the same required parameters.
@@ -508,6 +508,14 @@ mod tests {
                     json!({}),
                     &[],
                 ),
+                // "Outdated" beside ordinary guidance is not a deprecation.
+                tool(
+                    "check_outdated",
+                    "Check for outdated packages. Use update_packages to upgrade them.",
+                    json!({}),
+                    &[],
+                ),
+                tool("update_packages", "Upgrade packages.", json!({}), &[]),
             ],
         );
         let pairs: Vec<(&str, &str)> = out

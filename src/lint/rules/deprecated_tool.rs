@@ -51,9 +51,19 @@ static REPLACEMENT: LazyLock<Regex> = LazyLock::new(|| {
     .unwrap()
 });
 
-/// Words that say a tool is old without the word "deprecated".
-static LEGACY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(legacy|obsolete|superseded|outdated)\b").unwrap());
+/// Words that say something is old, for a plain "use X" to name a replacement near them.
+static OLD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(deprecated|legacy|obsolete|superseded|no longer)\b").unwrap()
+});
+
+/// The sentence around byte `at` of `text`, with the one before it.
+fn near(text: &str, at: usize) -> &str {
+    let ends = ['.', '\n', '!', '?', ';'];
+    let this = text[..at].rfind(ends).unwrap_or(0);
+    let before = text[..this].rfind(ends).map_or(0, |p| p + 1);
+    let end = text[at..].find(ends).map_or(text.len(), |p| at + p);
+    &text[before..end]
+}
 
 /// The tool of `catalog` that `tool`'s description names as its replacement, and whether the
 /// wording itself says the tool is replaced ("superseded by X") rather than only pointing
@@ -66,6 +76,11 @@ pub(super) fn replacement<'c>(
     for c in REPLACEMENT.captures_iter(d).take(16) {
         for (g, replaced) in [(1, false), (2, true), (3, true), (4, true), (5, false)] {
             let Some(m) = c.get(g) else { continue };
+            // A plain "use X" is guidance ("use update_packages to upgrade them") unless the
+            // sentence, or the one before it, says something is old.
+            if g == 5 && !OLD.is_match(near(d, m.start())) {
+                continue;
+            }
             let name = m.as_str().trim_end_matches(['.', ',', ':', ';']);
             if name == tool.name() {
                 continue;
@@ -76,12 +91,6 @@ pub(super) fn replacement<'c>(
         }
     }
     None
-}
-
-/// True when `tool` says it is old in words other than "deprecated" ("Legacy endpoint").
-pub(super) fn says_legacy(tool: &crate::catalog::Tool) -> bool {
-    tool.description().is_some_and(|d| LEGACY.is_match(d))
-        || tool.title().is_some_and(|t| LEGACY.is_match(t))
 }
 
 /// Words showing that a sentence is about a parameter, not the tool.
@@ -125,7 +134,8 @@ fn predicative(text_: &str, s: usize, e: usize, sentence_start: usize) -> bool {
 
 /// The sentence of `text` saying the tool is deprecated, if any.
 fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
-    for m in DEPRECATED.captures_iter(text_) {
+    // Bounded: a hostile description repeating the word costs at most this many sentences.
+    for m in DEPRECATED.captures_iter(text_).take(16) {
         if m.get(1).is_some() {
             continue;
         }

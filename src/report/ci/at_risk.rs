@@ -45,7 +45,10 @@ pub fn collect(
         let (Some(expected), Some(called)) = (&o.expected, &o.called) else {
             continue;
         };
-        if expected == called || !seen.insert((o.model.as_str(), o.task_id.as_str())) {
+        // Another tool first; an acceptable one (scored correct) is not a risk.
+        if o.outcome != crate::score::Outcome::Confused
+            || !seen.insert((o.model.as_str(), o.task_id.as_str()))
+        {
             continue;
         }
         total += 1;

@@ -10,6 +10,12 @@ use crate::report::terminal::plain;
 use crate::score::Rate;
 use crate::score::curve::{Curve, Series};
 
+/// What the curve's points measure, named from its models (a run file of an older toolgate
+/// recorded "tool accuracy" for a search too).
+fn metric(c: &Curve) -> &'static str {
+    crate::record::metric::name_of_all(c.series.iter().map(|s| s.model.as_str()))
+}
+
 fn short(r: &Rate) -> String {
     if r.n == 0 {
         return "—".into();
@@ -42,7 +48,11 @@ fn about(c: &Curve, run: &RunFile) -> String {
         .unwrap_or_default();
     format!(
         "{} as the belt's tools join yours ({belt}{} tools available; random draw seed {}; {} trial per task). Breaking point: the first size significantly below no distractors (one-sided exact paired test on the same tasks, alpha {}).",
-        c.metric, c.available, c.seed, c.trials, c.alpha
+        metric(c),
+        c.available,
+        c.seed,
+        c.trials,
+        c.alpha
     )
 }
 
@@ -137,9 +147,9 @@ pub fn markdown(run: &RunFile) -> String {
 /// The chart of one model's series.
 pub fn chart(c: &Curve, model: &str, series: &[&Series]) -> Chart {
     Chart {
-        title: format!("{model}: {} vs distractor tools", c.metric),
+        title: format!("{model}: {} vs distractor tools", metric(c)),
         x_label: "distractor tools from the belt".into(),
-        y_label: format!("{} (95% CI)", c.metric),
+        y_label: format!("{} (95% CI)", metric(c)),
         x_ticks: c.sizes.iter().map(|s| s.to_string()).collect(),
         lines: series
             .iter()
