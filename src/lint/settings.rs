@@ -355,8 +355,10 @@ reason = "kept for old clients"
         let mut f = finding("TG032", "search_notes", "/description");
         f.pair = Some("find_notes".into());
         assert_eq!(s.apply(f.clone()), None);
-        let mut g = LintSettings::default();
-        g.ignore_tools = vec!["find_notes".into()];
+        let g = LintSettings {
+            ignore_tools: vec!["find_notes".into()],
+            ..Default::default()
+        };
         assert_eq!(g.apply(f.clone()), None);
         f.pair = Some("other".into());
         assert!(s.apply(f.clone()).is_some() && g.apply(f).is_some());
