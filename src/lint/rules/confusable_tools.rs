@@ -277,17 +277,29 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 
     let sigs: Vec<Signature> = tools.iter().map(|t| Signature::of(t)).collect();
 
-    // Same description: grouped by words, so the work stays linear in tools.
+    // Same description: grouped by a hash of its words (case and punctuation aside), so the
+    // work stays linear in tools and no copy of every description is kept; a group's members
+    // are then compared word for word, so a hash collision joins nothing.
+    let words = |i: usize| -> Vec<String> {
+        text::words(tools[i].description().unwrap_or(""))
+            .into_iter()
+            .map(|w| w.to_lowercase())
+            .collect()
+    };
+    let mut by_hash: std::collections::HashMap<u64, Vec<usize>> = Default::default();
+    for i in 0..tools.len() {
+        let w = words(i);
+        if !w.is_empty() {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            w.hash(&mut h);
+            by_hash.entry(h.finish()).or_default().push(i);
+        }
+    }
     let mut by_text: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
-    for (i, t) in tools.iter().enumerate() {
-        if let Some(d) = t.description() {
-            let w: Vec<String> = text::words(d)
-                .into_iter()
-                .map(|w| w.to_lowercase())
-                .collect();
-            if !w.is_empty() {
-                by_text.entry(w).or_default().push(i);
-            }
+    for group in by_hash.into_values().filter(|g| g.len() > 1) {
+        for i in group {
+            by_text.entry(words(i)).or_default().push(i);
         }
     }
     // Each later copy is paired with the first tool of its text and required parameters, so
@@ -332,9 +344,9 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         );
     }
 
-    // Names one letter apart, descriptions alike (a look-alike candidate pair, found in
-    // near-linear time), inputs that do not tell them apart.
-    for p in cx.similar() {
+    // Names one letter apart, descriptions alike (a look-alike pair as TG005 finds them, in
+    // near-linear time and shared with it), inputs that do not tell them apart.
+    for p in cx.lookalikes() {
         let (i, j) = (p.a.max(p.b), p.a.min(p.b));
         let (a, b) = (
             tools[i].name().to_lowercase(),
