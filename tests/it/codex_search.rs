@@ -43,8 +43,9 @@ fn the_codex_profile_matches_a_reimplementation_from_codexs_source() {
     let python = third_party("venv/bin/python");
     let dir = tempfile::tempdir().unwrap();
     let mut compared = 0;
-    for name in ["server-filesystem", "server-everything", "server-memory"] {
-        let catalog = root().join(format!("../shared/catalogs/{name}.json"));
+    // The public servers' catalogs (as in ../shared/catalogs, copied into the tree).
+    for name in ["filesystem", "everything", "memory"] {
+        let catalog = root().join(format!("fixtures/catalogs/{name}.json"));
         let cat: Value = serde_json::from_str(&std::fs::read_to_string(&catalog).unwrap()).unwrap();
         let tools = cat["tools"].as_array().unwrap();
         let qs = queries(tools);
