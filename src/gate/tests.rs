@@ -449,3 +449,16 @@ fn findings_a_change_introduces_fail_at_or_above_fail_on_new() {
     assert!(decide_with(LintFailOn::Never, &new).passed());
     assert!(decide_with(LintFailOn::Warning, &[]).passed());
 }
+
+#[test]
+fn a_failure_of_a_newer_kind_reads_as_a_failure() {
+    let r: GateReason =
+        serde_json::from_str(r#"{"kind": "from_the_future", "count": 3, "shown": ["x"]}"#).unwrap();
+    assert_eq!(r, GateReason::Unknown);
+    assert_eq!(r.exit(), Exit::GateFailed);
+    let known: GateReason = serde_json::from_str(
+        r#"{"kind": "new_findings", "fail_on": "warning", "count": 1, "shown": ["TG032 `a` ↔ `b`"], "against": "x"}"#,
+    )
+    .unwrap();
+    assert!(matches!(known, GateReason::NewFindings { count: 1, .. }));
+}

@@ -119,6 +119,10 @@ pub enum GateReason {
     },
     /// A failure recorded by an older toolgate, which kept only its wording.
     Recorded { reasons: Vec<String> },
+    /// A kind of failure a newer toolgate wrote (its wording is in the report's `reasons`):
+    /// read as a failure, never dropped.
+    #[serde(other)]
+    Unknown,
 }
 
 impl GateReason {
@@ -157,6 +161,7 @@ impl GateReason {
             GateReason::InvalidTasks { .. } => "validate",
             GateReason::Contract { .. } => "--contract",
             GateReason::Recorded { .. } => "the recorded gate",
+            GateReason::Unknown => "a newer toolgate's rule",
         }
     }
 }
@@ -373,6 +378,9 @@ impl std::fmt::Display for GateReason {
                 )
             }
             GateReason::Recorded { reasons } => f.write_str(&reasons.join("; ")),
+            GateReason::Unknown => f.write_str(
+                "a failure of a kind this toolgate does not know (see the report's reasons)",
+            ),
         }
     }
 }
