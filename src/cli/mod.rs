@@ -219,8 +219,7 @@ pub struct GateArgs {
     /// Also write an SVG badge of the (first) model's score, with provenance.
     #[arg(long, value_name = "FILE")]
     pub badge: Option<std::path::PathBuf>,
-    /// Fail (exit 1) when a model's overall score is below this (0–1): tool accuracy for a
-    /// model that chooses, findability@1 for a search (bm25, toolsearch, embed, hybrid).
+    /// Fail (exit 1) when a model's overall score (0–1) is below this.
     #[arg(long, value_name = "RATE")]
     pub fail_under: Option<f64>,
     /// Fail (exit 1) when any tool's accuracy (recall on its tasks) is below this (0–1).
@@ -291,8 +290,7 @@ pub struct RunArgs {
     /// Stop after this many provider calls; the run is marked partial.
     #[arg(long, value_name = "N")]
     pub max_calls: Option<usize>,
-    /// Stop paying once the cost estimate reaches this many US dollars (list prices of known
-    /// models; the estimate is printed before the run): a call budget like --max-calls.
+    /// Stop paying at this many US dollars of the printed estimate (like --max-calls).
     #[arg(long, value_name = "USD")]
     pub max_cost: Option<f64>,
     /// Do not read or write the response cache.

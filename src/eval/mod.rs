@@ -5,6 +5,7 @@
 pub mod ablation;
 pub mod baseline;
 pub mod belt;
+mod cost;
 pub mod curve;
 mod dirs;
 pub mod incremental;

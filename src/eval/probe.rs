@@ -4,6 +4,36 @@ use crate::models::{self, DescriptionProbe, ProbeOutcome};
 use crate::record::run::RunFile;
 use crate::tasks::Task;
 
+/// The models of `run` whose description probe has no answer yet (LLMs not probed, or probed
+/// without a verdict).
+pub(super) fn unprobed(run: &RunFile) -> Vec<usize> {
+    run.models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            !m.deterministic
+                && m.descriptions
+                    .as_ref()
+                    .is_none_or(|p| p.outcome == ProbeOutcome::CouldNotCheck)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The canary of each [`unprobed`] model, sent at once (outside --max-calls): run beside the
+/// run's first tasks so it adds no wait after them.
+pub(super) async fn early_canaries(
+    run: &RunFile,
+    built: &[Box<dyn models::Model>],
+) -> Vec<(usize, Option<DescriptionProbe>)> {
+    futures::future::join_all(
+        unprobed(run)
+            .into_iter()
+            .map(|i| async move { (i, built[i].descriptions_reach("", None).await) }),
+    )
+    .await
+}
+
 /// Once per LLM and run: do descriptions reach the model on this endpoint at all? The
 /// behavioural canary ([`models::Canary`]) answers, two requests; the `usage` an endpoint
 /// reports is kept for the record but decides nothing. Every LLM gets an outcome: a probe

@@ -395,3 +395,5 @@ fn regression_reasons(c: &ModelComparison, policy: &GatePolicy, d: &mut GateDeci
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_new;

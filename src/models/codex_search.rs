@@ -146,24 +146,7 @@ impl Model for CodexSearch {
     }
 
     fn decide<'a>(&'a self, task: &'a crate::tasks::Task, _trial: u32) -> BoxFuture<'a, Decision> {
-        Box::pin(async move {
-            let found = self.search(&task.request);
-            let ranking = Some(found.iter().map(|(n, _)| n.to_string()).collect());
-            match found.first() {
-                Some((name, score)) => Decision {
-                    tool: Some(name.to_string()),
-                    score: Some(f64::from(*score)),
-                    ranking,
-                    ..Default::default()
-                },
-                None => Decision {
-                    tool: None,
-                    ranking,
-                    text: Some("the search matched no tool".into()),
-                    ..Default::default()
-                },
-            }
-        })
+        Box::pin(async move { super::tool_search::first_found(&self.search(&task.request)) })
     }
 }
 

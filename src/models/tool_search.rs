@@ -134,24 +134,27 @@ impl Model for ToolSearch {
     }
 
     fn decide<'a>(&'a self, task: &'a crate::tasks::Task, _trial: u32) -> BoxFuture<'a, Decision> {
-        Box::pin(async move {
-            let found = self.search(&task.request);
-            let ranking = Some(found.iter().map(|(n, _)| n.to_string()).collect());
-            match found.first() {
-                Some((name, score)) => Decision {
-                    tool: Some(name.to_string()),
-                    score: Some(*score),
-                    ranking,
-                    ..Default::default()
-                },
-                None => Decision {
-                    tool: None,
-                    ranking,
-                    text: Some("the search matched no tool".into()),
-                    ..Default::default()
-                },
-            }
-        })
+        Box::pin(async move { first_found(&self.search(&task.request)) })
+    }
+}
+
+/// What an emulated search "decides": its first result (nothing when it matched no tool), with
+/// every result as the ranking.
+pub(super) fn first_found<S: Copy + Into<f64>>(found: &[(&str, S)]) -> Decision {
+    let ranking = Some(found.iter().map(|(n, _)| n.to_string()).collect());
+    match found.first() {
+        Some((name, score)) => Decision {
+            tool: Some(name.to_string()),
+            score: Some((*score).into()),
+            ranking,
+            ..Default::default()
+        },
+        None => Decision {
+            tool: None,
+            ranking,
+            text: Some("the search matched no tool".into()),
+            ..Default::default()
+        },
     }
 }
 
