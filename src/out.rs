@@ -1,6 +1,7 @@
 //! All output goes through here: stdout through [`print`], which exits quietly when the reader
-//! has gone (`toolgate rules | head -1`), and files through [`write_file`], which replaces a
-//! file atomically (temp file in the same folder, then rename) so a reviewed file is never
+//! has gone (`toolgate rules | head -1`) and masks secret-shaped values, like every line on
+//! stderr, and files through [`write_file`] (or [`write_shown`] for what a person reads), which
+//! replace a file atomically (temp file in the same folder, then rename) so a reviewed file is never
 //! left torn.
 
 use std::io::Write;
@@ -50,10 +51,11 @@ pub fn neutralise(text: &str) -> String {
 /// was written as far as anyone reads it, and there is nobody left to tell. On GitHub
 /// Actions every line is [`neutralise`]d: only [`command`] writes a workflow command.
 pub fn print(text: &str) {
+    let text = crate::secrets::shown::mask_shown(text);
     if on_actions() {
-        write_stdout(&neutralise(text));
+        write_stdout(&neutralise(&text));
     } else {
-        write_stdout(text);
+        write_stdout(&text);
     }
 }
 
@@ -63,7 +65,7 @@ pub fn command(text: &str) {
     if text.is_empty() {
         return;
     }
-    let mut s = text.to_string();
+    let mut s = crate::secrets::shown::mask_shown(text);
     if !s.ends_with('\n') {
         s.push('\n');
     }
@@ -72,10 +74,11 @@ pub fn command(text: &str) {
 
 /// A line on stderr (the `elog!` macro), [`neutralise`]d on GitHub Actions.
 pub fn eprint_line(text: &str) {
+    let text = crate::secrets::shown::mask_shown(text);
     let mut s = if on_actions() {
-        neutralise(text)
+        neutralise(&text)
     } else {
-        text.to_string()
+        text
     };
     s.push('\n');
     let _ = std::io::stderr().lock().write_all(s.as_bytes());
@@ -110,6 +113,14 @@ pub fn wire_name<T: serde::Serialize>(v: &T) -> String {
         Ok(serde_json::Value::String(s)) => s,
         _ => String::new(),
     }
+}
+
+/// Writes a file a person reads (a report, the comment, the summary, a lint or contract
+/// report) atomically, with every secret-shaped value masked ([`crate::secrets::shown`]).
+/// Files toolgate reads back as they were written (the lock, a snapshot, task files, run
+/// records) use [`write_file`] and keep what the server sent byte for byte.
+pub fn write_shown(path: &Path, text: &str) -> anyhow::Result<()> {
+    write_file(path, &crate::secrets::shown::mask_shown(text))
 }
 
 /// Writes `text` to `path` atomically, creating its folder, naming the file on failure.

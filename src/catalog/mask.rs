@@ -1,62 +1,19 @@
 //! Credentials in server text: a server (by mistake, or to exfiltrate one it was handed) can put
-//! a token in a description, a schema default or its instructions. Every string of the catalog
-//! is masked when the catalog is loaded, before a lock, baseline, report, comment or provider
-//! sees it: the values of toolgate's own credentials and of what the user handed this server
-//! (headers, bearer token, `--pass-env` values), and strings shaped like well-known tokens.
-//! Tool names are left alone (they identify the tool; a name is never a credential's shape).
+//! a token in a description, a schema default or its instructions. toolgate never rewrites what
+//! the server sent: the catalog that is hashed, pinned, linted and evaluated is byte for byte the
+//! server's, whatever the environment holds. When it carries a credential, a note names the
+//! tools (never the value), and everything a person or a log reads is masked where it is shown
+//! ([`crate::secrets::shown`]). Model replies are masked with [`mask_value`] before they are
+//! recorded.
 
-use std::sync::OnceLock;
-
-use regex::Regex;
 use serde_json::Value;
 
 use super::Catalog;
+pub use crate::secrets::shown::MASK;
 
-/// What a masked value becomes.
-pub const MASK: &str = "***";
-
-/// Token formats whose shape alone says "credential": provider and forge keys, cloud access
-/// keys, Slack tokens, JWTs and PEM private keys.
-fn token_shapes() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(concat!(
-            r"\bsk-(?:ant-|proj-|or-v1-)?[A-Za-z0-9_\-]{20,}",
-            r"|\bgh[pousr]_[A-Za-z0-9]{30,}",
-            r"|\bgithub_pat_[A-Za-z0-9_]{22,}",
-            r"|\bglpat-[A-Za-z0-9_\-]{20,}",
-            r"|\bxox[abprs]-[A-Za-z0-9\-]{10,}",
-            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-            r"|\bAIza[0-9A-Za-z_\-]{35}",
-            r"|\bhf_[A-Za-z0-9]{30,}",
-            r"|\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
-            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)",
-        ))
-        .expect("token shapes")
-    })
-}
-
-/// Masks `text`: each of `known` (6 characters or longer), then every token shape. Returns
-/// the text and how many values were masked.
+/// Masks `text` with `known` and every token shape (see [`crate::secrets::shown::mask_with`]).
 pub fn mask_text(text: &str, known: &[String]) -> (String, usize) {
-    let mut count = 0;
-    let mut out = text.to_string();
-    let mut values: Vec<&String> = known.iter().filter(|v| v.trim().len() >= 6).collect();
-    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
-    for v in values {
-        let n = out.matches(v.as_str()).count();
-        if n > 0 {
-            count += n;
-            out = out.replace(v.as_str(), MASK);
-        }
-    }
-    let shapes = token_shapes();
-    let n = shapes.find_iter(&out).count();
-    if n > 0 {
-        count += n;
-        out = shapes.replace_all(&out, MASK).into_owned();
-    }
-    (out, count)
+    crate::secrets::shown::mask_with(text, known)
 }
 
 /// Masks every string (and object key) inside `v`; returns how many values were masked.
@@ -91,46 +48,56 @@ pub fn mask_value(v: &mut Value, known: &[String]) -> usize {
     }
 }
 
-/// `catalog`, masked with toolgate's credentials and those `opts` hands its server.
-pub fn masked(mut catalog: Catalog, opts: &super::ConnectOptions) -> Catalog {
-    let known = crate::secrets::known_values(&super::connect::secret_extras(opts));
-    mask_catalog(&mut catalog, &known);
+/// How many secret-shaped values `v`'s strings and keys hold (nothing is changed).
+fn count_value(v: &Value, known: &[String]) -> usize {
+    match v {
+        Value::String(s) => mask_text(s, known).1,
+        Value::Array(items) => items.iter().map(|i| count_value(i, known)).sum(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, inner)| mask_text(k, known).1 + count_value(inner, known))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// `catalog`, unchanged, with a note when it carries a credential toolgate knows of (its own,
+/// or one `opts` hands the server) or one shaped like a well-known token. The user-handed
+/// values are remembered, so every later line toolgate shows masks them.
+pub fn checked(mut catalog: Catalog, opts: &super::ConnectOptions) -> Catalog {
+    let extras = super::connect::secret_extras(opts);
+    crate::secrets::shown::register(&extras);
+    let known = crate::secrets::known_values(&extras);
+    note_credentials(&mut catalog, &known);
     catalog
 }
 
-/// Masks the catalog in place (every tool field but the name, the instructions, the server's
-/// name and version) and adds a note naming the tools that carried a credential.
-pub fn mask_catalog(catalog: &mut Catalog, known: &[String]) {
+/// Adds a note naming the tools whose definitions carry a credential (every tool field but the
+/// name, then the instructions, the server's name and version); changes nothing else.
+pub fn note_credentials(catalog: &mut Catalog, known: &[String]) {
     let mut tools = Vec::new();
     let mut total = 0;
-    for tool in &mut catalog.tools {
-        let name = tool.name().to_string();
-        let mut n = 0;
-        for (k, v) in tool.raw.iter_mut() {
-            if k != "name" {
-                n += mask_value(v, known);
-            }
-        }
+    for tool in &catalog.tools {
+        let n: usize = tool
+            .raw
+            .iter()
+            .filter(|(k, _)| k.as_str() != "name")
+            .map(|(_, v)| count_value(v, known))
+            .sum();
         if n > 0 {
             total += n;
-            tools.push(name);
+            tools.push(tool.name().to_string());
         }
     }
-    let mut others = 0;
-    for field in [
-        &mut catalog.instructions,
-        &mut catalog.server.name,
-        &mut catalog.server.version,
+    let others: usize = [
+        &catalog.instructions,
+        &catalog.server.name,
+        &catalog.server.version,
     ]
     .into_iter()
     .flatten()
-    {
-        let (m, n) = mask_text(field, known);
-        if n > 0 {
-            *field = m;
-            others += n;
-        }
-    }
+    .map(|f| mask_text(f, known).1)
+    .sum();
     if total + others > 0 {
         let place = if tools.is_empty() {
             "the server's instructions or info".to_string()
@@ -145,9 +112,9 @@ pub fn mask_catalog(catalog: &mut Catalog, known: &[String]) {
             )
         };
         catalog.notes.push(format!(
-            "{} credential-looking value(s) in {place} were masked as {MASK} before anything \
-             was written or sent: every model that reads these tools would read the credential; \
-             remove it from the server",
+            "{} credential-looking value(s) in {place}: every model that reads these tools \
+             reads the credential, and the lock and snapshot keep it as sent (toolgate shows \
+             it as {MASK}); remove it from the server",
             total + others
         ));
     }
@@ -160,58 +127,27 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn token_shapes_are_masked_and_ordinary_text_is_not() {
-        for secret in [
-            "sk-proj-abcdefghijklmnopqrstuvwx",
-            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
-            "github_pat_11ABCDEFG0123456789_abcdefghij",
-            "AKIAIOSFODNN7EXAMPLE",
-            "xoxb-1234567890-abcdefghij",
-            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-        ] {
-            let (m, n) = mask_text(&format!("use {secret} here"), &[]);
-            assert_eq!((m.as_str(), n), ("use *** here", 1), "{secret}");
-        }
-        for plain in ["sk-learn models", "the task-id", "AKIA", "ask-me-anything"] {
-            assert_eq!(mask_text(plain, &[]), (plain.to_string(), 0), "{plain}");
-        }
-    }
-
-    #[test]
-    fn known_values_are_masked_longest_first() {
-        let known = vec![
-            "abcdef-secret".to_string(),
-            "abcdef".to_string(),
-            "xy".into(),
-        ];
-        let (m, n) = mask_text("k=abcdef-secret and abcdef, xy", &known);
-        assert_eq!(m, "k=*** and ***, xy");
-        assert_eq!(n, 2);
-    }
-
-    #[test]
-    fn every_string_of_a_tool_but_its_name_is_masked_and_noted() {
+    fn a_credential_in_a_definition_is_noted_and_never_rewritten() {
         let key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-        let tool = Tool::from_value(
-            json!({"name": "leak", "description": format!("token {key}"),
-                   "inputSchema": {"type": "object", "properties": {key: {"default": key}}}}),
-            "t",
-        )
-        .unwrap();
+        let raw = json!({"name": "leak", "description": format!("token {key} for the database"),
+               "inputSchema": {"type": "object", "properties": {key: {"default": key}}}});
+        let tool = Tool::from_value(raw.clone(), "t").unwrap();
         let mut c = Catalog {
             tools: vec![tool],
-            instructions: Some("server-given-credential please".into()),
+            instructions: Some("server-given-credential-42 please".into()),
             ..Default::default()
         };
-        mask_catalog(&mut c, &["server-given-credential".into()]);
-        let text = serde_json::to_string(&c.tools[0].raw).unwrap();
-        assert!(!text.contains(key), "{text}");
-        assert_eq!(c.tools[0].name(), "leak");
-        assert_eq!(c.instructions.as_deref(), Some("*** please"));
+        note_credentials(&mut c, &["server-given-credential-42".into()]);
+        assert_eq!(serde_json::Value::Object(c.tools[0].raw.clone()), raw);
+        assert_eq!(
+            c.instructions.as_deref(),
+            Some("server-given-credential-42 please")
+        );
         assert!(
             c.notes[0].contains("4 credential-looking") && c.notes[0].contains("`leak`"),
             "{:?}",
             c.notes
         );
+        assert!(!c.notes[0].contains(key));
     }
 }

@@ -209,7 +209,7 @@ pub(crate) fn kind(v: &Value) -> &'static str {
 }
 
 /// Loads a catalog from any server spec: live stdio/HTTP server or snapshot file.
-/// Every credential-looking value in the catalog's text is masked (see [`mask`]).
+/// The catalog is what the server sent; a credential in it is noted (see [`mask`]).
 pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
     let catalog = match spec {
         ServerSpec::Snapshot(path) => snapshot::read(path)?,
@@ -221,7 +221,7 @@ pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Ca
             .await?
         }
     };
-    Ok(mask::masked(catalog, opts))
+    Ok(mask::checked(catalog, opts))
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use crate::eval::{self, EvalOptions};
 use crate::gate::{Exit, GateInput, decide};
 use crate::github::{GithubEnv, comment};
 use crate::lint::LintSettings;
-use crate::out::write_file;
+use crate::out::{write_file, write_shown};
 use crate::record::RunFile;
 use crate::record::contract::ContractReport;
 use crate::record::read_outcomes;
@@ -108,11 +108,11 @@ pub async fn run(
             .then(|| s.policy.lock_path.clone())
     });
     let lint = LintReport::for_catalog(&catalog, lint_settings, locate.as_deref())?;
-    write_file(
+    write_shown(
         &out.file(files::LINT_JSON),
         &render_lint(&lint, Format::Json),
     )?;
-    write_file(
+    write_shown(
         &out.file(files::LINT_SARIF),
         &render_lint(&lint, Format::Sarif),
     )?;
@@ -228,7 +228,7 @@ pub async fn run(
     notices.extend(decision.notices.iter().map(ToString::to_string));
     if let Some(c) = &contract {
         notices.extend(contract_notices(c, &lint.catalog_sha256));
-        write_file(
+        write_shown(
             &out.file(files::CONTRACT_JSON),
             &format!("{}\n", serde_json::to_string_pretty(c)?),
         )?;
@@ -306,7 +306,7 @@ pub async fn run(
         contract,
         settings: s.settings_review.clone(),
     };
-    write_file(
+    write_shown(
         &out.file(files::JUNIT_XML),
         &crate::report::junit::ci(&report, &lint, s.policy.min_tool_accuracy),
     )?;
@@ -324,17 +324,18 @@ pub async fn run(
         }
     }
     if s.comment {
-        let body = format!(
+        let body = crate::secrets::shown::mask_shown(&format!(
             "{}\n{}",
             comment::marker(&s.comment_id),
             ci_report::markdown(&report, &lint, &full_run)
-        );
+        ));
         write_file(&out.file(files::COMMENT_MD), &body)?;
         comment_url = sinks::comment_on_pr(gh, s, &body, &mut report).await;
     }
-    let summary = ci_report::markdown(&report, &lint, &full_run);
-    write_file(&out.file(files::SUMMARY_MD), &summary)?;
-    write_file(
+    let summary =
+        crate::secrets::shown::mask_shown(&ci_report::markdown(&report, &lint, &full_run));
+    write_shown(&out.file(files::SUMMARY_MD), &summary)?;
+    write_shown(
         &out.file(files::CI_JSON),
         &format!("{}\n", serde_json::to_string_pretty(&report)?),
     )?;

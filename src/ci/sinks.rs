@@ -6,18 +6,17 @@ use std::path::Path;
 use super::files::{CI_JSON, OutDir, SUMMARY_MD};
 use super::settings::CiSettings;
 use crate::github::{self, GithubEnv, comment};
-use crate::out::write_file;
+use crate::out::write_shown;
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 
 pub const NOT_A_PR: &str = "this run is not for a pull request";
 
-/// Masks the values of credential variables set in this environment.
+/// Masks the values of credential variables set in this environment, and every secret-shaped
+/// value ([`crate::secrets::shown`]).
 pub fn mask(text: &str) -> String {
-    let mut t = text.to_string();
-    for v in crate::secrets::secret_values() {
-        t = t.replace(&v, "***");
-    }
-    t
+    let mut known = crate::secrets::secret_values();
+    known.extend(crate::secrets::shown::values(&[]));
+    crate::secrets::shown::mask_with(text, &known).0
 }
 
 /// A notice in the log (an Actions `::notice` on GitHub).
@@ -131,8 +130,8 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
     });
     let out = OutDir(s.out.clone());
     let written = std::fs::create_dir_all(&s.out).is_ok()
-        && write_file(&out.file(SUMMARY_MD), &markdown).is_ok()
-        && write_file(
+        && write_shown(&out.file(SUMMARY_MD), &markdown).is_ok()
+        && write_shown(
             &out.file(CI_JSON),
             &format!(
                 "{}\n",

@@ -31,7 +31,7 @@ pub async fn run(a: &ContractArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let report = crate::contract::run(&spec, &connect, &opts).await?;
     let json = format!("{}\n", serde_json::to_string_pretty(&report)?);
     if let Some(p) = &a.output_json {
-        crate::out::write_file(p, &json)?;
+        crate::out::write_shown(p, &json)?;
     }
     if a.json {
         crate::out::print(&json);

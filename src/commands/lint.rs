@@ -7,7 +7,7 @@ use crate::cli::{Format, LintArgs, OutputArgs};
 use crate::config::Config;
 use crate::gate::Exit;
 use crate::gate::{GateInput, GatePolicy, LintFailOn, decide};
-use crate::out::{print, write_file};
+use crate::out::print;
 use crate::report::{LintReport, render_lint};
 
 /// Lints a catalog and builds the versioned report.
@@ -28,7 +28,7 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
         (&o.output_markdown, Format::Markdown),
     ] {
         if let Some(p) = path {
-            write_file(p, &render_lint(report, format))?;
+            crate::out::write_shown(p, &render_lint(report, format))?;
         }
     }
     Ok(())

@@ -79,7 +79,7 @@ pub async fn run(
         connect_visit(spec, connect, &plan),
     )
     .await?;
-    let catalog = mask::masked(catalog, connect);
+    let catalog = mask::checked(catalog, connect);
     let mut report = ContractReport {
         schema_version: CONTRACT_SCHEMA.into(),
         server: catalog.source.clone(),
@@ -128,16 +128,14 @@ impl Plan {
         session: &Session<'_>,
         catalog: &Catalog,
     ) -> (Vec<ToolContract>, Vec<String>) {
-        let mut masked = catalog.clone();
-        mask::mask_catalog(&mut masked, &self.known);
-        let protocol = masked.server.protocol_version.clone();
+        let protocol = catalog.server.protocol_version.clone();
         let started = Instant::now();
         let within = millis(self.opts.call_timeout);
         let mut straight_failures = 0usize;
         let mut stopped: Option<String> = None;
         let mut notes = Vec::new();
         let mut out = Vec::new();
-        for tool in &masked.tools {
+        for tool in &catalog.tools {
             let effects = if tool.hint("readOnlyHint") == Some(true) {
                 Effects::ReadOnly
             } else {

@@ -360,7 +360,7 @@ pub async fn run(
             p.heldout.map(|(b, a, n)| format!("; held-out: {:.1}% → {:.1}% (n={n})", b * 100.0, a * 100.0)).unwrap_or_default()
         ));
     }
-    write_file(&dir.join("fix.txt"), &text)?;
+    crate::out::write_shown(&dir.join("fix.txt"), &text)?;
     write_file(
         &dir.join("fix.json"),
         &serde_json::to_string_pretty(&proposals)?,

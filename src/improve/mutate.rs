@@ -229,7 +229,7 @@ pub async fn run(
             )
         });
     }
-    write_file(&dir.join("mutation.txt"), &text)?;
+    crate::out::write_shown(&dir.join("mutation.txt"), &text)?;
     write_file(
         &dir.join("mutation.json"),
         &serde_json::to_string_pretty(&cmps)?,

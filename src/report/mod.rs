@@ -53,7 +53,7 @@ pub fn write_run_reports(
     run: &crate::record::RunFile,
 ) -> anyhow::Result<()> {
     use crate::record::files::{REPORT_HTML, REPORT_MD};
-    crate::out::write_file(&dir.join(REPORT_MD), &run::markdown(run))?;
-    crate::out::write_file(&dir.join(REPORT_HTML), &html::render(run))?;
+    crate::out::write_shown(&dir.join(REPORT_MD), &run::markdown(run))?;
+    crate::out::write_shown(&dir.join(REPORT_HTML), &html::render(run))?;
     Ok(())
 }

@@ -15,6 +15,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
+pub mod shown;
+
 /// Variables that hold credentials for LLM providers or for GitHub. Every provider's key
 /// variable in `crate::models::provider::PROVIDERS` is among them: the test
 /// `every_provider_key_and_runner_file_is_stripped` below keeps the two lists from drifting
@@ -107,14 +109,14 @@ pub fn secret_values() -> Vec<String> {
     out.extend(
         std::env::vars()
             .filter(|(k, v)| {
-                v.len() >= 8
+                shown::own_shaped(v)
                     && (is_secret_var(k)
                         || (k.starts_with("INPUT_") || k.starts_with("TOOLGATE_"))
                             && looks_secret(k))
             })
             .map(|(_, v)| v),
     );
-    out.retain(|v| v.len() >= 8);
+    out.retain(|v| shown::own_shaped(v));
     out.sort();
     out.dedup();
     out
@@ -287,42 +289,33 @@ pub fn harden_process() -> Result<(), String> {
 // Masking.
 
 /// Masks secrets in text that came from a server (its stderr, error messages, junk stdout)
-/// or that may quote one: the value of every environment variable whose name looks secret
-/// (see [`looks_secret`]), every credential in the store, and every value in `extra` (the
-/// `--header` values, the bearer token, the `--pass-env` values). Values shorter than 6
-/// characters are not masked (they would blank out ordinary words).
+/// or that may quote one: token shapes, toolgate's own credentials, and the secret-shaped
+/// values of credential-named variables and of `extra` (the `--header` values, the bearer
+/// token, the `--pass-env` values). See [`shown`]: ordinary words are never masked.
 pub fn mask_secrets(text: &str, extra: &[String]) -> String {
-    mask_values(text, known_values(extra))
+    shown::mask_with(text, &known_values(extra)).0
 }
 
-/// The values [`mask_secrets`] masks: the store's credentials, every secret-named
-/// variable's value, and `extra`.
+/// The values [`mask_secrets`] masks (see [`shown::values`]).
 pub fn known_values(extra: &[String]) -> Vec<String> {
-    let mut values: Vec<String> = store_snapshot().into_values().collect();
-    values.extend(
-        std::env::vars_os()
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-            .filter(|(k, _)| looks_secret(k))
-            .map(|(_, v)| v),
-    );
-    values.extend(extra.iter().cloned());
-    values
+    shown::values(extra)
+}
+
+/// The credentials toolgate itself holds (what [`take_secrets`] moved into the store) that are
+/// worth masking ([`shown::own_shaped`]).
+pub fn held_values() -> Vec<String> {
+    store_snapshot()
+        .into_values()
+        .filter(|v| shown::own_shaped(v))
+        .collect()
 }
 
 /// The credentials toolgate itself holds (provider keys, the GitHub token, a bearer token:
-/// what [`take_secrets`] moved into the store), plus the values of credential-named variables
-/// of at least 16 characters. What a model's reply is masked with: a variable such as
+/// what [`take_secrets`] moved into the store), plus the secret-shaped values of
+/// credential-named variables. What a model's reply is masked with: a variable such as
 /// `POSTGRES_PASSWORD=postgres` is not a secret worth changing a tool name or an argument for.
 pub fn own_values() -> Vec<String> {
-    let mut values: Vec<String> = store_snapshot().into_values().collect();
-    values.extend(
-        std::env::vars_os()
-            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-            .filter(|(k, v)| looks_secret(k) && v.trim().chars().count() >= 16)
-            .map(|(_, v)| v),
-    );
-    values.retain(|v| v.trim().chars().count() >= 6);
-    values
+    shown::values(&[])
 }
 
 /// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.

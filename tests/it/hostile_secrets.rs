@@ -94,8 +94,12 @@ fn hardened_process_hides_keys_from_proc_environ() {
     // Control: without hardening the probe does read the parent's keys (so the test can fail).
     let plain = run_child("hardened_process_hides_keys_from_proc_environ", "none");
     assert!(plain.contains("parent environ readable"), "{plain}");
-    // It read the key (masked as *** before anything was written: the value is known).
-    assert!(plain.contains("OPENAI_API_KEY=***"), "{plain}");
+    // It read the key, and published it: the catalog keeps what the server sent (toolgate
+    // masks it only where it shows it).
+    assert!(
+        plain.contains("OPENAI_API_KEY=sk-hostile-openai-0001"),
+        "{plain}"
+    );
 
     let hardened = run_child("hardened_process_hides_keys_from_proc_environ", "harden");
     for (name, value) in KEYS {

@@ -48,4 +48,5 @@ mod sampler;
 mod sandbox;
 mod shard;
 mod surface;
+mod verbatim;
 mod workflow_commands;

@@ -143,7 +143,7 @@ pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::R
         own_pass_env(s, &mut opts);
         super::connect::connect(&spec, &opts)
             .await
-            .map(|c| super::mask::masked(c, &opts))
+            .map(|c| super::mask::checked(c, &opts))
     });
     let results = crate::progress::while_slow(
         &format!(

@@ -78,7 +78,7 @@ pub async fn load(
                     config: path.display().to_string(),
                     servers: vec![BeltServer {
                         name: stem(path),
-                        catalog: crate::catalog::mask::masked(snapshot::read(path)?, base),
+                        catalog: crate::catalog::mask::checked(snapshot::read(path)?, base),
                     }],
                 }
             } else {
@@ -129,7 +129,7 @@ fn folder(dir: &Path) -> anyhow::Result<Belt> {
         .map(|p| {
             Ok(BeltServer {
                 name: stem(p),
-                catalog: crate::catalog::mask::masked(
+                catalog: crate::catalog::mask::checked(
                     snapshot::read(p)?,
                     &ConnectOptions::default(),
                 ),

@@ -110,8 +110,31 @@ fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
     })
 }
 
+/// `body` with every credential toolgate holds masked, or `None` when it holds none.
+fn without_held_keys(body: &Value) -> Option<Value> {
+    let held = crate::secrets::held_values();
+    if held.is_empty() {
+        return None;
+    }
+    let text = body.to_string();
+    if !held.iter().any(|k| {
+        let quoted = Value::String(k.clone()).to_string();
+        text.contains(quoted.trim_matches('"'))
+    }) {
+        return None;
+    }
+    let mut masked = body.clone();
+    crate::catalog::mask::mask_value(&mut masked, &held);
+    Some(masked)
+}
+
 impl LlmModel {
     pub(super) async fn send(&self, body: &Value, budgeted: bool) -> Result<Value, CallError> {
+        // The request is the server's text as sent, except a credential toolgate holds (a key
+        // handed to the server with --pass-env and echoed in a description): it never reaches
+        // a provider.
+        let guarded = without_held_keys(body);
+        let body = guarded.as_ref().unwrap_or(body);
         let mut attempt = 0u32;
         // A one-slot endpoint gets one retry after a timeout, once its slot is free.
         let mut slot_retried = false;

@@ -1,0 +1,242 @@
+//! What counts as a secret in text a person or a log reads. toolgate never rewrites what a
+//! server sent (the catalog that is hashed, pinned, linted and evaluated is byte for byte the
+//! server's); it masks only what it shows: the terminal, the log, reports, the comment. And it
+//! masks only values shaped like secrets: well-known token formats (provider and forge keys,
+//! cloud access keys, JWTs, PEM private keys), toolgate's own credentials, and long,
+//! mixed-character values of credential-named variables and of what the user handed a server
+//! (`--header`, the bearer token, `--pass-env`). `FOO_TOKEN=database` or
+//! `POSTGRES_PASSWORD=postgres` never turn the word "database" or "postgres" into `***`.
+
+use std::sync::{Mutex, OnceLock};
+
+use regex::Regex;
+
+/// What a masked value becomes.
+pub const MASK: &str = "***";
+
+/// Token formats whose shape alone says "credential": provider and forge keys, cloud access
+/// keys, Slack tokens, JWTs and PEM private keys. The key body matches only base64 characters
+/// and escaped or real line breaks, so a key inside serialized JSON ends at its string's quote.
+pub fn token_shapes() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"\bsk-(?:ant-|proj-|or-v1-)?[A-Za-z0-9_\-]{20,}",
+            r"|\bgh[pousr]_[A-Za-z0-9]{30,}",
+            r"|\bgithub_pat_[A-Za-z0-9_]{22,}",
+            r"|\bglpat-[A-Za-z0-9_\-]{20,}",
+            r"|\bxox[abprs]-[A-Za-z0-9\-]{10,}",
+            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+            r"|\bAIza[0-9A-Za-z_\-]{35}",
+            r"|\bhf_[A-Za-z0-9]{30,}",
+            r"|\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*(?:-----END [A-Z ]*PRIVATE KEY-----)?",
+        ))
+        .expect("token shapes")
+    })
+}
+
+/// The character classes a value mixes: letters, digits, anything else.
+fn classes(v: &str) -> usize {
+    let letters = v.chars().any(char::is_alphabetic);
+    let digits = v.chars().any(|c| c.is_ascii_digit());
+    let other = v.chars().any(|c| !c.is_alphanumeric());
+    usize::from(letters) + usize::from(digits) + usize::from(other)
+}
+
+/// Shannon entropy of the value's characters, in bits per character.
+fn entropy(v: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    let mut n = 0usize;
+    for c in v.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+        n += 1;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    counts
+        .values()
+        .map(|&k| {
+            let p = k as f64 / n as f64;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// True when a value from a credential-named variable or a user-handed header looks like a
+/// secret rather than a word: at least 12 characters, no blank, at least two kinds of
+/// character (letters, digits, others) and at least 3 bits of entropy per character.
+/// `database`, `postgres`, `default`, `my token` are words; `hunter2-password`,
+/// `server-own-key-777` and any real key are not.
+pub fn secret_shaped(v: &str) -> bool {
+    let v = v.trim();
+    v.chars().count() >= 12
+        && !v.chars().any(char::is_whitespace)
+        && classes(v) >= 2
+        && entropy(v) >= 3.0
+}
+
+/// True for a credential toolgate itself holds (a provider key, the GitHub token) that is
+/// worth masking: 8 characters or more and not a bare word (`ghp_test` is, `dummy` or
+/// `database` is not), or secret-shaped.
+pub fn own_shaped(v: &str) -> bool {
+    let v = v.trim();
+    (v.chars().count() >= 8 && !v.chars().all(char::is_alphabetic)) || secret_shaped(v)
+}
+
+fn registered() -> &'static Mutex<Vec<String>> {
+    static VALUES: OnceLock<Mutex<Vec<String>>> = OnceLock::new();
+    VALUES.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+/// Remembers what the user handed a server (header values, a bearer token, `--pass-env`
+/// values): every later line toolgate shows masks the secret-shaped ones.
+pub fn register(values: &[String]) {
+    let shaped: Vec<String> = values
+        .iter()
+        .filter(|v| secret_shaped(v))
+        .map(|v| v.trim().to_string())
+        .collect();
+    if shaped.is_empty() {
+        return;
+    }
+    if let Ok(mut r) = registered().lock() {
+        for v in shaped {
+            if !r.contains(&v) {
+                r.push(v);
+            }
+        }
+    }
+}
+
+/// The values shown text is masked with: toolgate's own credentials, the secret-shaped values
+/// of credential-named variables, those [`register`]ed, and the secret-shaped ones of `extra`.
+pub fn values(extra: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = super::store_snapshot()
+        .into_values()
+        .filter(|v| own_shaped(v))
+        .collect();
+    out.extend(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter(|(k, v)| super::looks_secret(k) && secret_shaped(v))
+            .map(|(_, v)| v),
+    );
+    if let Ok(r) = registered().lock() {
+        out.extend(r.iter().cloned());
+    }
+    out.extend(extra.iter().filter(|v| secret_shaped(v)).cloned());
+    out
+}
+
+/// Masks `text` for a person or a log: each of `known` (longest first), then every token
+/// shape. Returns the text and how many values were masked.
+pub fn mask_with(text: &str, known: &[String]) -> (String, usize) {
+    let mut count = 0;
+    let mut out = text.to_string();
+    let mut values: Vec<&str> = known
+        .iter()
+        .map(|v| v.trim())
+        .filter(|v| v.chars().count() >= 6)
+        .collect();
+    values.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    values.dedup();
+    for v in values {
+        let n = out.matches(v).count();
+        if n > 0 {
+            count += n;
+            out = out.replace(v, MASK);
+        }
+    }
+    let shapes = token_shapes();
+    let n = shapes.find_iter(&out).count();
+    if n > 0 {
+        count += n;
+        out = shapes.replace_all(&out, MASK).into_owned();
+    }
+    (out, count)
+}
+
+/// `text` as a person or a log may read it: [`mask_with`] the [`values`] of this process.
+pub fn mask_shown(text: &str) -> String {
+    let known = values(&[]);
+    if known.is_empty() && !token_shapes().is_match(text) {
+        return text.to_string();
+    }
+    mask_with(text, &known).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_not_secrets_and_keys_are() {
+        for word in [
+            "database",
+            "postgres",
+            "default",
+            "dummy",
+            "my token value",
+            "aaaaaaaaaaaaaaaaaaaa",
+            "databasedatabase",
+        ] {
+            assert!(!secret_shaped(word), "{word}");
+        }
+        for key in [
+            "hunter2-password",
+            "server-own-key-777",
+            "passed-through-value-888",
+            "literal-secret-value-42",
+            "Zq8xP2LmN4rT7vW1",
+        ] {
+            assert!(secret_shaped(key), "{key}");
+        }
+        assert!(own_shaped("ghp_test") && own_shaped("sk-ant-test"));
+        assert!(!own_shaped("database") && !own_shaped("dummy"));
+    }
+
+    #[test]
+    fn token_shapes_are_masked_and_ordinary_text_is_not() {
+        for secret in [
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "github_pat_11ABCDEFG0123456789_abcdefghij",
+            "AKIAIOSFODNN7EXAMPLE",
+            "xoxb-1234567890-abcdefghij",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        ] {
+            let (m, n) = mask_with(&format!("use {secret} here"), &[]);
+            assert_eq!((m.as_str(), n), ("use *** here", 1), "{secret}");
+        }
+        for plain in ["sk-learn models", "the task-id", "AKIA", "ask-me-anything"] {
+            assert_eq!(mask_with(plain, &[]), (plain.to_string(), 0), "{plain}");
+        }
+    }
+
+    #[test]
+    fn a_private_key_in_json_text_ends_at_its_string() {
+        let json = serde_json::json!({"d": "-----BEGIN RSA PRIVATE KEY-----\nMIIEabc+/=\nxyz", "next": "kept"})
+            .to_string();
+        let (m, n) = mask_with(&json, &[]);
+        assert_eq!(n, 1);
+        assert!(
+            m.contains(r#""d":"***""#) && m.contains(r#""next":"kept""#),
+            "{m}"
+        );
+        assert!(serde_json::from_str::<serde_json::Value>(&m).is_ok(), "{m}");
+    }
+
+    #[test]
+    fn known_values_are_masked_longest_first() {
+        let known = vec![
+            "abcdef-secret".to_string(),
+            "abcdef".to_string(),
+            "xy".into(),
+        ];
+        let (m, n) = mask_with("k=abcdef-secret and abcdef, xy", &known);
+        assert_eq!(m, "k=*** and ***, xy");
+        assert_eq!(n, 2);
+    }
+}
