@@ -191,6 +191,7 @@ fn lint_and_lock_follow_their_policies() {
         errors: 0,
         warnings: 2,
         infos: 0,
+        accepted: 0,
     };
     let lock = LockStatus {
         path: "toolgate.lock".into(),

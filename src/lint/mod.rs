@@ -266,6 +266,12 @@ pub fn run(catalog: &Catalog, settings: &LintSettings) -> Vec<Finding> {
 
 /// Like [`run`], over a context the caller already built (and reuses for token counts).
 pub fn run_in(cx: &Context) -> Vec<Finding> {
+    run_accepting(cx).0
+}
+
+/// Like [`run_in`], and also the findings a `[[lint.accept]]` entry accepted, each with its
+/// reason (after ignores and severity remapping, in the same order).
+pub fn run_accepting(cx: &Context) -> (Vec<Finding>, Vec<(Finding, String)>) {
     use rayon::prelude::*;
     let settings = cx.settings;
     // Rules are independent readers of the context, so they run on every core; most of a small
@@ -296,15 +302,26 @@ pub fn run_in(cx: &Context) -> Vec<Finding> {
             crate::lint::rules::common::shown_name(&a.tool)
         );
     }
-    let mut kept: Vec<Finding> = all.into_iter().filter_map(|f| settings.apply(f)).collect();
-    kept.sort_by(|a, b| {
-        (a.tool_index.unwrap_or(usize::MAX), &a.code, &a.pointer).cmp(&(
-            b.tool_index.unwrap_or(usize::MAX),
-            &b.code,
-            &b.pointer,
-        ))
-    });
-    kept
+    let mut kept: Vec<Finding> = Vec::new();
+    let mut accepted: Vec<(Finding, String)> = Vec::new();
+    for f in all {
+        let reason = settings.accepted_reason(&f).map(str::to_string);
+        match (settings.apply_unaccepted(f), reason) {
+            (Some(f), Some(why)) => accepted.push((f, why)),
+            (Some(f), None) => kept.push(f),
+            (None, _) => {}
+        }
+    }
+    let order = |a: &Finding| {
+        (
+            a.tool_index.unwrap_or(usize::MAX),
+            a.code.clone(),
+            a.pointer.clone(),
+        )
+    };
+    kept.sort_by_key(order);
+    accepted.sort_by_key(|(f, _)| order(f));
+    (kept, accepted)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::catalog::Catalog;
 use crate::catalog::locate::Locator;
 use crate::lint::{Finding, Severity};
 pub use crate::record::lint::{
-    LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding,
+    AcceptedFinding, LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding,
 };
 
 impl LintReport {
@@ -31,12 +31,22 @@ impl LintReport {
     /// Like [`LintReport::for_catalog`], over a lint context the caller already built.
     pub fn for_context(cx: &crate::lint::Context, locate_in: Option<&std::path::Path>) -> Self {
         let catalog = cx.catalog;
-        let findings = crate::lint::run_in(cx);
+        let (findings, accepted) = crate::lint::run_accepting(cx);
         let file = locate_in
             .map(std::path::Path::to_path_buf)
             .or_else(|| catalog.snapshot_path.clone());
         let locator = file.as_deref().and_then(Locator::from_file);
-        LintReport::new(catalog, &findings, cx.total_tokens(), locator.as_ref())
+        let mut report = LintReport::new(catalog, &findings, cx.total_tokens(), locator.as_ref());
+        let (found, reasons): (Vec<Finding>, Vec<String>) = accepted.into_iter().unzip();
+        let located = LintReport::new(catalog, &found, 0, locator.as_ref());
+        report.accepted = located
+            .findings
+            .into_iter()
+            .zip(reasons)
+            .map(|(finding, reason)| AcceptedFinding { finding, reason })
+            .collect();
+        report.summary.accepted = report.accepted.len();
+        report
     }
 
     /// A belt's report: findings across servers first (they concern every server named), then
@@ -146,6 +156,7 @@ impl LintReport {
             total_tokens,
             summary,
             findings,
+            accepted: Vec::new(),
         }
     }
 

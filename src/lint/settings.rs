@@ -235,10 +235,23 @@ impl LintSettings {
     }
 
     /// Applies ignores, accepted findings and severity remapping; `None` drops the finding.
-    pub fn apply(&self, mut f: Finding) -> Option<Finding> {
-        if self.accept.iter().any(|a| a.matches(&f)) {
+    pub fn apply(&self, f: Finding) -> Option<Finding> {
+        if self.accepted_reason(&f).is_some() {
             return None;
         }
+        self.apply_unaccepted(f)
+    }
+
+    /// The reason of the first `[[lint.accept]]` entry that accepts `f`.
+    pub fn accepted_reason(&self, f: &Finding) -> Option<&str> {
+        self.accept
+            .iter()
+            .find(|a| a.matches(f))
+            .map(|a| a.reason.as_str())
+    }
+
+    /// Applies ignores and severity remapping (not the accepted entries); `None` drops it.
+    pub fn apply_unaccepted(&self, mut f: Finding) -> Option<Finding> {
         // A pair finding is about both of its tools: ignoring either drops it.
         let about = |ignored: &[String]| {
             f.tool

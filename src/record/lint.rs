@@ -93,6 +93,18 @@ pub struct LintSummary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// Findings a person accepted in `[[lint.accept]]`: not counted above and never failing the
+    /// gate, but always counted here and listed in [`LintReport::accepted`].
+    #[serde(default)]
+    pub accepted: usize,
+}
+
+/// A finding a person reviewed and accepted (`[[lint.accept]]`), with the reason they gave.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AcceptedFinding {
+    #[serde(flatten)]
+    pub finding: ReportFinding,
+    pub reason: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,4 +118,8 @@ pub struct LintReport {
     pub total_tokens: usize,
     pub summary: LintSummary,
     pub findings: Vec<ReportFinding>,
+    /// Findings accepted in `[[lint.accept]]`, each with its reason: shown and counted, never
+    /// failing (SARIF keeps them as suppressed results).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accepted: Vec<AcceptedFinding>,
 }

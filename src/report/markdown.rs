@@ -117,6 +117,7 @@ pub fn lint(report: &LintReport) -> String {
         s.warnings,
         s.infos
     );
+    accepted_rows(report, &mut out);
     if report.findings.is_empty() {
         out.push_str("No findings.\n");
         return out;
@@ -144,6 +145,41 @@ pub fn lint(report: &LintReport) -> String {
         ));
     }
     out
+}
+
+/// How many accepted findings a Markdown report lists.
+const ACCEPTED_SHOWN: usize = 20;
+
+/// The accepted findings, counted, then listed (folded) with their reasons.
+pub fn accepted_rows(report: &LintReport, out: &mut String) {
+    if report.accepted.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "<details><summary>{} finding(s) accepted in <code>[[lint.accept]]</code> (not counted above, never failing)</summary>\n\n| rule | tool | finding | reason |\n|---|---|---|---|\n",
+        report.accepted.len()
+    ));
+    for a in report.accepted.iter().take(ACCEPTED_SHOWN) {
+        let f = &a.finding;
+        out.push_str(&format!(
+            "| {} {} | {} | {} | {} |\n",
+            f.code,
+            f.severity,
+            f.tool
+                .as_deref()
+                .map(code)
+                .unwrap_or_else(|| "catalog".into()),
+            message(&f.message),
+            message(&a.reason)
+        ));
+    }
+    if report.accepted.len() > ACCEPTED_SHOWN {
+        out.push_str(&format!(
+            "\n…and {} more (every one is in lint.json and lint.sarif).\n",
+            report.accepted.len() - ACCEPTED_SHOWN
+        ));
+    }
+    out.push_str("\n</details>\n\n");
 }
 
 #[cfg(test)]

@@ -52,10 +52,16 @@ pub fn lint(report: &LintReport) -> Value {
             })
         })
         .collect();
+    let accepted = report
+        .accepted
+        .iter()
+        .map(|a| (&a.finding, Some(a.reason.as_str())));
     let results: Vec<Value> = report
         .findings
         .iter()
-        .map(|f| {
+        .map(|f| (f, None))
+        .chain(accepted)
+        .map(|(f, reason): (&crate::report::ReportFinding, Option<&str>)| {
             let mut locations = vec![location(
                 f.file.as_deref(),
                 f.line,
@@ -96,6 +102,14 @@ pub fn lint(report: &LintReport) -> Value {
             });
             if !related.is_empty() {
                 result["relatedLocations"] = Value::Array(related);
+            }
+            // An accepted finding stays a result, suppressed with the reviewer's reason.
+            if let Some(why) = reason {
+                result["suppressions"] = json!([{
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": why
+                }]);
             }
             result
         })

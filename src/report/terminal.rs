@@ -187,8 +187,35 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
         count(s.warnings, Severity::Warning, "warning(s)"),
         count(s.infos, Severity::Info, "info")
     ));
+    if s.accepted > 0 {
+        out.push_str(&format!(
+            "{} accepted in [[lint.accept]] (not counted above, never failing):
+",
+            s.accepted
+        ));
+        for a in report.accepted.iter().take(ACCEPTED_SHOWN) {
+            let f = &a.finding;
+            out.push_str(&format!(
+                "  {} {} {}: {} (reason: {})\n",
+                f.code,
+                f.severity.as_str(),
+                plain(f.tool.as_deref().unwrap_or("catalog")),
+                plain(&f.message),
+                plain(&a.reason)
+            ));
+        }
+        if report.accepted.len() > ACCEPTED_SHOWN {
+            out.push_str(&format!(
+                "  …and {} more (every one is in the JSON and SARIF reports)\n",
+                report.accepted.len() - ACCEPTED_SHOWN
+            ));
+        }
+    }
     out
 }
+
+/// How many accepted findings the terminal lists.
+const ACCEPTED_SHOWN: usize = 10;
 
 #[cfg(test)]
 mod tests {

@@ -285,7 +285,53 @@ fn strict_fails_on_warnings_and_config_remaps() {
         .arg(&snap)
         .assert()
         .success()
-        .stdout(predicate::str::contains("TG007").not());
+        .stdout(predicate::str::contains("accepted in [[lint.accept]]"))
+        .stdout(predicate::str::contains(
+            "(reason: a city name needs no description",
+        ));
+    // Accepted findings stay visible: counted in the summary, listed with the reason, and kept
+    // in SARIF as suppressed results.
+    let sarif = dir.path().join("lint.sarif");
+    let json = toolgate()
+        .args(["--config"])
+        .arg(&cfg)
+        .args(["lint", "--format", "json", "--output-sarif"])
+        .arg(&sarif)
+        .arg(&snap)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let accepted = report["accepted"].as_array().expect("accepted findings");
+    assert!(!accepted.is_empty(), "{report:#}");
+    assert_eq!(report["summary"]["accepted"], accepted.len());
+    assert!(
+        accepted.iter().all(|a| a["code"] == "TG007"
+            && a["reason"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("a city name needs no description"))),
+        "{report:#}"
+    );
+    assert!(
+        !report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "TG007"),
+        "{report:#}"
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let suppressed: Vec<&serde_json::Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), accepted.len(), "{sarif:#}");
+    assert_eq!(
+        suppressed[0]["suppressions"][0]["justification"],
+        accepted[0]["reason"]
+    );
     std::fs::write(
         &cfg,
         "[[lint.accept]]\nrule = \"TG018\"\ntool = \"get_forecast\"\nreason = \"was poisoned once\"\n",

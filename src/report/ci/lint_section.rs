@@ -56,6 +56,7 @@ pub(super) fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
         "### Lint\n\n{} error(s), {} warning(s), {} info · {} tokens for {} tools · findings at or above `{}` fail the gate\n\n",
         s.errors, s.warnings, s.infos, r.total_tokens, r.tools, r.lint_fail_on.as_str()
     ));
+    crate::report::markdown::accepted_rows(lint, out);
     // What fails the gate is always listed, base or not.
     let failing: Vec<&ReportFinding> = match lint_threshold(r) {
         Some(t) => lint.findings.iter().filter(|f| f.severity >= t).collect(),

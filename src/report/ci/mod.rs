@@ -328,6 +328,12 @@ pub fn terminal(r: &CiReport) -> String {
         count(r.lint.warnings, Tone::Warning),
         count(r.lint.infos, Tone::Info)
     ));
+    if r.lint.accepted > 0 {
+        out.push_str(&format!(
+            "                {} accepted in [[lint.accept]] (never failing)\n",
+            r.lint.accepted
+        ));
+    }
     if let Some(review) = &r.settings {
         for c in &review.changes {
             out.push_str(&format!(
