@@ -12,7 +12,7 @@ pub(crate) use refs::{local_fragment, resolve_fragment, resolve_ref};
 pub(crate) use schema::{
     declared_type, has_description, is_free_text, join, properties, subschemas, tool_texts,
 };
-pub(crate) use verbs::destructive_verb;
+pub(crate) use verbs::{LOOKING_WORDS, destructive_verb};
 
 #[cfg(test)]
 use crate::catalog::Tool;

@@ -1,6 +1,9 @@
 //! ## What it checks
 //! A tool says it is deprecated: the word "deprecated" in its title or description (unless the
-//! sentence is about a parameter), or `deprecated: true` in its annotations or `_meta`.
+//! sentence is about a parameter), wording that calls it legacy or obsolete ("Legacy
+//! endpoint …", "this tool is obsolete"), "superseded by X" or "in favour of X" where X is a
+//! tool of the catalog, or `deprecated: true` in its annotations or `_meta`. A tool whose name
+//! says it looks at deprecated things (`list_deprecated_skus`) is deprecated only by a flag.
 //!
 //! ## Why it matters
 //! A deprecated tool still sits in the model's tool list, costs tokens on every request and
@@ -165,22 +168,96 @@ fn deprecated_sentence<'a>(text_: &'a str, params: &[&str]) -> Option<&'a str> {
     None
 }
 
+/// Wording that says the tool itself is old without the word "deprecated": "Legacy endpoint",
+/// "this tool is obsolete".
+static LEGACY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\W*(legacy|obsolete|outdated)\s+(endpoint|tool|api|version|method|function|operation)\b|\b(this|the)\s+(tool|endpoint|function|method|operation)\s+is\s+(now\s+)?(legacy|obsolete|outdated|superseded)\b",
+    )
+    .unwrap()
+});
+
+/// A tool whose name says it looks at deprecated things (`list_deprecated_skus`): its text
+/// talks about deprecation without being deprecated.
+fn about_deprecated_things(tool: &crate::catalog::Tool) -> bool {
+    let words = text::name_words(tool.name());
+    words
+        .first()
+        .is_some_and(|w| super::common::LOOKING_WORDS.contains(&w.as_str()))
+        && words.iter().any(|w| {
+            [
+                "deprecated",
+                "legacy",
+                "obsolete",
+                "deprecation",
+                "deprecations",
+            ]
+            .contains(&w.as_str())
+        })
+}
+
+/// The sentence of a description saying the tool is legacy or superseded by a tool of the
+/// catalog ("Legacy endpoint, superseded by pick_order").
+fn legacy_sentence<'a>(
+    tool: &crate::catalog::Tool,
+    d: &'a str,
+    catalog: Option<&crate::catalog::Catalog>,
+) -> Option<&'a str> {
+    let ends = ['.', '\n', '!', '?', ';'];
+    for sentence in d.split_inclusive(ends).take(64) {
+        let words = text::words(sentence);
+        if words.iter().any(|w| SERVER_WORDS.contains(&w.as_str())) {
+            continue;
+        }
+        let superseded = catalog.is_some_and(|c| {
+            SUPERSEDED_BY.captures_iter(sentence).take(4).any(|m| {
+                m.get(1).is_some_and(|n| {
+                    let n = n.as_str().trim_end_matches(['.', ',', ':', ';']);
+                    n != tool.name() && c.tool(n).is_some()
+                })
+            })
+        });
+        if LEGACY.is_match(sentence.trim_start()) || superseded {
+            return Some(sentence.trim().trim_end_matches(ends));
+        }
+    }
+    None
+}
+
+/// "superseded by X", "replaced by X", "in favour of X": group 1 is X.
+static SUPERSEDED_BY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:(?:superseded|replaced|obsoleted)\s+by|in\s+favou?r\s+of)\s+(?:the\s+)?`?([A-Za-z0-9_.-]+)`?")
+        .unwrap()
+});
+
 /// Where and how `tool` says it is deprecated: (JSON pointer, what it says).
 pub(super) fn deprecation(tool: &crate::catalog::Tool) -> Option<(&'static str, String)> {
+    deprecation_in(tool, None)
+}
+
+/// [`deprecation`], also reading "superseded by X" when X is a tool of `catalog`.
+pub(super) fn deprecation_in(
+    tool: &crate::catalog::Tool,
+    catalog: Option<&crate::catalog::Catalog>,
+) -> Option<(&'static str, String)> {
     let params: Vec<&str> = tool.params().into_iter().map(|(n, _)| n).collect();
     let flagged = |v: Option<&Value>| v.and_then(Value::as_bool) == Some(true);
     let meta = tool.raw.get("_meta");
-    if let Some(s) = tool.title().and_then(|t| deprecated_sentence(t, &params)) {
-        Some(("/title", format!("its title says \"{}\"", quote(s, 80))))
+    let looks_at_them = about_deprecated_things(tool);
+    if looks_at_them {
+        // Only an explicit flag says such a tool is itself deprecated.
+    } else if let Some(s) = tool.title().and_then(|t| deprecated_sentence(t, &params)) {
+        return Some(("/title", format!("its title says \"{}\"", quote(s, 80))));
     } else if let Some(s) = tool
         .description()
-        .and_then(|d| deprecated_sentence(d, &params))
+        .and_then(|d| deprecated_sentence(d, &params).or_else(|| legacy_sentence(tool, d, catalog)))
     {
-        Some((
+        return Some((
             "/description",
             format!("its description says \"{}\"", quote(s, 80)),
-        ))
-    } else if flagged(tool.annotations().and_then(|a| a.get("deprecated"))) {
+        ));
+    }
+    if flagged(tool.annotations().and_then(|a| a.get("deprecated"))) {
         Some((
             "/annotations/deprecated",
             "its annotations set `deprecated: true`".to_string(),
@@ -197,7 +274,7 @@ pub(super) fn deprecation(tool: &crate::catalog::Tool) -> Option<(&'static str, 
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
-        let hit = deprecation(tool);
+        let hit = deprecation_in(tool, Some(cx.catalog));
         let Some((ptr, why)) = hit else { continue };
         let replacement = replacement(tool, cx.catalog).map(|(r, _)| r);
         let message = match replacement {
@@ -222,6 +299,28 @@ mod tests {
     use super::super::common::lint_tools;
     use super::*;
     use serde_json::json;
+
+    /// Issue 40: a tool about deprecated things is not deprecated; "Legacy endpoint …
+    /// superseded by X" is.
+    #[test]
+    fn about_deprecated_things_is_quiet_and_legacy_wording_fires() {
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "list_deprecated_skus", "description": "Lists SKUs that are deprecated. Deprecated SKUs can no longer be ordered."}),
+                json!({"name": "pick_items", "description": "Legacy endpoint for picking items; superseded by pick_order."}),
+                json!({"name": "pick_order", "description": "Picks every item of an order."}),
+                json!({"name": "replace_text", "description": "Each match of `pattern` is replaced by the replacement text."}),
+            ],
+        );
+        let names: Vec<_> = out.iter().filter_map(|f| f.tool.as_deref()).collect();
+        assert_eq!(names, ["pick_items"], "{out:#?}");
+        assert!(
+            out[0].message.contains("`pick_order`"),
+            "{}",
+            out[0].message
+        );
+    }
 
     #[test]
     fn fires_on_deprecated_tools() {

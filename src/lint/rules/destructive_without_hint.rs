@@ -8,9 +8,17 @@
 //! they switch off a setting (`disable_telemetry`, `deactivate_notifications`): that changes
 //! a preference, not data.
 //!
+//! An explicit `destructiveHint: false` is a warning. An absent hint is a note (info): the
+//! specification's default for `destructiveHint` is true, so hosts that honour the hints
+//! already treat the tool as destructive; saying it explicitly serves the others. Leading
+//! verbs also include discard, flush, trash, nuke, rollback and obliterate, and a description
+//! that says the action "cannot be undone" counts whatever its verb; a name that starts by
+//! looking (`describe_drop_policy`, `list_deleted_items`) does not.
+//!
 //! ## Why it matters
 //! Hosts decide from the annotations whether to ask the user before a call: a tool marked
-//! destructive gets a confirmation prompt, others may run automatically in agent mode. The
+//! destructive gets a confirmation prompt; one marked `destructiveHint: false` may run
+//! automatically in agent mode. The
 //! model also reads the hints when it plans; a delete tool that does not say it is destructive
 //! gets called speculatively ("let me clean that up"), and nobody is asked first.
 //!
@@ -47,27 +55,34 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         if tool.hint("readOnlyHint") == Some(true) {
             continue; // TG016 reports the contradiction.
         }
-        let (ptr, state) = match tool.hint("destructiveHint") {
+        // The specification's default for `destructiveHint` is true: a tool that leaves it out
+        // is already destructive to a host that honours the hints. Only an explicit `false`
+        // tells hosts they need not ask; an absent hint is a note to say it explicitly.
+        let (ptr, what, severity) = match tool.hint("destructiveHint") {
             Some(true) => continue,
             Some(false) => (
                 "/annotations/destructiveHint",
-                "sets `destructiveHint: false`",
+                "sets `destructiveHint: false`, so hosts that honour the hint will not ask the user before calling it".to_string(),
+                Severity::Warning,
             ),
-            None if tool.annotations().is_some() => {
-                ("/annotations", "does not set `destructiveHint`")
-            }
-            None => ("", "has no annotations, so no `destructiveHint`"),
+            None => (
+                if tool.annotations().is_some() { "/annotations" } else { "" },
+                format!(
+                    "{} `destructiveHint`: the specification's default (true) makes hosts that honour the hints ask first, but hosts and models that act only on explicit hints do not see it",
+                    if tool.annotations().is_some() { "does not set" } else { "has no annotations, so no" }
+                ),
+                Severity::Info,
+            ),
         };
-        out.push(cx.finding(
+        let mut f = cx.finding(
             &RULE,
             Some(i),
             ptr,
-            format!(
-                "`{}` sounds destructive (\"{verb}\") but {state}; hosts will not ask the user before calling it",
-                tool.name()
-            ),
-            "Set `\"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true}` so hosts confirm before the call.",
-        ));
+            format!("`{}` sounds destructive (\"{verb}\") but {what}", tool.name()),
+            "Set `\"annotations\": {\"readOnlyHint\": false, \"destructiveHint\": true}` explicitly so every host confirms before the call.",
+        );
+        f.severity = severity;
+        out.push(f);
     }
 }
 
@@ -76,6 +91,55 @@ mod tests {
     use super::super::common::lint_tools;
     use super::*;
     use serde_json::json;
+
+    /// Issue 40: verbs off the old list, "cannot be undone", and the specification's default.
+    #[test]
+    fn more_verbs_irreversible_wording_and_the_spec_default() {
+        let no = json!({"destructiveHint": false});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "discard_draft", "description": "Discards a draft.", "annotations": no}),
+                json!({"name": "flush_cache", "description": "Flushes the cache.", "annotations": no}),
+                json!({"name": "trash_file", "description": "Moves a file to the trash.", "annotations": no}),
+                json!({"name": "nuke_env", "description": "Tears an environment down.", "annotations": no}),
+                json!({"name": "rollback_release", "description": "Rolls a release back.", "annotations": no}),
+                json!({"name": "archive_board", "description": "Archives the board. This cannot be undone.", "annotations": no}),
+                json!({"name": "describe_drop_policy", "description": "Describes the drop policy.", "annotations": no}),
+            ],
+        );
+        let names: Vec<_> = out.iter().filter_map(|f| f.tool.as_deref()).collect();
+        assert_eq!(
+            names,
+            [
+                "discard_draft",
+                "flush_cache",
+                "trash_file",
+                "nuke_env",
+                "rollback_release",
+                "archive_board"
+            ],
+            "{out:#?}"
+        );
+        assert!(out.iter().all(|f| f.severity == Severity::Warning));
+        // An absent hint defaults to destructive: a note, never "hosts will not ask".
+        let out = lint_tools(
+            &RULE,
+            vec![json!({"name": "delete_user", "description": "Deletes a user."})],
+        );
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].severity, Severity::Info);
+        assert!(
+            out[0].message.contains("default (true)"),
+            "{}",
+            out[0].message
+        );
+        assert!(
+            !out[0].message.contains("will not ask"),
+            "{}",
+            out[0].message
+        );
+    }
 
     #[test]
     fn fires_when_the_hint_is_absent_or_false() {

@@ -17,8 +17,15 @@
 //! you must"; "act as if"; and references to the model's system prompt. Tool-calling orders,
 //! orders about other tools and importance phrasing are allowed in server instructions, which
 //! exist to guide the model. Guidance about the tool itself ("when using this tool, always pass
-//! an absolute path", "call this before any other tool of this server") and HTML comments
-//! without orders (`<!-- TODO: support partials -->`) are not reported.
+//! an absolute path", "you MUST call this tool before …"), rules about its own parameters
+//! ("when using group_by_dimension, include it in schema_dimension_keys"), an option that says
+//! whether to forward credentials, `.env` in a list of example files or in setup steps, and
+//! HTML comments without orders (`<!-- TODO: support partials -->`) are not reported.
+//! Pseudo-tags (also `[[agent-only]]…[[/agent-only]]` and `<agent-instructions>`),
+//! concealment ("the user must never find out", "quietly … no need to tell anyone"), orders to
+//! ignore instructions or move secrets, hidden comments and encoded orders are errors; orders
+//! that honest servers also write (call another tool first, rules for a sibling tool,
+//! "it is very important that you …") are warnings.
 //!
 //! ## Why it matters
 //! Everything in a tool definition goes straight into the model's context, and models follow
@@ -93,6 +100,90 @@ static SECRET_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 const SECRET_FILE: &str = "a reference to a secret-bearing file";
+const CALL_ANOTHER: &str = "an order to call another tool";
+const SECRET_ORDER_WHAT: &str = "an order to read or send secrets";
+const OTHER_TOOLS: &str = "an order about how to use other tools";
+const PRESSURE: &str = "pressure on the model";
+
+/// Kinds of order that honest servers also write (workflow guidance naming another tool,
+/// emphasis, rules for a sibling tool): reported as warnings. Every other kind (pseudo-tags,
+/// "ignore previous instructions", concealment, secrets, hidden comments, the system prompt,
+/// encoded orders) is near-certain poisoning and stays an error.
+fn only_warning(what: &str) -> bool {
+    [CALL_ANOTHER, OTHER_TOOLS, PRESSURE].contains(&what)
+}
+
+/// What turns guidance about another tool into an attack: it redirects data (a copy, a BCC, a
+/// payee, an address or link) or feeds the other tool the user's conversation or secrets.
+static REDIRECTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(bcc|cc|payee|recipient|beneficiary|iban|wire|forward(ed)?\s+to|cop(y|ies)\s+(it\s+|them\s+)?to|conversation|chat\s+history|messages|passwords?|secrets?|credentials|api[ _-]?keys?|tokens?)\b|[a-z0-9._%+-]+@[a-z0-9-]+\.[a-z]|https?://|\baccount\s+[0-9]",
+    )
+    .unwrap()
+});
+const REDIRECT: &str = "an order that redirects another tool or feeds it the user's data";
+
+/// What the text belongs to: a tool's name and its own parameters' names, so guidance about
+/// the tool itself or its own parameters is not read as an order about another tool.
+#[derive(Clone, Copy)]
+pub(super) struct Own<'a> {
+    pub name: &'a str,
+    pub params: &'a [String],
+}
+
+impl Own<'_> {
+    /// True when `target` (a name as written: `x`, `` `x` ``, `x tool`) is this tool, one of
+    /// its parameters, or "this"/"it".
+    fn is_self(&self, target: &str) -> bool {
+        let bare = target
+            .trim()
+            .trim_end_matches("tools")
+            .trim_end_matches("tool")
+            .trim()
+            .trim_matches('`')
+            .trim();
+        let lower = bare.to_lowercase();
+        ["this", "it", "that", "the", "this one", "me", "here", ""].contains(&lower.as_str())
+            || self.name.eq_ignore_ascii_case(bare)
+            || text::name_words(self.name) == text::name_words(bare)
+            || self.params.iter().any(|p| p.eq_ignore_ascii_case(bare))
+    }
+}
+
+/// The tool an "order to call another tool" names: the last word run of the match.
+fn called_target(m: &str) -> &str {
+    let m = m.trim_end();
+    let cut = m
+        .trim_end_matches("tools")
+        .trim_end_matches("tool")
+        .trim_end();
+    let start = cut.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + 1);
+    &cut[start..]
+}
+
+/// A sentence that describes an option rather than giving an order: "Whether to forward
+/// credentials such as cookies", "If true, include the session token".
+static OPTION_FRAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(whether(\s+or\s+not)?(\s+to)?|if\s+(true|false|set|enabled|disabled)|when\s+(true|false|set|enabled)|set\s+(this\s+)?to\s+(true|false)|(enables?|disables?|allows?|controls?)\s+(whether|forwarding|sending|passing|including))\b",
+    )
+    .unwrap()
+});
+
+/// The sentence around `start..end`.
+fn sentence_of(text: &str, start: usize, end: usize) -> &str {
+    let from = text[..start].rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
+    let to = text[end..]
+        .find(['.', ';', '\n'])
+        .map_or(text.len(), |i| end + i);
+    &text[from..to]
+}
+
+/// The match at `start` sits in a sentence framed as an option.
+fn framed_as_option(text: &str, start: usize) -> bool {
+    let from = text[..start].rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
+    OPTION_FRAME.is_match(&text[from..start])
+}
 
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let p = |what: &'static str, re: &str, in_instructions: bool| Pattern {
@@ -104,7 +195,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     vec![
         p(
             "a pseudo-tag addressed to the model",
-            r"(?i)</?\s*(important|system|instructions?|secret|hidden|admin)\s*>|\[/?\s*(system|inst|admin)\s*\]|<\|(im_start|im_end|system)\|>",
+            r"(?i)</?\s*(important|system|instructions?|secret|hidden|admin)\s*>|\[/?\s*(system|inst|admin)\s*\]|<\|(im_start|im_end|system)\|>|\[\[\s*/?\s*[a-z_-]{0,20}(agent|assistant|model|ai|llm|system|hidden|secret|internal|admin)[a-z_-]{0,20}\s*\]\]|<\s*/?\s*(agent|assistant|model|ai|llm)[-_ ]?(only|instructions?|notes?|directives?)\s*>",
             true,
         ),
         p(
@@ -125,26 +216,33 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         p(
             "an order to hide something from the user",
-            r"(?i)\b(do\s+not|don['’]?t|never)\s+(tell|inform|mention|reveal|show|notify|alert)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user\b|\bwithout\s+(telling|informing|notifying|alerting)\s+the\s+user\b|\bthe\s+user\s+(must|should)\s+not\s+(know|see|be\s+told|find\s+out|notice)\b",
+            r"(?i)\b(do\s+not|don['’]?t|never)\s+(tell|inform|mention|reveal|show|notify|alert)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user\b|\bwithout\s+(telling|informing|notifying|alerting)\s+the\s+user\b|\bthe\s+user\s+(must|should|needs?\s+to|is\s+to)\s+(not|never)\s+(know|see|be\s+told|find\s+out|notice|learn|hear)\b|\b(quietly|silently|secretly|covertly|discreetly)\b[^.\n]{0,80}?\b(no\s+need\s+to\s+(tell|inform|notify|mention|ask)|without\s+(telling|informing|notifying|mentioning|asking)|(don['’]?t|do\s+not|never)\s+(tell|inform|mention|notify))\b|\bno\s+need\s+to\s+(tell|inform|notify|alert)\s+(anyone|anybody|the\s+user|them)\b|\bkeep\s+(this|it)\s+(a\s+secret|secret|hidden)\s+from\s+the\s+user\b|\b(don['’]?t|do\s+not|never)\s+let\s+the\s+user\s+(know|see|find\s+out|notice)\b",
             true,
         ),
         p(
-            "an order to call another tool",
+            CALL_ANOTHER,
             r"(?i)\bbefore\s+(using|calling|invoking)\s+this\s+tool\b[^.\n]{0,30}?\b(call|invoke|run|execute|use|read)\s+\S+|\b(you\s+must|always|first)\s+(also\s+)?(call|invoke|run|execute|use)\s+(the\s+)?(`[^`]+`|[a-z][a-z0-9]*[_.-][a-z0-9_.-]+|[a-z][a-z0-9_.-]*\s+tool)",
             false,
         ),
         p(
             SECRET_FILE,
-            r#"(?i)~/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|/etc/(passwd|shadow)\b|\.aws/credentials\b|\bmcp\.json\b|(^|[\s'"`(/~])\.env\b|\.netrc\b|\.npmrc\b|\.git-credentials\b|\.kube/config\b|\bclaude_desktop_config\.json\b"#,
+            r#"(?i)~/\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|/etc/(passwd|shadow)\b|\.aws/credentials\b|\bmcp\.json\b|\.netrc\b|\.npmrc\b|\.git-credentials\b|\.kube/config\b|\bclaude_desktop_config\.json\b"#,
+            true,
+        ),
+        // `.env` is in every setup guide and list of example files: it counts only in a
+        // sentence that moves it somewhere.
+        p(
+            SECRET_FILE,
+            r#"(?i)(^|[\s'"`(/~])\.env\b[^.\n]{0,80}?\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b|\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b[^.\n]{0,80}?(^|[\s'"`(/~])\.env\b"#,
             true,
         ),
         p(
-            "an order to read or send secrets",
+            SECRET_ORDER_WHAT,
             r"(?i)\b(send|upload|exfiltrate|leak|forward|post|attach|(read|include|pass)\s+(the\s+user['’]?s|user['’]?s|your|all|any))\b[^.\n]{0,40}?\b(api[ _-]?keys?|secrets?|private[ _-]keys?|credentials|passwords?|(auth|access|api|bearer|session|oauth|refresh|secret)[ _-]?tokens?|ssh[ _-]keys?)\b",
             true,
         ),
         p(
-            "pressure on the model",
+            PRESSURE,
             r"(?i)\b(this\s+is|it\s+is|it['’]s)\s+(very\s+|extremely\s+|really\s+|absolutely\s+)?(important|critical|crucial|vital|essential)\b[^<]{0,200}?\b(you|the\s+assistant|the\s+model|the\s+ai|the\s+agent|assistants?|models?)\s+(must|should|need\s+to|have\s+to)\b",
             false,
         ),
@@ -240,8 +338,9 @@ fn hidden_comment(text: &str) -> Option<String> {
     None
 }
 
-/// An order about how to use another tool (not `own`), or about every other tool.
-fn other_tool_order(text: &str, own: Option<&str>) -> Option<String> {
+/// An order about how to use another tool (not `own` nor one of its parameters), or about
+/// every other tool.
+fn other_tool_order(text: &str, own: Own<'_>) -> Option<String> {
     for c in OTHER_TOOL_ORDER.captures_iter(text) {
         let (Some(all), Some(target), Some(tail)) = (c.get(0), c.get(1), c.get(2)) else {
             continue;
@@ -254,10 +353,7 @@ fn other_tool_order(text: &str, own: Option<&str>) -> Option<String> {
             .unwrap_or(target)
             .trim()
             .trim_matches('`');
-        let is_own = own.is_some_and(|own| {
-            own.eq_ignore_ascii_case(bare) || text::name_words(own) == text::name_words(bare)
-        });
-        if is_own
+        if own.is_self(bare)
             || SELF_REFERENCE.is_match(target)
             || USE_THIS.is_match(tail.as_str())
             || !IMPERATIVE.is_match(tail.as_str())
@@ -283,30 +379,56 @@ fn other_tool_order(text: &str, own: Option<&str>) -> Option<String> {
     None
 }
 
-/// What the text's orders are, with the matched text, at most three. `own` is the name of the
-/// tool the text belongs to (`None` for server instructions, which may direct the model).
-fn orders(text: &str, own: Option<&str>) -> Vec<(&'static str, String)> {
+/// What the text's orders are, with the matched text, at most three. `own` is the tool the
+/// text belongs to (`None` for server instructions, which may direct the model).
+fn orders(text: &str, own: Option<Own<'_>>) -> Vec<(&'static str, String)> {
     orders_in(text, own, true)
 }
 
 /// [`orders`], also decoding base64 runs when `decode` (once: a decoded text is not decoded
 /// again).
-fn orders_in(text: &str, own: Option<&str>, decode: bool) -> Vec<(&'static str, String)> {
+fn orders_in(text: &str, own: Option<Own<'_>>, decode: bool) -> Vec<(&'static str, String)> {
     let instructions = own.is_none();
+    let counts = |p: &Pattern, m: &regex::Match| -> bool {
+        if p.secret_file && defensive(text, m.start(), m.end()) {
+            return false;
+        }
+        if p.what == SECRET_ORDER_WHAT && framed_as_option(text, m.start()) {
+            return false;
+        }
+        // "You must call this tool before …" is guidance about the tool itself.
+        if p.what == CALL_ANOTHER && own.is_some_and(|o| o.is_self(called_target(m.as_str()))) {
+            return false;
+        }
+        true
+    };
+    // Guidance about other tools is a warning, unless what it orders redirects data.
+    let kind = |what: &'static str, m: &str| {
+        if only_warning(what) && what != PRESSURE && REDIRECTS.is_match(m) {
+            REDIRECT
+        } else {
+            what
+        }
+    };
     let mut found: Vec<(&'static str, String)> = PATTERNS
         .iter()
         .filter(|p| !instructions || p.in_instructions)
         .filter_map(|p| {
-            p.re.find_iter(text)
-                .find(|m| !(p.secret_file && defensive(text, m.start(), m.end())))
-                .map(|m| (p.what, quote(m.as_str().trim(), 80)))
+            p.re.find_iter(text).find(|m| counts(p, m)).map(|m| {
+                (
+                    kind(p.what, sentence_of(text, m.start(), m.end())),
+                    quote(m.as_str().trim(), 80),
+                )
+            })
         })
         .collect();
     // One finding per kind of order (an order may match in more than one language).
     let mut seen = std::collections::HashSet::new();
     found.retain(|(what, _)| seen.insert(*what));
-    if !instructions && let Some(m) = other_tool_order(text, own) {
-        found.push(("an order about how to use other tools", quote(m.trim(), 80)));
+    if let Some(own) = own
+        && let Some(m) = other_tool_order(text, own)
+    {
+        found.push((kind(OTHER_TOOLS, &m), quote(m.trim(), 80)));
     }
     if let Some(m) = hidden_comment(text) {
         found.push(("an order hidden in an HTML comment", m));
@@ -331,12 +453,27 @@ const HELP: &str =
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
+        let params: Vec<String> = tool
+            .input_schema()
+            .and_then(|s| s.get("properties"))
+            .and_then(serde_json::Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let own = Own {
+            name: tool.name(),
+            params: &params,
+        };
         for (ptr, text) in tool_texts(tool) {
-            let found = orders(text, Some(tool.name()));
+            let found = orders(text, Some(own));
             if found.is_empty() {
                 continue;
             }
-            out.push(cx.finding(
+            let severity = if found.iter().all(|(what, _)| only_warning(what)) {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            let mut f = cx.finding(
                 &RULE,
                 Some(i),
                 &ptr,
@@ -346,7 +483,9 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                     describe(&found)
                 ),
                 HELP,
-            ));
+            );
+            f.severity = severity;
+            out.push(f);
         }
     }
     if let Some(text) = cx.catalog.instructions.as_deref() {

@@ -4,7 +4,10 @@
 //! sounds like it changes something outside (a word of its name, or its description's first
 //! verb, is send, pay, transfer, charge, publish, deploy, write, create, update, …, and no word
 //! of its name says it only looks: `get`, `list`, `preview`, `estimate`, `validate`, …), or it
-//! also sets `destructiveHint: true`, which contradicts it.
+//! also sets `destructiveHint: true`, which contradicts it. A contradiction or a destructive
+//! verb is an error; a verb that may change something outside is a warning (it is a
+//! judgement), and "executes a log query" or "runs a search" is a read, not a change. A name
+//! that starts by looking (`describe_drop_policy`) is not destructive for the word after it.
 //!
 //! ## Why it matters
 //! `readOnlyHint: true` tells hosts the tool changes nothing, so many run it without asking the
@@ -23,6 +26,7 @@
 //! anything. If the tool really only reads (`list_deleted_items`), rename it or reword its
 //! description so it does not lead with a destructive verb.
 
+use super::common::LOOKING_WORDS;
 use super::common::destructive_verb;
 use crate::catalog::Tool;
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
@@ -47,38 +51,6 @@ const CHANGING_VERBS: &[&str] = &[
     "forward", "reply", "schedule", "set",
 ];
 
-/// Name words that say a tool only looks, whatever else the name holds (`estimate_transfer`).
-const LOOKING_WORDS: &[&str] = &[
-    "get",
-    "list",
-    "read",
-    "search",
-    "find",
-    "show",
-    "view",
-    "describe",
-    "fetch",
-    "lookup",
-    "count",
-    "preview",
-    "dry",
-    "simulate",
-    "estimate",
-    "quote",
-    "validate",
-    "check",
-    "plan",
-    "calculate",
-    "status",
-    "history",
-    "diff",
-    "compare",
-    "explain",
-    "lint",
-    "inspect",
-    "draft",
-];
-
 /// The state-changing verb a supposedly read-only tool leads with, if any.
 fn changing_verb(tool: &Tool) -> Option<&'static str> {
     let names = text::name_words(tool.name());
@@ -89,32 +61,51 @@ fn changing_verb(tool: &Tool) -> Option<&'static str> {
         .iter()
         .find_map(|w| CHANGING_VERBS.iter().copied().find(|v| v == w));
     in_name.or_else(|| {
-        let first = text::words(tool.description().unwrap_or(""))
-            .into_iter()
-            .next()?;
-        CHANGING_VERBS.iter().copied().find(|v| {
-            first == *v
+        let description = tool.description().unwrap_or("");
+        let words = text::words(description);
+        let first = words.first()?;
+        let verb = CHANGING_VERBS.iter().copied().find(|v| {
+            first == v
                 || first.strip_suffix('s') == Some(*v)
                 || first.strip_suffix("es") == Some(*v)
-        })
+        })?;
+        // "Executes a log query", "Runs a read-only search": running a query only reads.
+        let reads = words
+            .iter()
+            .take(8)
+            .any(|w| QUERY_WORDS.contains(&w.as_str()));
+        (!reads).then_some(verb)
     })
 }
+
+/// Words that make "execute" or "run" a read: what is executed is a query or a search.
+const QUERY_WORDS: &[&str] = &[
+    "query", "queries", "search", "searches", "select", "lookup", "read", "readonly", "report",
+];
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
         if tool.hint("readOnlyHint") != Some(true) {
             continue;
         }
-        let why = if tool.hint("destructiveHint") == Some(true) {
-            "also sets `destructiveHint: true`, which contradicts it".to_string()
+        // A contradiction or a destructive verb is near-certain; a verb that may change
+        // something outside ("send", "execute") is a judgement, so a warning.
+        let (why, severity) = if tool.hint("destructiveHint") == Some(true) {
+            (
+                "also sets `destructiveHint: true`, which contradicts it".to_string(),
+                Severity::Error,
+            )
         } else if let Some(verb) = destructive_verb(tool) {
-            format!("sounds destructive (\"{verb}\")")
+            (format!("sounds destructive (\"{verb}\")"), Severity::Error)
         } else if let Some(verb) = changing_verb(tool) {
-            format!("sounds like it changes something (\"{verb}\")")
+            (
+                format!("sounds like it changes something (\"{verb}\")"),
+                Severity::Warning,
+            )
         } else {
             continue;
         };
-        out.push(cx.finding(
+        let mut f = cx.finding(
             &RULE,
             Some(i),
             "/annotations/readOnlyHint",
@@ -123,7 +114,9 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
                 tool.name()
             ),
             "Set `readOnlyHint: false` and `destructiveHint: true` if the tool changes anything; otherwise drop the destructive wording or hint.",
-        ));
+        );
+        f.severity = severity;
+        out.push(f);
     }
 }
 
@@ -163,6 +156,31 @@ mod tests {
         );
         let names: Vec<_> = out.iter().filter_map(|f| f.tool.as_deref()).collect();
         assert_eq!(names, ["send_money", "payments"], "{out:#?}");
+    }
+
+    /// Issue 40: real read-only tools that were read as destructive.
+    #[test]
+    fn a_looking_name_or_a_query_is_not_destructive() {
+        let ro = json!({"readOnlyHint": true});
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "describe_drop_policy", "description": "Describes a table's drop policy.", "annotations": ro}),
+                json!({"name": "run_logs_query", "description": "Executes a log query against the workspace and returns the rows.", "annotations": ro}),
+                json!({"name": "list_deleted_items", "description": "Lists items in the recycle bin.", "annotations": ro}),
+            ],
+        );
+        assert!(out.is_empty(), "{out:#?}");
+        let out = lint_tools(
+            &RULE,
+            vec![
+                json!({"name": "flush_queue", "description": "Flushes the queue.", "annotations": ro}),
+                json!({"name": "execute_script", "description": "Executes a shell script on the host.", "annotations": ro}),
+            ],
+        );
+        assert_eq!(out.len(), 2, "{out:#?}");
+        assert_eq!(out[0].severity, Severity::Error);
+        assert_eq!(out[1].severity, Severity::Warning, "a judgement");
     }
 
     #[test]

@@ -33,7 +33,58 @@ pub(crate) const DESTRUCTIVE_VERBS: &[&str] = &[
     "disable",
     "unsubscribe",
     "clear",
+    "discard",
+    "flush",
+    "trash",
+    "nuke",
+    "rollback",
+    "obliterate",
 ];
+
+/// Name words that say a tool only looks (`describe_drop_policy`, `list_deleted_items`): when
+/// a name starts with one, a destructive word after it is the thing looked at, not the action.
+pub(crate) const LOOKING_WORDS: &[&str] = &[
+    "get",
+    "list",
+    "read",
+    "search",
+    "find",
+    "show",
+    "view",
+    "describe",
+    "fetch",
+    "lookup",
+    "count",
+    "preview",
+    "dry",
+    "simulate",
+    "estimate",
+    "quote",
+    "validate",
+    "check",
+    "plan",
+    "calculate",
+    "status",
+    "history",
+    "diff",
+    "compare",
+    "explain",
+    "lint",
+    "inspect",
+    "draft",
+];
+
+/// A description that says the action is irreversible, whatever its verb.
+fn says_irreversible(description: &str) -> bool {
+    use std::sync::LazyLock;
+    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\b(cannot|can\s*not|can['’]t)\s+be\s+(undone|reversed|recovered|restored)\b|\birreversibl[ey]\b|\bno\s+way\s+to\s+(undo|recover|restore)\b",
+        )
+        .unwrap()
+    });
+    RE.is_match(description)
+}
 
 /// Adverbs skipped before the leading verb of a description ("Permanently deletes …").
 const LEADING_ADVERBS: &[&str] = &[
@@ -89,16 +140,25 @@ pub(crate) fn destructive_verb(tool: &Tool) -> Option<&'static str> {
     let words = text::name_words(tool.name());
     let setting = words.iter().any(|w| SETTING_NOUNS.contains(&w.as_str()));
     let counts = |v: &str| !(setting && TOGGLE_VERBS.contains(&v));
-    for w in &words {
-        if let Some(v) = DESTRUCTIVE_VERBS.iter().copied().find(|v| v == w)
-            && counts(v)
-        {
-            return Some(v);
+    // `describe_drop_policy`: the name's verb looks; "drop" is what it looks at.
+    let looks = words
+        .first()
+        .is_some_and(|w| LOOKING_WORDS.contains(&w.as_str()));
+    if !looks {
+        for w in &words {
+            if let Some(v) = DESTRUCTIVE_VERBS.iter().copied().find(|v| v == w)
+                && counts(v)
+            {
+                return Some(v);
+            }
         }
     }
-    let first = text::words_iter(tool.description().unwrap_or(""))
-        .find(|w| !LEADING_ADVERBS.contains(&w.as_str()))?;
-    verb_form(&first).filter(|v| counts(v))
+    let description = tool.description().unwrap_or("");
+    let first = text::words_iter(description).find(|w| !LEADING_ADVERBS.contains(&w.as_str()));
+    if let Some(v) = first.as_deref().and_then(verb_form).filter(|v| counts(v)) {
+        return Some(v);
+    }
+    (!looks && says_irreversible(description)).then_some("cannot be undone")
 }
 
 fn verb_form(word: &str) -> Option<&'static str> {

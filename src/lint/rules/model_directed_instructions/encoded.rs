@@ -18,7 +18,10 @@ const MAX_BASE64_RUNS: usize = 16;
 
 /// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
 /// (letters and spaces, not binary or an id) which itself gives orders.
-pub(super) fn base64_order(text: &str, own: Option<&str>) -> Option<(&'static str, String)> {
+pub(super) fn base64_order(
+    text: &str,
+    own: Option<super::Own<'_>>,
+) -> Option<(&'static str, String)> {
     use base64::Engine as _;
     use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
     // Only runs that decode to readable text count toward the bound, so decoys (paths,
