@@ -178,10 +178,16 @@ pub(crate) fn inputs_tell_apart(a: &Tool, b: &Tool) -> bool {
         return false;
     }
     let lacks = |x: &Inputs, y: &Inputs| x.required.iter().any(|(_, f)| !y.names.contains(f));
-    lacks(&ia, &ib)
-        || lacks(&ib, &ia)
-        || lists_not_fetches(&wa, &ia, &wb)
-        || lists_not_fetches(&wb, &ib, &wa)
+    if lacks(&ia, &ib) || lacks(&ib, &ia) {
+        return true;
+    }
+    // Names that differ only by a plural and both require the same inputs (`export_team` and
+    // `export_teams`, each a `team_id`): the plural one does not list its objects, it fetches
+    // the same one. A qualifier more (`get_recent_periodic_notes`) does list.
+    if !ia.required.is_empty() && wa.len() == wb.len() {
+        return false;
+    }
+    lists_not_fetches(&wa, &ia, &wb) || lists_not_fetches(&wb, &ib, &wa)
 }
 
 /// `many`'s name is `one`'s with a word in the plural (and maybe a qualifier more), and `many`

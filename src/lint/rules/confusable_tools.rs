@@ -107,6 +107,66 @@ fn one_word_slip(a: &str, b: &str) -> bool {
     plural || (x.len().min(y.len()) >= 5 && one_edit_apart(&x, &y) && !other_verb)
 }
 
+/// Share of description words two tools have in common (Jaccard over stemmed words) from
+/// which names one letter apart are a slip: "a team's members and roles" and "a team's
+/// members and permissions" share 0.8.
+const SLIP_SHARED: f64 = 0.6;
+
+/// Most tools one deletion bucket may hold before it is skipped: names that differ in one
+/// character by the hundred (`tool_0001` … `tool_0999`) are a numbering, not a slip, and the
+/// bound keeps the pair count linear.
+const MAX_BUCKET: usize = 32;
+
+/// Pairs (later, earlier) of tools whose lower-cased names are one edit apart, found through
+/// one-deletion neighbourhoods: a name and each of its one-character deletions are keys, and
+/// two names one insertion, deletion or substitution apart share a key.
+fn slip_candidates(tools: &[&Tool]) -> Vec<(usize, usize)> {
+    let mut buckets: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    for (i, t) in tools.iter().enumerate() {
+        let chars: Vec<char> = t.name().to_lowercase().chars().collect();
+        if !(5..=64).contains(&chars.len()) {
+            continue;
+        }
+        buckets.entry(chars.iter().collect()).or_default().push(i);
+        for k in 0..chars.len() {
+            let key: String = chars[..k].iter().chain(&chars[k + 1..]).collect();
+            buckets.entry(key).or_default().push(i);
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for members in buckets.values_mut() {
+        members.dedup();
+        if members.len() < 2 || members.len() > MAX_BUCKET {
+            continue;
+        }
+        for (x, &i) in members.iter().enumerate() {
+            for &j in &members[x + 1..] {
+                if i != j {
+                    pairs.push((i.max(j), i.min(j)));
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// Jaccard similarity of the two descriptions' stemmed words.
+fn shared_words(a: &Tool, b: &Tool) -> f64 {
+    let words = |t: &Tool| -> std::collections::HashSet<String> {
+        text::words_iter(t.description().unwrap_or(""))
+            .map(|w| text::stem(&w))
+            .collect()
+    };
+    let (wa, wb) = (words(a), words(b));
+    let union = wa.union(&wb).count();
+    if union == 0 {
+        return 0.0;
+    }
+    wa.intersection(&wb).count() as f64 / union as f64
+}
+
 /// The name as it looks: Unicode's confusable skeleton (UTS #39: `I` and `l`, `0` and `O`,
 /// Cyrillic `а` and Latin `a` look the same).
 fn look(name: &str) -> String {
@@ -262,10 +322,16 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         );
     }
 
-    // Names one letter apart, descriptions alike (a look-alike pair as TG005 finds them, in
-    // near-linear time and shared with it), inputs that do not tell them apart.
-    for p in cx.lookalikes() {
-        let (i, j) = (p.a.max(p.b), p.a.min(p.b));
+    // Names one letter apart, descriptions alike (TG005's look-alike pairs, or descriptions
+    // that share most of their words), inputs that do not tell them apart. Candidates come from
+    // the names alone (one-deletion neighbourhoods, linear in the catalog), so recall does not
+    // depend on the look-alike index at any catalog size.
+    let alike: std::collections::HashSet<(usize, usize)> = cx
+        .lookalikes()
+        .iter()
+        .map(|p| (p.a.max(p.b), p.a.min(p.b)))
+        .collect();
+    for (i, j) in slip_candidates(&tools) {
         let (a, b) = (
             tools[i].name().to_lowercase(),
             tools[j].name().to_lowercase(),
@@ -274,6 +340,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             || sigs[i].required != sigs[j].required
             || !one_edit_apart(&a, &b)
             || !one_word_slip(tools[i].name(), tools[j].name())
+            || !(alike.contains(&(i, j)) || shared_words(tools[i], tools[j]) >= SLIP_SHARED)
             || crate::lint::lookalike::inputs_tell_apart(tools[i], tools[j])
         {
             continue;

@@ -208,3 +208,79 @@ fn one_edit() {
     assert!(!one_edit_apart("abc", "acb"));
     assert!(!one_edit_apart("get_user", "get_users_x"));
 }
+
+/// Issue 40: `export_team`/`export_teams` (one letter apart, descriptions one word apart, the
+/// same required input) among 500 tools, and `export_Iedger` beside `export_ledger`.
+#[test]
+fn a_plural_slip_is_found_in_a_large_catalog_and_capital_i_for_l_is_an_error() {
+    let id = json!({"team_id": {"type": "string", "description": "Team id."}});
+    let mut tools: Vec<Value> = (0..496)
+        .map(|k| {
+            let noun = format!("resource{k:03}x{}", k * 7919 % 1000);
+            tool(
+                &format!("sync_{noun}"),
+                &format!("Synchronises the {noun} records with the upstream system number {k}."),
+                json!({"id": {"type": "string", "description": "Record id."}}),
+                &["id"],
+            )
+        })
+        .collect();
+    tools.push(tool(
+        "export_team",
+        "Exports a team's members and roles as CSV.",
+        id.clone(),
+        &["team_id"],
+    ));
+    tools.push(tool(
+        "export_teams",
+        "Exports a team's members and permissions as CSV.",
+        id,
+        &["team_id"],
+    ));
+    let range = json!({"from": {"type": "string", "description": "Start."}, "to": {"type": "string", "description": "End."}});
+    tools.push(tool(
+        "export_ledger",
+        "Exports the general ledger as CSV.",
+        range.clone(),
+        &["from", "to"],
+    ));
+    tools.push(tool(
+        "export_Iedger",
+        "Exports the ledger as a CSV file.",
+        range,
+        &["from", "to"],
+    ));
+    let out = lint_tools(&RULE, tools);
+    let found: Vec<(&str, Severity)> = out
+        .iter()
+        .map(|f| (f.tool.as_deref().unwrap_or(""), f.severity))
+        .collect();
+    assert!(
+        found.contains(&("export_teams", Severity::Warning)),
+        "{out:#?}"
+    );
+    assert!(
+        found.contains(&("export_Iedger", Severity::Error)),
+        "{out:#?}"
+    );
+    assert_eq!(out.len(), 2, "no filler pair is reported: {out:#?}");
+    // A plural that lists (no required input) is another job.
+    let out = lint_tools(
+        &RULE,
+        vec![
+            tool(
+                "get_order",
+                "Gets an order by id.",
+                json!({"order_id": {"type": "string"}}),
+                &["order_id"],
+            ),
+            tool(
+                "get_orders",
+                "Gets orders, newest first.",
+                json!({"limit": {"type": "integer"}}),
+                &[],
+            ),
+        ],
+    );
+    assert!(out.is_empty(), "{out:#?}");
+}
