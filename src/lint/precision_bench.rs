@@ -87,6 +87,12 @@ impl RuleScore {
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub per_rule: BTreeMap<String, RuleScore>,
+    /// The same counts per rule and level: an error must be near-certain (≥ 0.97), a warning
+    /// right at least 9 times in 10, and a rule may report at both levels.
+    pub per_level: BTreeMap<(String, Severity), RuleScore>,
+    /// Servers with at least one error-level finding labelled wrong: they would fail
+    /// `toolgate lint` and `toolgate ci` on a false error.
+    pub false_errors: BTreeMap<String, usize>,
     /// Findings no label covers (they must be reviewed).
     pub unlabelled: Vec<Seen>,
     /// Findings labelled wrong.
@@ -180,22 +186,29 @@ pub fn run(dir: &Path, labels: &Labels) -> anyhow::Result<Outcome> {
                 }
                 continue;
             }
-            let score = out.per_rule.entry(seen.key.code.clone()).or_default();
-            match by_key.get(&seen.key) {
-                Some(label) => {
+            let level = (seen.key.code.clone(), seen.severity);
+            let verdict = by_key.get(&seen.key).map(|l| (l.verdict, l.why.clone()));
+            for score in [
+                out.per_rule.entry(seen.key.code.clone()).or_default(),
+                out.per_level.entry(level).or_default(),
+            ] {
+                match &verdict {
+                    Some((Verdict::Right, _)) => score.right += 1,
+                    Some((Verdict::Wrong, _)) => score.wrong += 1,
+                    None => score.unlabelled += 1,
+                }
+            }
+            match verdict {
+                Some((v, why)) => {
                     matched.insert(seen.key.clone());
-                    match label.verdict {
-                        Verdict::Right => score.right += 1,
-                        Verdict::Wrong => {
-                            score.wrong += 1;
-                            out.wrong.push((seen, label.why.clone()));
+                    if v == Verdict::Wrong {
+                        if seen.severity == Severity::Error {
+                            *out.false_errors.entry(seen.key.server.clone()).or_default() += 1;
                         }
+                        out.wrong.push((seen, why));
                     }
                 }
-                None => {
-                    score.unlabelled += 1;
-                    out.unlabelled.push(seen);
-                }
+                None => out.unlabelled.push(seen),
             }
         }
     }
