@@ -71,7 +71,7 @@ pub async fn write_suite(
         }
     }
     if !out.rejected.is_empty() {
-        crate::elog!("{} written request(s) were dropped:", out.rejected.len());
+        crate::elog!("{} request(s) were dropped:", out.rejected.len());
         for (id, reason) in &out.rejected {
             crate::elog!("  {id}: {reason}");
         }

@@ -85,7 +85,13 @@ pub fn date<R: Rng>(rng: &mut R) -> String {
     )
 }
 
+/// An RFC 3339 `full-time` (what JSON Schema's `format: time` means): with its offset.
 pub fn time<R: Rng>(rng: &mut R) -> String {
+    format!("{}Z", clock(rng))
+}
+
+/// A time of day on the quarter hour, `HH:MM:00`.
+fn clock<R: Rng>(rng: &mut R) -> String {
     format!(
         "{:02}:{:02}:00",
         rng.random_range(8..19u32),
@@ -94,7 +100,7 @@ pub fn time<R: Rng>(rng: &mut R) -> String {
 }
 
 pub fn date_time<R: Rng>(rng: &mut R) -> String {
-    format!("{}T{}Z", date(rng), time(rng))
+    format!("{}T{}Z", date(rng), clock(rng))
 }
 
 pub fn email<R: Rng>(rng: &mut R) -> String {

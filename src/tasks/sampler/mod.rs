@@ -250,6 +250,15 @@ impl<R: Rng> Gen<'_, R> {
                 Value::Object(b)
             };
             let first = with(vec![cond.clone(), then.unwrap_or(Value::Bool(true))]);
+            // Half the samples try the `else` branch first: a value for `else` that does not
+            // meet `if` (one that does falls back to the `then` branch).
+            if let Some(o) = &otherwise
+                && self.below(2) == 0
+                && let Ok(v) = self.value(&with(vec![o.clone()]), name, depth + 1)
+                && !jsonschema::is_valid(cond, &v)
+            {
+                return Ok(v);
+            }
             return match self.value(&first, name, depth + 1) {
                 Ok(v) => Ok(v),
                 Err(e) => match otherwise {
@@ -271,7 +280,11 @@ impl<R: Rng> Gen<'_, R> {
                 let mut last = String::new();
                 for i in 0..branches.len() {
                     let b = &branches[(start + i) % branches.len()];
-                    if b.get("type").and_then(Value::as_str) == Some("null") && branches.len() > 1 {
+                    // A null branch is taken one time in four, when it comes up first.
+                    if b.get("type").and_then(Value::as_str) == Some("null")
+                        && branches.len() > 1
+                        && !(i == 0 && self.below(4) == 0)
+                    {
                         continue;
                     }
                     let mut merged = s.clone();
@@ -295,7 +308,9 @@ impl<R: Rng> Gen<'_, R> {
                     .filter_map(Value::as_str)
                     .filter(|t| *t != "null")
                     .collect();
-                if non_null.is_empty() {
+                let nullable = non_null.len() < ts.len();
+                // A nullable field is null one time in four: requests with "no value" exist.
+                if non_null.is_empty() || (nullable && self.below(4) == 0) {
                     "null".into()
                 } else {
                     non_null[self.below(non_null.len())].to_string()

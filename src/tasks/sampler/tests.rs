@@ -58,3 +58,43 @@ fn unsampleable_schemas_say_why() {
     let e = sample_args(&tool(json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1}}, "required": ["n"]})), 1, 0).unwrap_err();
     assert!(e.contains("empty numeric range"), "{e}");
 }
+
+/// Issue 40: the `else` branch is sampled, nullable fields are sometimes null, and a `time`
+/// value is valid with format assertion on.
+#[test]
+fn else_branches_nulls_and_times_are_sampled_validly() {
+    let t = tool(json!({
+        "type": "object",
+        "properties": {
+            "kind": {"type": "string", "enum": ["card", "bank"]},
+            "at": {"type": "string", "format": "time"},
+            "note": {"type": ["string", "null"]},
+            "ref": {"anyOf": [{"type": "null"}, {"type": "string"}]}
+        },
+        "required": ["kind", "at", "note", "ref"],
+        "if": {"properties": {"kind": {"const": "card"}}},
+        "then": {"properties": {"card": {"type": "string", "pattern": "^[0-9]{4}$"}}, "required": ["card"]},
+        "else": {"properties": {"iban": {"type": "string", "pattern": "^DE[0-9]{4}$"}}, "required": ["iban"]}
+    }));
+    let schema = t.input_schema().unwrap().clone();
+    let strict = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap();
+    let (mut els, mut thens, mut null_note, mut null_ref) = (0, 0, 0, 0);
+    for seed in 0..40 {
+        let v = Value::Object(sample_args(&t, seed, 0).unwrap());
+        assert!(strict.is_valid(&v), "{v}");
+        if v.get("iban").is_some() {
+            els += 1;
+        }
+        if v.get("card").is_some() {
+            thens += 1;
+        }
+        null_note += usize::from(v["note"].is_null());
+        null_ref += usize::from(v["ref"].is_null());
+    }
+    assert!(els > 0 && thens > 0, "else {els}, then {thens}");
+    assert!(null_note > 0 && null_note < 40, "{null_note}");
+    assert!(null_ref > 0 && null_ref < 40, "{null_ref}");
+}

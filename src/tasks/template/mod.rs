@@ -115,7 +115,47 @@ pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
 }
 
 pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
+    let mut generated = generate_unchecked(catalog, opts);
+    generated.rejected = keep_valid(catalog, &mut generated.tasks);
+    generated
+}
+
+/// Drops every task `validate` would reject (an error), so `generate` never writes a suite its
+/// own `validate` refuses; returns (id, why) of each dropped one.
+pub(crate) fn keep_valid(catalog: &Catalog, tasks: &mut Vec<Task>) -> Vec<(String, String)> {
+    let numbered: Vec<crate::tasks::task::Numbered> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i + 1, t.clone()))
+        .collect();
+    let problems = crate::tasks::validate::validate(catalog, &numbered, &[], 0);
+    let mut bad: std::collections::BTreeMap<usize, String> = Default::default();
+    for p in problems {
+        if p.severity == crate::lint::Severity::Error {
+            bad.entry(p.line).or_insert(p.message);
+        }
+    }
+    let mut rejected = Vec::new();
+    let mut line = 0;
+    tasks.retain(|t| {
+        line += 1;
+        match bad.remove(&line) {
+            Some(why) => {
+                rejected.push((t.id.clone(), why));
+                false
+            }
+            None => true,
+        }
+    });
+    rejected
+}
+
+fn generate_unchecked(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     let mut tasks = Vec::new();
+    // Requests and ids of the whole suite (a request one tool already used, or an id a tool of
+    // the same name already took, would be a duplicate `validate` rejects).
+    let mut requests: std::collections::HashSet<String> = Default::default();
+    let mut ids: std::collections::HashSet<String> = Default::default();
     let mut unsampleable = Vec::new();
     let mut unphrased = Vec::new();
     let sibling = most_similar_siblings(catalog);
@@ -173,6 +213,7 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
             });
             let Some(request) = tried.into_iter().find(|r| {
                 !seen.contains(r)
+                    && !requests.contains(&r.trim().to_lowercase())
                     && !echoes(r, tool)
                     && lure.is_none_or(|l| {
                         !super::leak::leaks(r, l.name()) && !echo::name_echo(r, l.name())
@@ -182,7 +223,14 @@ pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
                 continue;
             };
             seen.insert(request.clone());
-            let id = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
+            requests.insert(request.trim().to_lowercase());
+            let base = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
+            let mut id = base.clone();
+            let mut k = 1;
+            while !ids.insert(id.clone()) {
+                k += 1;
+                id = format!("{base}-{k}");
+            }
             tasks.push(Task {
                 id,
                 request,
@@ -307,6 +355,46 @@ mod tests {
                 "{}",
                 t.request
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod valid_tests {
+    use super::*;
+
+    /// Issue 40: `generate` never writes a suite its own `validate` rejects: the real
+    /// filesystem server's `list_directory` and `list_directory_with_sizes` gave exact
+    /// duplicates, and two tools of one name gave duplicate ids.
+    #[test]
+    fn generated_suites_pass_validate() {
+        let mut catalog = crate::catalog::snapshot::read(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/catalogs/filesystem.json"
+        )))
+        .unwrap();
+        let twin = catalog.tools[0].clone();
+        catalog.tools.push(twin);
+        for seed in 1..4 {
+            let g = generate(
+                &catalog,
+                &GenerateOptions {
+                    seed,
+                    ..Default::default()
+                },
+            );
+            let numbered: Vec<crate::tasks::task::Numbered> = g
+                .tasks
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i + 1, t.clone()))
+                .collect();
+            let errors: Vec<_> = crate::tasks::validate::validate(&catalog, &numbered, &[], 0)
+                .into_iter()
+                .filter(|p| p.severity == crate::lint::Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "seed {seed}: {errors:#?}");
+            assert!(g.tasks.len() > 40, "{}", g.tasks.len());
         }
     }
 }
