@@ -8,6 +8,13 @@
 #   scripts/capture-ecosystem.sh            # every server below
 #   ONLY=github,time scripts/capture-ecosystem.sh   # just these; the other manifest entries stay
 #   OUT=DIR KEEP_WORK=1 scripts/capture-ecosystem.sh
+#   LIST=scripts/heldout-servers.txt OUT=fixtures/lint-heldout scripts/capture-ecosystem.sh
+#
+# LIST=FILE reads the server table from FILE instead of the built-in one below (same
+# `name|registry|package|version|extra pin|launch|note` lines; blank lines and lines starting
+# with # are skipped). The manifest is always $OUT/manifest.json; its "belt" is $BELT, by default
+# "ecosystem" for the built-in table and the name of $OUT's folder for a LIST (which the manifest
+# then names in "servers_from").
 #
 # Needs node/npm, python3 (with venv) and git; reaches only the npm registry and PyPI. npm
 # packages install with --ignore-scripts, so no install step downloads a browser or a binary.
@@ -71,6 +78,17 @@ obsidian|pypi|mcp-obsidian|0.2.3||OBSIDIAN_API_KEY=dummy mcp-obsidian|dummy key,
 blender|pypi|blender-mcp|2.0.0||blender-mcp|Blender is contacted only when a tool is called
 EOF
 )
+
+LIST=${LIST:-}
+if [[ -n $LIST ]]; then
+  [[ -f $LIST ]] || { echo "LIST=$LIST: no such file" >&2; exit 2; }
+  SERVERS=$(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$LIST")
+  BELT=${BELT:-$(basename "$OUT")}
+  SERVERS_FROM="$(python3 -c 'import os, sys; print(os.path.relpath(os.path.realpath(sys.argv[1]), sys.argv[2]))' "$LIST" "$ROOT")"
+else
+  BELT=${BELT:-ecosystem}
+  SERVERS_FROM=
+fi
 
 selected() { [[ -z $ONLY ]] || [[ ",$ONLY," == *",$1,"* ]]; }
 
@@ -139,9 +157,9 @@ while IFS='|' read -r name registry package version extra launch note; do
 done <<< "$SERVERS"
 
 # manifest: this run's entries, plus the previous manifest's for servers not captured now
-python3 - "$OUT/manifest.json" "$WORK/entries" "${order[@]}" <<'PY'
+python3 - "$OUT/manifest.json" "$WORK/entries" "$BELT" "$SERVERS_FROM" "${order[@]}" <<'PY'
 import json, os, sys
-path, entries, order = sys.argv[1], sys.argv[2], sys.argv[3:]
+path, entries, belt, servers_from, order = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 old = {}
 if os.path.exists(path):
     with open(path, encoding="utf-8") as f:
@@ -152,8 +170,10 @@ for n in os.listdir(entries):
         e = json.load(f)
     new[e["name"]] = e
 servers = [new.get(n) or old.get(n) for n in order if (new.get(n) or old.get(n))]
-doc = {"belt": "ecosystem", "captured_by": "scripts/capture-ecosystem.sh",
-       "servers": servers, "total_tools": sum(s["tools"] for s in servers)}
+doc = {"belt": belt, "captured_by": "scripts/capture-ecosystem.sh"}
+if servers_from:
+    doc["servers_from"] = servers_from
+doc.update(servers=servers, total_tools=sum(s["tools"] for s in servers))
 with open(path, "w", encoding="utf-8") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)
     f.write("\n")
