@@ -72,7 +72,9 @@ pub fn pick_one(
             ),
         },
     };
-    belt::spec_of(entry, &base)
+    let (spec, mut opts) = belt::spec_of(entry, &base)?;
+    opts.config_key = Some(entry.name.clone());
+    Ok((spec, opts))
 }
 
 /// Connects every server of `--mcp-config` in parallel; one failure fails the whole belt.
@@ -113,7 +115,7 @@ pub fn lint_report(
 ) -> anyhow::Result<LintReport> {
     let mut contexts = Vec::new();
     for s in &belt.servers {
-        let mut cx = Context::new(&s.catalog, &cfg.lint).in_belt();
+        let mut cx = Context::new(&s.catalog, &cfg.lint).in_belt().named(&s.name);
         if let Some(dir) = &cfg.lint.embed_model {
             cx = cx.with_semantic(crate::models::embed::tool_embeddings(dir, &s.catalog)?);
         }

@@ -63,6 +63,7 @@ fn rebuild(catalog: &Catalog, tools: Vec<Tool>, instructions: Option<String>) ->
         notes: catalog.notes.clone(),
         relisting: None,
         index: Default::default(),
+        config_key: catalog.config_key.clone(),
     }
 }
 

@@ -134,6 +134,9 @@ pub struct Catalog {
     /// Name → position, built on the first [`Catalog::tool`] lookup.
     #[serde(skip)]
     pub index: ToolIndex,
+    /// The server's key in the MCP client config it was read from, if any.
+    #[serde(skip)]
+    pub config_key: Option<String>,
 }
 
 /// How a second `tools/list` in the same session compared with the first.
@@ -211,7 +214,7 @@ pub(crate) fn kind(v: &Value) -> &'static str {
 /// Loads a catalog from any server spec: live stdio/HTTP server or snapshot file.
 /// The catalog is what the server sent; a credential in it is noted (see [`mask`]).
 pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
-    let catalog = match spec {
+    let mut catalog = match spec {
         ServerSpec::Snapshot(path) => snapshot::read(path)?,
         _ => {
             crate::progress::while_slow(
@@ -221,6 +224,7 @@ pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Ca
             .await?
         }
     };
+    catalog.config_key = opts.config_key.clone();
     Ok(mask::checked(catalog, opts))
 }
 

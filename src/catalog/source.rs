@@ -167,6 +167,9 @@ use crate::secrets::redact_url;
 /// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.
 #[derive(Clone, Debug)]
 pub struct ConnectOptions {
+    /// The server's key in the MCP client config it was read from (`--mcp-config`): the name
+    /// hosts put in front of its tools' names.
+    pub config_key: Option<String>,
     /// Time for the process to start and finish the `initialize` handshake.
     pub connect_timeout: Duration,
     /// Time for each `tools/list` page.
@@ -193,6 +196,7 @@ pub struct ConnectOptions {
 impl Default for ConnectOptions {
     fn default() -> Self {
         ConnectOptions {
+            config_key: None,
             connect_timeout: Duration::from_secs(60),
             request_timeout: Duration::from_secs(30),
             max_pages: 100,

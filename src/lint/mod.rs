@@ -101,6 +101,9 @@ pub struct Context<'a> {
     /// The catalog is one server of a belt: rules of [`Scope::CatalogOrBelt`] are left to the
     /// belt stage, which checks them across every server.
     in_belt: bool,
+    /// The server's name in the client config it came from (a belt's key): what hosts prefix
+    /// its tools' names with.
+    pub config_key: Option<&'a str>,
 }
 
 /// The JSON a function-calling API sends the model for a tool (name, description, schema).
@@ -132,7 +135,14 @@ impl<'a> Context<'a> {
             content: OnceLock::new(),
             semantic: None,
             in_belt: false,
+            config_key: catalog.config_key.as_deref(),
         }
+    }
+
+    /// The context of a server read under `key` of a client config.
+    pub fn named(mut self, key: &'a str) -> Self {
+        self.config_key = Some(key);
+        self
     }
 
     /// The context of one server of a belt (see [`Scope`]).

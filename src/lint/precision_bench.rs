@@ -140,13 +140,15 @@ pub fn findings_of(path: &Path) -> anyhow::Result<Vec<Seen>> {
         .collect())
 }
 
-/// The snapshots of `dir` (every `*.json` but `manifest.json`), sorted.
+/// The snapshots of `dir` (every `*.json` but `manifest.json` and `labels.json`), sorted.
 pub fn catalogs(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let p = entry?.path();
         let is_json = p.extension().is_some_and(|e| e == "json");
-        let is_manifest = p.file_name().is_some_and(|n| n == "manifest.json");
+        let is_manifest = p
+            .file_name()
+            .is_some_and(|n| n == "manifest.json" || n == "labels.json");
         if is_json && !is_manifest {
             out.push(p);
         }

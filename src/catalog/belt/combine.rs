@@ -91,6 +91,7 @@ pub fn combine(
         notes: own.notes.clone(),
         relisting: None,
         index: Default::default(),
+        config_key: own.config_key.clone(),
     };
     let mut taken: HashSet<String> = own.tools.iter().map(|t| t.name().to_string()).collect();
     let mut origin = BTreeMap::new();

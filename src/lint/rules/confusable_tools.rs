@@ -61,6 +61,13 @@ pub(crate) const RULE: Rule = Rule {
     scope: Scope::Catalog,
 };
 
+/// The level of the kinds that take judgement (only optional parameters differ, one-letter
+/// slips, restated descriptions): right 1 time in 3 on the held-out corpus of real servers
+/// (fixtures/lint-heldout, labelled 2026-12-07), so they are notes; the near-certain kinds
+/// (same text and parameters, deprecated beside its replacement, names that look the same)
+/// stay errors.
+const JUDGEMENT: Severity = Severity::Info;
+
 /// A look-alike score from which two descriptions over the same required parameters are
 /// reported (TG005 reports from 0.5).
 const RESTATES: f64 = 0.75;
@@ -304,7 +311,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             (Severity::Error, "the same parameters")
         } else {
             (
-                Severity::Warning,
+                JUDGEMENT,
                 "the same required parameters (only optional ones differ)",
             )
         };
@@ -349,7 +356,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             cx,
             out,
             (i, j),
-            Severity::Warning,
+            JUDGEMENT,
             "/name",
             format!(
                 "{}: names one letter apart, descriptions alike and the same inputs",
@@ -374,7 +381,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             cx,
             out,
             (i, j),
-            Severity::Warning,
+            JUDGEMENT,
             "/description",
             format!(
                 "{}: descriptions that restate each other (look-alike score {:.2}) over the same required parameters",

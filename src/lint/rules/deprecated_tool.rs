@@ -32,7 +32,8 @@ use crate::text;
 pub(crate) const RULE: Rule = Rule {
     code: "TG014",
     slug: "deprecated-tool",
-    severity: Severity::Warning,
+    // Info: right 1 time in 2 on the held-out corpus of real servers (fixtures/lint-heldout); a deprecated tool beside its named replacement is TG032, an error.
+    severity: Severity::Info,
     summary: "A deprecated tool is still listed.",
     doc: rule_doc!("deprecated_tool"),
     check,

@@ -44,13 +44,15 @@ pub(crate) const RULE: Rule = Rule {
     scope: Scope::Catalog,
 };
 
-/// The server name hosts put in prefixes: the setting, else the server's own name, reduced to
-/// the characters hosts keep.
+/// The server name hosts put in prefixes: the setting, else the server's key in the client
+/// config it was read from (what hosts use), else the server's own name, reduced to the
+/// characters hosts keep.
 fn server_name(cx: &Context) -> String {
     let raw = cx
         .settings
         .host_server_name
         .clone()
+        .or_else(|| cx.config_key.map(str::to_string))
         .or_else(|| cx.catalog.server.name.clone())
         .unwrap_or_else(|| "server".into());
     let cleaned: String = raw

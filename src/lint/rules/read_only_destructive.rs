@@ -5,8 +5,8 @@
 //! verb, is send, pay, transfer, charge, publish, deploy, write, create, update, …, and no word
 //! of its name says it only looks: `get`, `list`, `preview`, `estimate`, `validate`, …), or it
 //! also sets `destructiveHint: true`, which contradicts it. A contradiction or a destructive
-//! verb is an error; a verb that may change something outside is a warning (it is a
-//! judgement), and "executes a log query" or "runs a search" is a read, not a change. A name
+//! verb is an error; a verb that may change something outside is a note (info: it is a
+//! judgement, right 0 times in 3 on the held-out corpus of real servers), and "executes a log query" or "runs a search" is a read, not a change. A name
 //! that starts by looking (`describe_drop_policy`) is not destructive for the word after it.
 //!
 //! ## Why it matters
@@ -89,7 +89,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             continue;
         }
         // A contradiction or a destructive verb is near-certain; a verb that may change
-        // something outside ("send", "execute") is a judgement, so a warning.
+        // something outside ("send", "execute") is a judgement, so a note.
         let (why, severity) = if tool.hint("destructiveHint") == Some(true) {
             (
                 "also sets `destructiveHint: true`, which contradicts it".to_string(),
@@ -100,7 +100,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         } else if let Some(verb) = changing_verb(tool) {
             (
                 format!("sounds like it changes something (\"{verb}\")"),
-                Severity::Warning,
+                // Right 0 times in 3 on the held-out corpus (fixtures/lint-heldout): a note.
+                Severity::Info,
             )
         } else {
             continue;
@@ -180,7 +181,7 @@ mod tests {
         );
         assert_eq!(out.len(), 2, "{out:#?}");
         assert_eq!(out[0].severity, Severity::Error);
-        assert_eq!(out[1].severity, Severity::Warning, "a judgement");
+        assert_eq!(out[1].severity, Severity::Info, "a judgement");
     }
 
     #[test]

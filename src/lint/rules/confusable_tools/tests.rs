@@ -73,7 +73,7 @@ fn other_optional_parameters_make_it_a_warning_and_types_count() {
         ],
     );
     assert_eq!(out.len(), 1, "{out:?}");
-    assert_eq!(out[0].severity, Severity::Warning);
+    assert_eq!(out[0].severity, JUDGEMENT);
     assert_eq!(out[0].tool.as_deref(), Some("b_list"));
 }
 
@@ -185,7 +185,7 @@ fn names_that_look_the_same_or_one_letter_apart() {
     let names: Vec<&str> = out.iter().map(|f| f.tool.as_deref().unwrap()).collect();
     assert_eq!(names, ["export_Iedger", "export_teams"], "{out:?}");
     assert_eq!(out[0].severity, Severity::Error);
-    assert_eq!(out[1].severity, Severity::Warning);
+    assert_eq!(out[1].severity, JUDGEMENT);
 }
 
 #[test]
@@ -255,10 +255,7 @@ fn a_plural_slip_is_found_in_a_large_catalog_and_capital_i_for_l_is_an_error() {
         .iter()
         .map(|f| (f.tool.as_deref().unwrap_or(""), f.severity))
         .collect();
-    assert!(
-        found.contains(&("export_teams", Severity::Warning)),
-        "{out:#?}"
-    );
+    assert!(found.contains(&("export_teams", JUDGEMENT)), "{out:#?}");
     assert!(
         found.contains(&("export_Iedger", Severity::Error)),
         "{out:#?}"

@@ -279,9 +279,9 @@ fn agent_only_blocks_concealment_and_output_schema_orders_are_found() {
     );
 }
 
-/// Workflow guidance that names another tool is a warning; pseudo-tags and secrets stay errors.
+/// Workflow guidance that names another tool is a note; pseudo-tags and secrets stay errors.
 #[test]
-fn weaker_kinds_of_order_are_warnings() {
+fn weaker_kinds_of_order_are_notes() {
     let warn = lint_tools(
         &RULE,
         vec![
@@ -289,7 +289,7 @@ fn weaker_kinds_of_order_are_warnings() {
         ],
     );
     assert_eq!(warn.len(), 1, "{warn:?}");
-    assert_eq!(warn[0].severity, Severity::Warning);
+    assert_eq!(warn[0].severity, Severity::Info);
     let err = lint_tools(
         &RULE,
         vec![
