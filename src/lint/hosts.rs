@@ -29,8 +29,15 @@ pub struct Host {
     /// Longest exposed name the host (or its model API) accepts.
     pub max_name: Option<Limit<usize>>,
     /// The host cuts longer names silently instead of refusing them (then two tools can end
-    /// up with one name).
+    /// up with one name), in the style of [`Host::cut`].
     pub truncates: bool,
+    /// How a name over `max_name` is cut when `truncates`.
+    pub cut: Cut,
+    /// The host replaces characters outside `name_chars` with `_` instead of refusing the
+    /// name: the model sees another name (and two names can meet).
+    pub sanitizes: bool,
+    /// Longest description the host (or its model API) takes.
+    pub max_description: Option<Limit<usize>>,
     /// The characters a name may use, said in words, and the test.
     pub name_chars: Option<Limit<CharRule>>,
     /// What a name must start with, said in words, and the test.
@@ -44,12 +51,28 @@ pub struct Host {
     pub defer_tokens: Option<Limit<usize>>,
 }
 
+/// How a host shortens a name that is too long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// Keeps the first characters.
+    Tail,
+    /// Keeps the start and the end around `___` (Gemini CLI).
+    Middle,
+    /// Keeps a prefix and appends a hash of the whole name (Codex): unique, but the model
+    /// reads a hash where the tool's name was.
+    Hash,
+}
+
 fn api_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
 fn gemini_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-')
+}
+
+fn gemini_cli_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
 }
 
 fn letter_or_underscore(c: char) -> bool {
@@ -74,6 +97,22 @@ const CURSOR_NAMES: &str = "https://github.com/ComposioHQ/composio/issues/2788";
 const GEMINI_NAMES: &str =
     "https://cloud.google.com/vertex-ai/docs/reference/rest/v1beta1/FunctionDeclaration";
 const GEMINI_SCHEMA: &str = "https://ai.google.dev/api/caching#Schema";
+/// The Gemini API's function declarations: names of at most 64 characters, descriptions of at
+/// most 1,024, and `parametersJsonSchema` (JSON Schema with `$ref`, `$defs` and
+/// `additionalProperties`) beside the OpenAPI-subset `parameters`.
+const GEMINI_FUNCTIONS: &str = "https://ai.google.dev/gemini-api/docs/function-calling";
+/// Codex qualifies MCP tools as `mcp__<server>__<tool>`, replaces characters outside
+/// `[A-Za-z0-9_-]` and, past 64 characters, keeps a prefix and appends a SHA-1 of the name.
+const CODEX_MCP: &str =
+    "https://github.com/openai/codex/blob/main/codex-rs/core/src/mcp_connection_manager.rs";
+/// Gemini CLI registers a tool under its own name (`<server>__<tool>` when two servers share
+/// it), replaces characters outside `[A-Za-z0-9_.-]` with `_`, cuts names over 63 characters
+/// in the middle (`___`), and sends `parametersJsonSchema`.
+const GEMINI_CLI: &str =
+    "https://github.com/google-gemini/gemini-cli/blob/main/packages/core/src/tools/mcp-tool.ts";
+/// GitHub Copilot CLI sends tool names as they are and its API refuses the whole request when
+/// one breaks `^[a-zA-Z0-9_-]{1,128}$`.
+const COPILOT_CLI: &str = "https://github.com/github/copilot-cli/issues/1879";
 
 const fn at<T>(value: T, source: &'static str) -> Limit<T> {
     Limit { value, source }
@@ -90,6 +129,9 @@ pub const HOSTS: &[Host] = &[
         // The Anthropic API's rule, and the 64-character cap of tool search's references.
         max_name: Some(at(64, ANTHROPIC_TOOLS)),
         truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
         name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), ANTHROPIC_TOOLS)),
         first_char: None,
         max_tools: None,
@@ -107,6 +149,9 @@ pub const HOSTS: &[Host] = &[
         dots_to_underscores: true,
         max_name: Some(at(64, VSCODE_NAMES)),
         truncates: true,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
         name_chars: None,
         first_char: None,
         max_tools: Some(at(128, VSCODE_TOOLS)),
@@ -123,9 +168,13 @@ pub const HOSTS: &[Host] = &[
         dots_to_underscores: false,
         max_name: Some(at(59, CURSOR_NAMES)),
         truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
         name_chars: None,
         first_char: None,
-        max_tools: Some(at(40, CURSOR_MCP)),
+        // Cursor warns past 80 tools across its servers and sends no more than it shows.
+        max_tools: Some(at(80, CURSOR_MCP)),
         tools_soft: true,
         schema: None,
         defer_tokens: None,
@@ -138,6 +187,9 @@ pub const HOSTS: &[Host] = &[
         dots_to_underscores: false,
         max_name: Some(at(64, OPENAI_FUNCTIONS)),
         truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
         name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), OPENAI_FUNCTIONS)),
         first_char: None,
         max_tools: Some(at(128, OPENAI_FUNCTIONS)),
@@ -147,17 +199,93 @@ pub const HOSTS: &[Host] = &[
     },
     Host {
         id: "gemini",
-        name: "Gemini",
-        exposed: at("{tool}", GEMINI_NAMES),
+        name: "Gemini (JSON Schema parameters)",
+        exposed: at("{tool}", GEMINI_FUNCTIONS),
         server_max: None,
         dots_to_underscores: false,
-        max_name: Some(at(128, GEMINI_NAMES)),
+        max_name: Some(at(64, GEMINI_FUNCTIONS)),
         truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: Some(at(1024, GEMINI_FUNCTIONS)),
+        name_chars: Some(at(("A-Z a-z 0-9 _ . : -", gemini_name_char), GEMINI_NAMES)),
+        first_char: Some(at(("a letter or `_`", letter_or_underscore), GEMINI_NAMES)),
+        max_tools: Some(at(512, GEMINI_NAMES)),
+        tools_soft: false,
+        // `parametersJsonSchema` takes `$ref`, `$defs` and `additionalProperties`.
+        schema: None,
+        defer_tokens: None,
+    },
+    Host {
+        id: "gemini-openapi",
+        name: "Gemini (OpenAPI-subset parameters)",
+        exposed: at("{tool}", GEMINI_FUNCTIONS),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(64, GEMINI_FUNCTIONS)),
+        truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: Some(at(1024, GEMINI_FUNCTIONS)),
         name_chars: Some(at(("A-Z a-z 0-9 _ . : -", gemini_name_char), GEMINI_NAMES)),
         first_char: Some(at(("a letter or `_`", letter_or_underscore), GEMINI_NAMES)),
         max_tools: Some(at(512, GEMINI_NAMES)),
         tools_soft: false,
         schema: Some(at(SchemaSubset::Gemini, GEMINI_SCHEMA)),
+        defer_tokens: None,
+    },
+    Host {
+        id: "gemini-cli",
+        name: "Gemini CLI",
+        exposed: at("{tool}", GEMINI_CLI),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(63, GEMINI_CLI)),
+        truncates: true,
+        cut: Cut::Middle,
+        sanitizes: true,
+        max_description: Some(at(1024, GEMINI_FUNCTIONS)),
+        name_chars: Some(at(("A-Z a-z 0-9 _ . -", gemini_cli_name_char), GEMINI_CLI)),
+        first_char: None,
+        max_tools: Some(at(512, GEMINI_NAMES)),
+        tools_soft: false,
+        schema: None,
+        defer_tokens: None,
+    },
+    Host {
+        id: "codex",
+        name: "Codex",
+        exposed: at("mcp__{server}__{tool}", CODEX_MCP),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(64, CODEX_MCP)),
+        truncates: true,
+        cut: Cut::Hash,
+        sanitizes: true,
+        max_description: None,
+        name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), CODEX_MCP)),
+        first_char: None,
+        max_tools: None,
+        tools_soft: false,
+        schema: None,
+        defer_tokens: None,
+    },
+    Host {
+        id: "copilot-cli",
+        name: "GitHub Copilot CLI",
+        exposed: at("{tool}", COPILOT_CLI),
+        server_max: None,
+        dots_to_underscores: false,
+        max_name: Some(at(128, COPILOT_CLI)),
+        truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
+        name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), COPILOT_CLI)),
+        first_char: None,
+        max_tools: None,
+        tools_soft: false,
+        schema: None,
         defer_tokens: None,
     },
     Host {
@@ -168,6 +296,9 @@ pub const HOSTS: &[Host] = &[
         dots_to_underscores: false,
         max_name: Some(at(64, ANTHROPIC_TOOLS)),
         truncates: false,
+        cut: Cut::Tail,
+        sanitizes: false,
+        max_description: None,
         name_chars: Some(at(("A-Z a-z 0-9 _ -", api_name_char), ANTHROPIC_TOOLS)),
         first_char: None,
         // With tool search: at most 10,000 tools in the catalog.
@@ -200,19 +331,51 @@ impl Host {
             .value
             .replace("{server}", &server)
             .replace("{tool}", tool);
-        if self.dots_to_underscores {
+        let name = if self.dots_to_underscores {
             name.replace('.', "_")
         } else {
             name
+        };
+        match (self.sanitizes, self.name_chars) {
+            (true, Some(l)) => name
+                .chars()
+                .map(|c| if (l.value.1)(c) { c } else { '_' })
+                .collect(),
+            _ => name,
         }
     }
 
     /// The name after the host's silent truncation, when it truncates.
     pub fn final_name(&self, server: &str, tool: &str) -> String {
         let name = self.exposed_name(server, tool);
-        match (self.truncates, self.max_name) {
-            (true, Some(l)) => name.chars().take(l.value).collect(),
-            _ => name,
+        let (true, Some(l)) = (self.truncates, self.max_name) else {
+            return name;
+        };
+        let chars: Vec<char> = name.chars().collect();
+        let max = l.value;
+        if chars.len() <= max {
+            return name;
+        }
+        match self.cut {
+            Cut::Tail => chars[..max].iter().collect(),
+            Cut::Middle => {
+                let keep = max.saturating_sub(3);
+                let head = keep / 2;
+                let tail = keep - head;
+                let mut out: String = chars[..head].iter().collect();
+                out.push_str("___");
+                out.extend(&chars[chars.len() - tail..]);
+                out
+            }
+            Cut::Hash => {
+                use sha2::{Digest, Sha256};
+                let digest = Sha256::digest(name.as_bytes());
+                let hex: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+                let keep = max.saturating_sub(hex.len());
+                let mut out: String = chars[..keep].iter().collect();
+                out.push_str(&hex);
+                out
+            }
         }
     }
 }

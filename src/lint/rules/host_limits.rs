@@ -1,11 +1,16 @@
 //! ## What it checks
 //! Only with `lint --host <id>,…` (or `[lint] hosts`): the limits each named host documents for
 //! the tools it passes to its model — `claude-code`, `vscode`, `cursor`, `openai-strict`,
-//! `gemini`, `anthropic`. The name the model sees, with the host's prefix (Claude Code shows
+//! `gemini` (JSON Schema parameters, as Gemini CLI sends them), `gemini-openapi` (the
+//! OpenAPI-subset `parameters`), `gemini-cli`, `codex`, `copilot-cli`, `anthropic`. The name the model sees, with the host's prefix (Claude Code shows
 //! `mcp__<server>__<tool>`), must fit the host's length and characters; the catalog must fit
 //! the host's tool count; each input schema must be in the JSON Schema subset the host's model
 //! API accepts (OpenAI strict mode: closed objects, every property required, no `oneOf`…;
-//! Gemini: no `$ref`, no `additionalProperties`, one type per value…); and a catalog above the
+//! Gemini's OpenAPI subset: no `$ref`, no `additionalProperties`, one type per value…; Gemini's
+//! JSON Schema path takes them); a description within the host's length (Gemini: 1,024
+//! characters); a name the host rewrites (Codex and Gemini CLI replace characters they do not
+//! take with `_`; Codex puts a hash where a name past 64 characters ends, Gemini CLI cuts one
+//! past 63 in the middle) is a warning naming what the model sees; and a catalog above the
 //! size at which Claude Code defers schemas behind its tool search is said. Every finding names
 //! the host and cites the page that documents the limit.
 //!
@@ -27,8 +32,9 @@
 //! Shorten names (leave room for the host's prefix and your server's name: ≤ 40 characters is
 //! safe), split or trim the catalog below the host's tool limit, and write schemas in the common
 //! subset: `"additionalProperties": false` on objects, every property required (optional ones
-//! nullable) for OpenAI strict mode, no `$ref` or type lists for Gemini. `[lint]
-//! host_server_name` sets the server name hosts use in prefixes (default: the server's own).
+//! nullable) for OpenAI strict mode, no `$ref` or type lists for Gemini's OpenAPI subset.
+//! `[lint] host_server_name` sets the server name hosts use in prefixes (default: the server's
+//! key in the MCP client config it was read from with `--mcp-config`, else the server's own).
 
 use super::common::ticked;
 use crate::lint::hosts::{self, Host};
@@ -111,7 +117,27 @@ fn check_host(cx: &Context, h: &Host, server: &str, out: &mut Vec<Finding>) {
     let mut seen: std::collections::BTreeMap<String, &str> = Default::default();
     for (i, tool) in cx.tools() {
         let shown = h.exposed_name(server, tool.name());
-        if h.truncates {
+        if let Some(l) = h.max_description
+            && let Some(d) = tool.description()
+            && d.chars().count() > l.value
+        {
+            let mut f = cx.finding(
+                &RULE,
+                Some(i),
+                "/description",
+                format!(
+                    "{}: the description has {} characters; the limit is {} ({})",
+                    h.name,
+                    d.chars().count(),
+                    l.value,
+                    l.source
+                ),
+                "Shorten the description: what the tool does, what it returns, when to use it.",
+            );
+            f.severity = Severity::Warning;
+            out.push(f);
+        }
+        if h.truncates || h.sanitizes {
             let cut = h.final_name(server, tool.name());
             if let Some(other) = seen.insert(cut.clone(), tool.name())
                 && other != tool.name()
@@ -128,13 +154,20 @@ fn check_host(cx: &Context, h: &Host, server: &str, out: &mut Vec<Finding>) {
                     ),
                     "Make the names differ within their first characters, or shorten them.",
                 ));
-            } else if cut != shown {
+            } else if cut.chars().count() < shown.chars().count() {
+                let how = match h.cut {
+                    hosts::Cut::Hash => {
+                        " (a hash where the end of the name was; the digits shown are illustrative)"
+                    }
+                    hosts::Cut::Middle => " (the middle replaced by `___`)",
+                    hosts::Cut::Tail => "",
+                };
                 let mut f = cx.finding(
                     &RULE,
                     Some(i),
                     "/name",
                     format!(
-                        "{}: the model sees this tool as `{cut}`, cut from `{shown}` ({})",
+                        "{}: the model sees this tool as `{cut}`, cut from `{shown}`{how} ({})",
                         h.name,
                         h.max_name.map_or("", |l| l.source)
                     ),
@@ -173,18 +206,32 @@ fn check_host(cx: &Context, h: &Host, server: &str, out: &mut Vec<Finding>) {
                 })
                 .collect();
             if !bad.is_empty() {
-                out.push(cx.finding(
+                let mut f = cx.finding(
                     &RULE,
                     Some(i),
                     "/name",
-                    format!(
-                        "{}: the name uses {} outside {said} ({})",
-                        h.name,
-                        ticked(&bad),
-                        l.source
-                    ),
+                    if h.sanitizes {
+                        format!(
+                            "{}: the name uses {} outside {said}, which the host replaces with `_`: the model sees `{}` ({})",
+                            h.name,
+                            ticked(&bad),
+                            h.final_name(server, tool.name()),
+                            l.source
+                        )
+                    } else {
+                        format!(
+                            "{}: the name uses {} outside {said} ({})",
+                            h.name,
+                            ticked(&bad),
+                            l.source
+                        )
+                    },
                     "Use only letters, digits, `_` and `-` in tool names.",
-                ));
+                );
+                if h.sanitizes {
+                    f.severity = Severity::Warning;
+                }
+                out.push(f);
             }
         }
         if let Some(l) = h.first_char {
@@ -296,18 +343,106 @@ mod tests {
             out.iter().any(|f| f.message.contains("`.`")),
             "dot in the name: {out:?}"
         );
-        let out = lint_tools_with(&RULE, vec![t], &settings(&["gemini"]));
+        // Gemini's OpenAPI subset refuses `$ref`; its JSON Schema path (Gemini CLI) takes it.
+        let out = lint_tools_with(&RULE, vec![t.clone()], &settings(&["gemini-openapi"]));
         assert!(out.iter().any(|f| f.message.contains("`$ref`")), "{out:?}");
         assert!(
             !out.iter().any(|f| f.pointer == "/name"),
             "Gemini allows dots: {out:?}"
         );
-        let many: Vec<_> = (0..41)
+        let out = lint_tools_with(&RULE, vec![t], &settings(&["gemini"]));
+        assert!(out.is_empty(), "{out:?}");
+        let many: Vec<_> = (0..81)
             .map(|i| json!({"name": format!("t{i}"), "description": "x", "inputSchema": {"type": "object"}}))
             .collect();
         let out = lint_tools_with(&RULE, many, &settings(&["cursor"]));
-        let f = out.iter().find(|f| f.message.contains("41 tools")).unwrap();
-        assert!(f.message.contains("only the first 40") && f.severity == Severity::Warning);
+        let f = out.iter().find(|f| f.message.contains("81 tools")).unwrap();
+        assert!(f.message.contains("only the first 80") && f.severity == Severity::Warning);
+    }
+
+    /// Issue 40: Codex's hashed long names and replaced characters, Gemini CLI's middle cut,
+    /// Gemini's 64-character names and 1,024-character descriptions, Copilot CLI's characters.
+    #[test]
+    fn codex_gemini_cli_and_copilot_cli_profiles() {
+        let long = "search_customer_support_tickets_by_priority_and_assignee";
+        let tools = vec![
+            json!({"name": long, "description": "x".repeat(1100), "inputSchema": {"type": "object"}}),
+            json!({"name": "get.item", "description": "Gets an item.", "inputSchema": {"type": "object"}}),
+        ];
+        let out = lint_tools_with(&RULE, tools.clone(), &settings(&["codex"]));
+        let hashed = out
+            .iter()
+            .find(|f| f.message.contains("a hash"))
+            .expect("hash");
+        assert!(
+            hashed.message.contains("mcp__helpdesk__"),
+            "{}",
+            hashed.message
+        );
+        assert_eq!(hashed.severity, Severity::Warning);
+        let dot = out
+            .iter()
+            .find(|f| f.message.contains("replaces"))
+            .expect("dot");
+        assert!(
+            dot.message.contains("`mcp__helpdesk__get_item`"),
+            "{}",
+            dot.message
+        );
+        let out = lint_tools_with(&RULE, tools.clone(), &settings(&["gemini-cli"]));
+        assert!(
+            out.iter()
+                .all(|f| f.pointer != "/name" || !f.message.contains("cut")),
+            "57 characters fit Gemini CLI's 63: {out:?}"
+        );
+        let out = lint_tools_with(&RULE, tools.clone(), &settings(&["gemini"]));
+        assert!(
+            out.iter()
+                .any(|f| f.pointer == "/description" && f.message.contains("1024")),
+            "{out:?}"
+        );
+        let out = lint_tools_with(&RULE, tools, &settings(&["copilot-cli"]));
+        let dot = out.iter().find(|f| f.message.contains("`.`")).expect("dot");
+        assert_eq!(dot.severity, Severity::Error, "the request is refused");
+        let h = hosts::host("gemini-cli").unwrap();
+        let cut = h.final_name(
+            "s",
+            &"a".repeat(30)
+                .chars()
+                .chain("b".repeat(40).chars())
+                .collect::<String>(),
+        );
+        assert_eq!(cut.chars().count(), 63);
+        assert!(
+            cut.starts_with("aaaa") && cut.ends_with("bbbb") && cut.contains("___"),
+            "{cut}"
+        );
+    }
+
+    /// The server's key in the client config is the prefix hosts use.
+    #[test]
+    fn the_config_key_names_the_server_in_prefixes() {
+        let catalog = crate::catalog::Catalog {
+            tools: vec![
+                crate::catalog::Tool::from_value(
+                    json!({"name": "add", "description": "Adds."}),
+                    "t",
+                )
+                .unwrap(),
+            ],
+            server: crate::catalog::ServerMeta {
+                name: Some("a-very-long-server-name-from-its-own-info".into()),
+                ..Default::default()
+            },
+            config_key: Some("calc".into()),
+            ..Default::default()
+        };
+        let s = crate::lint::LintSettings {
+            hosts: vec!["claude-code".into()],
+            ..Default::default()
+        };
+        let cx = crate::lint::Context::new(&catalog, &s);
+        assert_eq!(server_name(&cx), "calc");
     }
 
     #[test]
