@@ -76,9 +76,11 @@ static EXAMPLE: LazyLock<Regex> = LazyLock::new(|| {
 static NOT_EXHAUSTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(not\s+(an\s+)?exhaustive|non-exhaustive|(common|typical|popular)\s+values|bad\s*\(|avoid\s+vague)").unwrap()
 });
-/// An innermost JSON object or array written in prose.
+/// An innermost JSON object or array written in prose (at most [`MAX_SNIPPET`] characters: the
+/// bound is checked in code, which keeps the compiled pattern small).
 static JSON_SNIPPET: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\{[^{}]{0,400}\}|\[[^\[\]]{0,400}\]").unwrap());
+    LazyLock::new(|| Regex::new(r"\{[^{}]*\}|\[[^\[\]]*\]").unwrap());
+const MAX_SNIPPET: usize = 402;
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.;!?]\s+|\n").unwrap());
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:+-]{1,40}$").unwrap());
 static LIST_SEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i),|\bor\b|\|").unwrap());
@@ -141,7 +143,15 @@ fn listed_values(desc: &str) -> Option<Vec<String>> {
     // Quoted strings inside JSON snippets are keys and sample data, not the allowed values.
     let mut desc = desc.to_string();
     for _ in 0..8 {
-        let next = JSON_SNIPPET.replace_all(&desc, " ").into_owned();
+        let next = JSON_SNIPPET
+            .replace_all(&desc, |c: &regex::Captures| {
+                if c[0].chars().count() <= MAX_SNIPPET {
+                    " ".to_string()
+                } else {
+                    c[0].to_string()
+                }
+            })
+            .into_owned();
         if next == desc {
             break;
         }

@@ -68,6 +68,9 @@ pub(crate) const RULE: Rule = Rule {
 struct Pattern {
     what: &'static str,
     re: Regex,
+    /// Longest match, in characters, that counts: the windows between two parts of a
+    /// pattern are unbounded in the pattern (cheap to compile) and bounded here.
+    max_chars: usize,
     /// Also applies to server instructions (which may legitimately direct the model).
     in_instructions: bool,
     /// A secret-file reference, which a sentence that refuses it does not count
@@ -99,6 +102,27 @@ static SECRET_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(send|upload|exfiltrate|leak|forward|attach|include|pass|copy|post)\b")
         .unwrap()
 });
+
+/// Longest order a pattern matches, in characters: what the bounded windows of the patterns
+/// (up to 200 characters between "it is important" and "you must") allow, plus their ends.
+const MAX_ORDER_CHARS: usize = 280;
+
+/// Longest text after a tool named in an order that is read for the order itself.
+const MAX_TAIL_CHARS: usize = 100;
+
+/// The longest match of each kind: its window (30 characters between "before using this tool"
+/// and "call", 80 around `.env` or between "quietly" and "no need to tell", 200 between "it is
+/// important" and "you must") plus its fixed words. (Between "send" and "API keys" the window
+/// stays in the pattern: 40 characters.)
+fn max_chars_of(what: &str) -> usize {
+    match what {
+        CALL_ANOTHER => 90,
+        SECRET_ORDER_WHAT => MAX_ORDER_CHARS,
+        SECRET_FILE => 170,
+        PRESSURE => MAX_ORDER_CHARS,
+        _ => 170,
+    }
+}
 
 const SECRET_FILE: &str = "a reference to a secret-bearing file";
 const CALL_ANOTHER: &str = "an order to call another tool";
@@ -190,6 +214,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let p = |what: &'static str, re: &str, in_instructions: bool| Pattern {
         what,
         re: Regex::new(re).unwrap(),
+        max_chars: max_chars_of(what),
         in_instructions,
         secret_file: what == SECRET_FILE,
     };
@@ -217,12 +242,12 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         p(
             "an order to hide something from the user",
-            r"(?i)\b(do\s+not|don['’]?t|never)\s+(tell|inform|mention|reveal|show|notify|alert)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user\b|\bwithout\s+(telling|informing|notifying|alerting)\s+the\s+user\b|\bthe\s+user\s+(must|should|needs?\s+to|is\s+to)\s+(not|never)\s+(know|see|be\s+told|find\s+out|notice|learn|hear)\b|\b(quietly|silently|secretly|covertly|discreetly)\b[^.\n]{0,80}?\b(no\s+need\s+to\s+(tell|inform|notify|mention|ask)|without\s+(telling|informing|notifying|mentioning|asking)|(don['’]?t|do\s+not|never)\s+(tell|inform|mention|notify))\b|\bno\s+need\s+to\s+(tell|inform|notify|alert)\s+(anyone|anybody|the\s+user|them)\b|\bkeep\s+(this|it)\s+(a\s+secret|secret|hidden)\s+from\s+the\s+user\b|\b(don['’]?t|do\s+not|never)\s+let\s+the\s+user\s+(know|see|find\s+out|notice)\b",
+            r"(?i)\b(do\s+not|don['’]?t|never)\s+(tell|inform|mention|reveal|show|notify|alert)\s+(this\s+|it\s+|anything\s+)?(to\s+)?the\s+user\b|\bwithout\s+(telling|informing|notifying|alerting)\s+the\s+user\b|\bthe\s+user\s+(must|should|needs?\s+to|is\s+to)\s+(not|never)\s+(know|see|be\s+told|find\s+out|notice|learn|hear)\b|\b(quietly|silently|secretly|covertly|discreetly)\b[^.\n]*?\b(no\s+need\s+to\s+(tell|inform|notify|mention|ask)|without\s+(telling|informing|notifying|mentioning|asking)|(don['’]?t|do\s+not|never)\s+(tell|inform|mention|notify))\b|\bno\s+need\s+to\s+(tell|inform|notify|alert)\s+(anyone|anybody|the\s+user|them)\b|\bkeep\s+(this|it)\s+(a\s+secret|secret|hidden)\s+from\s+the\s+user\b|\b(don['’]?t|do\s+not|never)\s+let\s+the\s+user\s+(know|see|find\s+out|notice)\b",
             true,
         ),
         p(
             CALL_ANOTHER,
-            r"(?i)\bbefore\s+(using|calling|invoking)\s+this\s+tool\b[^.\n]{0,30}?\b(call|invoke|run|execute|use|read)\s+\S+|\b(you\s+must|always|first)\s+(also\s+)?(call|invoke|run|execute|use)\s+(the\s+)?(`[^`]+`|[a-z][a-z0-9]*[_.-][a-z0-9_.-]+|[a-z][a-z0-9_.-]*\s+tool)",
+            r"(?i)\bbefore\s+(using|calling|invoking)\s+this\s+tool\b[^.\n]*?\b(call|invoke|run|execute|use|read)\s+\S+|\b(you\s+must|always|first)\s+(also\s+)?(call|invoke|run|execute|use)\s+(the\s+)?(`[^`]+`|[a-z][a-z0-9]*[_.-][a-z0-9_.-]+|[a-z][a-z0-9_.-]*\s+tool)",
             false,
         ),
         p(
@@ -234,7 +259,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         // sentence that moves it somewhere.
         p(
             SECRET_FILE,
-            r#"(?i)(^|[\s'"`(/~])\.env\b[^.\n]{0,80}?\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b|\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b[^.\n]{0,80}?(^|[\s'"`(/~])\.env\b"#,
+            r#"(?i)(^|[\s'"`(/~])\.env\b[^.\n]*?\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b|\b(send|upload|exfiltrate|leak|forward|attach|include|pass|post|transmit|paste|embed)\b[^.\n]*?(^|[\s'"`(/~])\.env\b"#,
             true,
         ),
         p(
@@ -244,7 +269,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
         ),
         p(
             PRESSURE,
-            r"(?i)\b(this\s+is|it\s+is|it['’]s)\s+(very\s+|extremely\s+|really\s+|absolutely\s+)?(important|critical|crucial|vital|essential)\b[^<]{0,200}?\b(you|the\s+assistant|the\s+model|the\s+ai|the\s+agent|assistants?|models?)\s+(must|should|need\s+to|have\s+to)\b",
+            r"(?i)\b(this\s+is|it\s+is|it['’]s)\s+(very\s+|extremely\s+|really\s+|absolutely\s+)?(important|critical|crucial|vital|essential)\b[^<]*?\b(you|the\s+assistant|the\s+model|the\s+ai|the\s+agent|assistants?|models?)\s+(must|should|need\s+to|have\s+to)\b",
             false,
         ),
         p(
@@ -265,7 +290,7 @@ pub(super) fn warm() {
 /// (group 1) and what follows (group 2) are checked in code.
 static OTHER_TOOL_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:when(?:ever)?|each\s+time|every\s+time|any\s+time|if)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running)\s+(?:the\s+)?(`[^`\n]{1,64}`(?:\s+tools?\b)?|[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+\b|[a-z][a-z0-9_-]*\s+tools?\b)([^.\n]{0,100})",
+        r"(?i)\b(?:when(?:ever)?|each\s+time|every\s+time|any\s+time|if)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running)\s+(?:the\s+)?(`[^`\n]{1,64}`(?:\s+tools?\b)?|[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+\b|[a-z][a-z0-9_-]*\s+tools?\b)([^.\n]*)",
     )
     .unwrap()
 });
@@ -289,7 +314,7 @@ static USE_THIS: LazyLock<Regex> = LazyLock::new(|| {
 /// text after it.
 static ALL_TOOLS_ORDER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:before|prior\s+to|after|whenever)\s+(?:you\s+)?(?:use\s+|using\s+|call\s+|calling\s+|invoke\s+|invoking\s+|run\s+|running\s+)?(?:any|every|all|each)\s+(?:other\s+)?tools?(?:\s+calls?)?\b([^.\n]{0,80})",
+        r"(?i)\b(?:before|prior\s+to|after|whenever)\s+(?:you\s+)?(?:use\s+|using\s+|call\s+|calling\s+|invoke\s+|invoking\s+|run\s+|running\s+)?(?:any|every|all|each)\s+(?:other\s+)?tools?(?:\s+calls?)?\b([^.\n]*)",
     )
     .unwrap()
 });
@@ -311,6 +336,14 @@ static COMMENT_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 /// Longest HTML comment inspected (an unterminated one runs to the end of the text); the
 /// check is linear, so the bound only caps work on absurd input, not padding tricks.
 const MAX_COMMENT: usize = 1 << 20;
+
+/// The first `max` characters of `text`.
+fn head_chars(text: &str, max: usize) -> &str {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
 
 /// `text` cut to at most `max` bytes on a character boundary.
 fn head(text: &str, max: usize) -> &str {
@@ -343,9 +376,11 @@ fn hidden_comment(text: &str) -> Option<String> {
 /// every other tool.
 fn other_tool_order(text: &str, own: Own<'_>) -> Option<String> {
     for c in OTHER_TOOL_ORDER.captures_iter(text) {
-        let (Some(all), Some(target), Some(tail)) = (c.get(0), c.get(1), c.get(2)) else {
+        let (Some(all), Some(target), Some(rest)) = (c.get(0), c.get(1), c.get(2)) else {
             continue;
         };
+        let tail = head_chars(rest.as_str(), MAX_TAIL_CHARS);
+        let all = &text[all.start()..rest.start() + tail.len()];
         let target = target.as_str();
         let bare = target
             .strip_suffix("tools")
@@ -356,25 +391,27 @@ fn other_tool_order(text: &str, own: Own<'_>) -> Option<String> {
             .trim_matches('`');
         if own.is_self(bare)
             || SELF_REFERENCE.is_match(target)
-            || USE_THIS.is_match(tail.as_str())
-            || !IMPERATIVE.is_match(tail.as_str())
+            || USE_THIS.is_match(tail)
+            || !IMPERATIVE.is_match(tail)
         {
             continue;
         }
-        return Some(all.as_str().to_string());
+        return Some(all.to_string());
     }
     for c in ALL_TOOLS_ORDER.captures_iter(text) {
-        let (Some(all), Some(tail)) = (c.get(0), c.get(1)) else {
+        let (Some(all), Some(rest)) = (c.get(0), c.get(1)) else {
             continue;
         };
-        let orders_another = THEN_ORDER.captures_iter(tail.as_str()).any(|t| {
+        let tail = head_chars(rest.as_str(), 80);
+        let all = &text[all.start()..rest.start() + tail.len()];
+        let orders_another = THEN_ORDER.captures_iter(tail).any(|t| {
             t.get(1).is_some_and(|w| {
                 let w = w.as_str().trim_matches(|c: char| !c.is_alphanumeric());
                 !["this", "it", "me", "here"].contains(&w.to_lowercase().as_str())
             })
         });
         if orders_another {
-            return Some(all.as_str().to_string());
+            return Some(all.to_string());
         }
     }
     None
@@ -391,6 +428,9 @@ fn orders(text: &str, own: Option<Own<'_>>) -> Vec<(&'static str, String)> {
 fn orders_in(text: &str, own: Option<Own<'_>>, decode: bool) -> Vec<(&'static str, String)> {
     let instructions = own.is_none();
     let counts = |p: &Pattern, m: &regex::Match| -> bool {
+        if m.as_str().chars().count() > p.max_chars {
+            return false;
+        }
         if p.secret_file && defensive(text, m.start(), m.end()) {
             return false;
         }

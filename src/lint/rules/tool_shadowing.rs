@@ -58,16 +58,17 @@ pub(crate) const RULE: Rule = Rule {
 /// Wording that tells the model to prefer this tool over other tools, naming none.
 static PREFER: LazyLock<Regex> = LazyLock::new(|| {
     let other = r"(?:other|another|the\s+other|similar|alternative|built-?in|default|native|generic|existing|competing)";
-    let kind =
-        r"(?:\w+\s+){0,2}(?:tools?|functions?|servers?|integrations?|options?|alternatives?)";
-    let work = r"(?:\w+\s+){0,3}?(?:requests?|operations?|tasks?|quer(?:y|ies)|questions?|searches|lookups?|actions?|calls?|work)\b";
+    let kind = r#"(?:[^\s.,;:!?'"`’()\[\]{}/\-]+\s+){0,2}(?:tools?|functions?|servers?|integrations?|options?|alternatives?)"#;
+    let work = r#"(?:[^\s.,;:!?'"`’()\[\]{}/\-]+\s+){0,3}?(?:requests?|operations?|tasks?|quer(?:y|ies)|questions?|searches|lookups?|actions?|calls?|work)\b"#;
     let patterns = [
         format!(r"\b(?:use|call|choose|pick|prefer|select)\s+(?:this|these|me)(?:\s+(?:tool|tools|function|server|one))?\s+(?:instead\s+of|rather\s+than|over|in\s+place\s+of|before)\s+(?:any|all|every|the)?\s*{other}?\s*{kind}\b"),
         format!(r"\b(?:always\s+)?prefer(?:red)?\s+(?:this|these)\b[^.\n]{{0,60}}?\b(?:over|to|instead\s+of|rather\s+than)\s+(?:any|all|every|the)?\s*{other}"),
         r"\bthis\s+(?:tool|function|server)\s+(?:is|should\s+be|must\s+be)\s+(?:always\s+)?(?:preferred|prioriti[sz]ed)\b".to_string(),
         // "do not use other tools", "instead of the default tools", "replaces other tools",
         // "better than any other tools": one alternation before one copy of what they share,
-        // which keeps the compiled pattern (Unicode `\w`) small.
+        // which keeps the compiled pattern small (a word is a run of characters other than
+        // blanks, punctuation, quotes, brackets, slashes and hyphens: like `\w` in any script,
+        // and far cheaper to compile than Unicode `\w`).
         format!(
             r"(?:\b(?:do\s+not|don['’]?t|never)\s+(?:use|call|choose|pick|invoke)\s+(?:any\s+)?|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:using\s+|calling\s+)?(?:any|all|every|the)?\s*|\breplaces?\s+(?:the\s+|all\s+|any\s+)?|\b(?:better|faster|more\s+(?:reliable|accurate|powerful|capable))\s+than\s+(?:any\s+|all\s+|the\s+)?){other}\s+{kind}"
         ),
