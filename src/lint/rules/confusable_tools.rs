@@ -93,7 +93,8 @@ fn one_edit_apart(a: &str, b: &str) -> bool {
 
 /// True when the two names differ in exactly one word, and there only by a plural `s` or by
 /// one letter of a word of five letters or more that is not a different verb (`team` /
-/// `teams`, `ledgre` / `ledger`; never `get` / `set` or `read` / `reap`).
+/// `teams`, `ledgre` / `ledger`; never `get` / `set`, `read` / `reap`, or numbers such as
+/// `report_00014` / `report_00011`).
 fn one_word_slip(a: &str, b: &str) -> bool {
     let (wa, wb) = (text::name_words(a), text::name_words(b));
     if wa.len() != wb.len() {
@@ -109,6 +110,11 @@ fn one_word_slip(a: &str, b: &str) -> bool {
     let (x, y) = (x.to_lowercase(), y.to_lowercase());
     let plural = x.len().abs_diff(y.len()) == 1
         && (x.strip_suffix('s') == Some(y.as_str()) || y.strip_suffix('s') == Some(x.as_str()));
+    // A digit that differs is a numbering (`report_00014`, `report_00011`), not a slip.
+    let letters = |w: &str| w.chars().all(char::is_alphabetic);
+    if !letters(&x) || !letters(&y) {
+        return false;
+    }
     let verbs = |w: &str| text::verb_class_of(&text::stem(w));
     let other_verb = matches!((verbs(&x), verbs(&y)), (Some(p), Some(q)) if p != q);
     plural || (x.len().min(y.len()) >= 5 && one_edit_apart(&x, &y) && !other_verb)
@@ -128,26 +134,45 @@ const MAX_BUCKET: usize = 32;
 /// one-deletion neighbourhoods: a name and each of its one-character deletions are keys, and
 /// two names one insertion, deletion or substitution apart share a key.
 fn slip_candidates(tools: &[&Tool]) -> Vec<(usize, usize)> {
-    let mut buckets: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    use std::hash::{Hash, Hasher};
+    // (hash of a key, tool): sorted, runs of one hash are a bucket. A hash shared by chance is
+    // weeded out by the edit check the caller makes on every pair.
+    let mut keys: Vec<(u64, u32)> = Vec::new();
+    let hash = |chars: &mut dyn Iterator<Item = char>| {
+        let mut h = std::hash::DefaultHasher::new();
+        for c in chars {
+            c.hash(&mut h);
+        }
+        h.finish()
+    };
     for (i, t) in tools.iter().enumerate() {
         let chars: Vec<char> = t.name().to_lowercase().chars().collect();
         if !(5..=64).contains(&chars.len()) {
             continue;
         }
-        buckets.entry(chars.iter().collect()).or_default().push(i);
+        let i = i as u32;
+        keys.push((hash(&mut chars.iter().copied()), i));
         for k in 0..chars.len() {
-            let key: String = chars[..k].iter().chain(&chars[k + 1..]).collect();
-            buckets.entry(key).or_default().push(i);
+            // Names that differ in a digit are numbered, never a slip: no key for them.
+            if !chars[k].is_alphabetic() {
+                continue;
+            }
+            keys.push((
+                hash(&mut chars[..k].iter().chain(&chars[k + 1..]).copied()),
+                i,
+            ));
         }
     }
+    keys.sort_unstable();
+    keys.dedup();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for members in buckets.values_mut() {
-        members.dedup();
-        if members.len() < 2 || members.len() > MAX_BUCKET {
+    for bucket in keys.chunk_by(|a, b| a.0 == b.0) {
+        if bucket.len() < 2 || bucket.len() > MAX_BUCKET {
             continue;
         }
-        for (x, &i) in members.iter().enumerate() {
-            for &j in &members[x + 1..] {
+        for (x, &(_, i)) in bucket.iter().enumerate() {
+            for &(_, j) in &bucket[x + 1..] {
+                let (i, j) = (i as usize, j as usize);
                 if i != j {
                     pairs.push((i.max(j), i.min(j)));
                 }

@@ -281,3 +281,11 @@ fn a_plural_slip_is_found_in_a_large_catalog_and_capital_i_for_l_is_an_error() {
     );
     assert!(out.is_empty(), "{out:#?}");
 }
+
+/// Numbered tools one digit apart are a numbering, not a slip.
+#[test]
+fn numbered_names_are_not_slips() {
+    assert!(!one_word_slip("get_policy_00014", "get_policy_00011"));
+    assert!(!one_word_slip("report_v2", "report_v3"));
+    assert!(one_word_slip("export_team", "export_teams"));
+}
