@@ -144,6 +144,8 @@ pub async fn run(
                 .chain(&replays)
                 .map(std::path::PathBuf::as_path),
         )?;
+        // The rules' patterns compile while the server starts.
+        crate::lint::warm_up();
         let catalog = load_catalog(&server, cfg).await?;
         let contract = match (&s.contract, s.eval.shard) {
             (Some(opts), None) => {

@@ -35,6 +35,8 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
 }
 
 pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
+    // The rules' patterns compile while the server starts.
+    crate::lint::warm_up();
     let mut cfg = cfg.clone();
     if let Some(dir) = &args.embed {
         cfg.lint.embed_model = Some(dir.clone());

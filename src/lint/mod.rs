@@ -268,6 +268,16 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Starts compiling the lint rules' patterns and the tokenizer's on other threads, so the work
+/// overlaps the server's start and listing (call it before connecting; linting later waits
+/// for what is not done yet).
+pub fn warm_up() {
+    rules::warm_up();
+    rayon::spawn(|| {
+        crate::tokens::count("warm");
+    });
+}
+
 /// Runs every rule, then applies the configuration. Findings come sorted by tool order,
 /// then code.
 pub fn run(catalog: &Catalog, settings: &LintSettings) -> Vec<Finding> {
