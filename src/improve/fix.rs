@@ -39,6 +39,10 @@ pub struct Proposal {
     pub heldout: Option<(f64, f64, u64)>,
     pub accepted: bool,
     pub reason: String,
+    /// The fixer's reply when it was refused unmeasured (not a description, or too long), cut
+    /// to 300 characters: what was refused, shown beside why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// How a tool failed on the dev split.
@@ -239,6 +243,7 @@ pub async fn run(
             heldout: None,
             accepted: false,
             reason: String::new(),
+            refused: None,
         };
         if let Some(note) = small(tool) {
             p.reason = format!("not measured, nothing spent: {note}");
@@ -249,14 +254,17 @@ pub async fn run(
             Err(e) => p.reason = format!("the fixer failed: {e}"),
             Ok(text) => {
                 p.after = proposed(&text);
+                let shown = || text.trim().chars().take(300).collect::<String>();
                 if let Some(why) = not_a_description(&p.after) {
                     p.reason = format!("rejected unmeasured: {why}");
+                    p.refused = Some(shown());
                     p.after.clear();
                 } else if words(&p.after) > MAX_WORDS {
                     p.reason = format!(
                         "rejected unmeasured: {} words, over the {MAX_WORDS}-word limit",
                         words(&p.after)
                     );
+                    p.refused = Some(shown());
                 }
             }
         }
@@ -344,7 +352,20 @@ pub async fn run(
         text.push_str(&format!("note: {n}\n"));
     }
     text.push_str(&super::what_it_judges(spec.as_str()));
-    for p in &proposals {
+    for p in proposals.iter().filter(|p| p.dev_n == 0) {
+        // Not measured: what was refused and why, never an empty rate.
+        text.push_str(&format!(
+            "\nrejected `{}` — {}\n  before: {}\n{}",
+            p.tool,
+            p.reason,
+            p.before,
+            match &p.refused {
+                Some(r) => format!("  the fixer's reply: {r:?}\n"),
+                None => String::new(),
+            }
+        ));
+    }
+    for p in proposals.iter().filter(|p| p.dev_n > 0) {
         text.push_str(&format!(
             "\n{} `{}` — {}\n  before: {}\n  after:  {}\n  dev: {:.1}% → {:.1}% (n={}), p={:.4}, corrected p={:.4}{}\n",
             if p.accepted { "ACCEPTED" } else { "rejected" },

@@ -851,6 +851,93 @@ async fn the_fix_loop_accepts_only_significant_confirmed_rewrites_and_asks_nothi
     }
 }
 
+/// A fixer that wraps its rewrite in a preface and a code fence, and refuses another tool.
+struct ChattyFixerMock;
+
+impl Respond for ChattyFixerMock {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let user = last_user_text(&body);
+        let text = if user.contains("Tool `delete_event`") {
+            "Sure! Here is a better description:\n\n```text\nRemove a draft or personal entry from your own calendar silently. For meetings with attendees use cancel_event.\n```"
+        } else {
+            "I'm sorry, I can't help with rewriting that."
+        };
+        ResponseTemplate::new(200).set_body_json(json!({"model": "fixer-1", "choices": [{"message": {"role": "assistant", "content": text}}]}))
+    }
+}
+
+/// Issue 41 point 4: a rewrite is taken from the reply as the description itself (no preface,
+/// fence or quotes); a refusal is not measured, and fix.txt says what was refused and why,
+/// never an empty rate.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fixers_preface_is_dropped_and_a_refusal_is_named_not_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = MockServer::start().await;
+    mount_canary(&server).await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ChattyFixerMock)
+        .mount(&server)
+        .await;
+    let out = dir.path().join("fix");
+    let o = run(
+        vec![
+            "run".into(),
+            fixture("example/before.json"),
+            "-t".into(),
+            fixture("example/tasks.jsonl"),
+            "-m".into(),
+            "bm25".into(),
+            "--fix".into(),
+            "--fixer".into(),
+            "openai-compat:fixer".into(),
+            "--base-url".into(),
+            format!("{}/v1", server.uri()),
+            "--fix-tool".into(),
+            "delete_event".into(),
+            "--fix-tool".into(),
+            "cancel_event".into(),
+            "--no-cache".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let proposals = read_json(&out.join("fix.json"));
+    let by = |t: &str| {
+        proposals
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["tool"] == t)
+            .unwrap_or_else(|| panic!("no proposal for {t}: {proposals:#}"))
+            .clone()
+    };
+    let good = by("delete_event");
+    assert_eq!(
+        good["after"],
+        "Remove a draft or personal entry from your own calendar silently. For meetings with attendees use cancel_event.",
+        "{good:#}"
+    );
+    assert!(good["dev_n"].as_u64().unwrap() > 0, "{good:#}");
+    let refused = by("cancel_event");
+    assert_eq!(refused["dev_n"], 0, "{refused:#}");
+    assert!(
+        refused["reason"].as_str().unwrap().contains("refused"),
+        "{refused:#}"
+    );
+    assert!(
+        refused["refused"].as_str().unwrap().contains("I'm sorry"),
+        "{refused:#}"
+    );
+    let text = std::fs::read_to_string(out.join("fix.txt")).unwrap();
+    assert!(text.contains("the fixer's reply: \"I'm sorry"), "{text}");
+    assert!(!text.contains("(n=0)"), "{text}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_fix_loop_accepts_a_significant_rewrite_and_confirms_it_on_held_out_tasks() {
     let dir = tempfile::tempdir().unwrap();
