@@ -26,6 +26,9 @@ fn pairs(a: &RunFile, b: &RunFile) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The version of `compare --format json`.
+pub const COMPARE_SCHEMA: &str = "toolgate.compare/v1";
+
 pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
     let policy = GatePolicy {
         alpha: crate::score::stats::alpha("--alpha", args.alpha).map_err(anyhow::Error::msg)?,
@@ -56,7 +59,16 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
         );
     }
     match args.format {
-        Format::Json => println(&serde_json::to_string_pretty(&cmps)?),
+        Format::Json => println(&serde_json::to_string_pretty(&serde_json::json!({
+            "schema_version": COMPARE_SCHEMA,
+            "toolgate_version": env!("CARGO_PKG_VERSION"),
+            "base": args.base.display().to_string(),
+            "head": args.head.display().to_string(),
+            "comparisons": cmps,
+        }))?),
+        Format::Sarif => bail!(
+            "compare has no SARIF output (SARIF carries lint findings, not rate comparisons): use --format json, markdown or terminal"
+        ),
         Format::Markdown | Format::Github => print(&render(&a, &b, &cmps, Style::Markdown)),
         _ => print(&render(&a, &b, &cmps, Style::Terminal)),
     }

@@ -72,6 +72,7 @@ fn comparison(overall: Delta, per_tool: Vec<Delta>) -> ModelComparison {
         base_model: "bm25".into(),
         head_model: "bm25".into(),
         shared: overall.base.n as usize,
+        shared_tasks: overall.base.n as usize,
         overall,
         per_tool,
         comparisons: 1,

@@ -85,9 +85,9 @@ pub fn render(a: &RunFile, b: &RunFile, cmps: &[ModelComparison], style: Style) 
             (c.base_model.clone(), c.head_model.clone())
         };
         out.push_str(&format!(
-            "\n{}{bm} → {hm} on {} shared task×trial pairs; exact McNemar, Bonferroni over {} comparisons, α = {}{}\n\n",
+            "\n{}{bm} → {hm} on {}; exact McNemar over tasks, Bonferroni over {} comparisons, α = {}{}\n\n",
             if md { "**" } else { "" },
-            c.shared,
+            shared_text(c),
             c.comparisons,
             c.alpha,
             if md { "**" } else { "" },
@@ -118,12 +118,24 @@ pub fn render(a: &RunFile, b: &RunFile, cmps: &[ModelComparison], style: Style) 
             t.row(row(d, style));
         }
         out.push_str(&t.render(style));
-        if c.shared < 30 {
+        if c.shared_tasks < 30 {
             out.push_str(&format!(
-                "\nWith {} shared pairs, only large differences can reach significance.\n",
-                c.shared
+                "\nWith {} paired tasks, only large differences can reach significance.\n",
+                c.shared_tasks
             ));
         }
     }
     out
+}
+
+/// "12 paired tasks", or "12 paired tasks (36 task×trial pairs)" when tasks ran several trials.
+fn shared_text(c: &ModelComparison) -> String {
+    if c.shared == c.shared_tasks {
+        format!("{} paired tasks", c.shared_tasks)
+    } else {
+        format!(
+            "{} paired tasks ({} task×trial pairs)",
+            c.shared_tasks, c.shared
+        )
+    }
 }

@@ -60,6 +60,10 @@ pub struct ModelComparison {
     pub head_model: String,
     /// Task × trial pairs both runs have.
     pub shared: usize,
+    /// Tasks both runs have (the exact test counts tasks: trials of one task are not
+    /// independent).
+    #[serde(default)]
+    pub shared_tasks: usize,
     pub overall: Delta,
     pub per_tool: Vec<Delta>,
     pub comparisons: usize,
@@ -150,6 +154,7 @@ pub fn compare(
         base_model: base_model.into(),
         head_model: head_model.into(),
         shared,
+        shared_tasks: all.len(),
         overall: delta("overall", &all, m, alpha),
         per_tool: groups
             .iter()

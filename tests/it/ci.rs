@@ -136,7 +136,11 @@ fn ci_on_the_example_compares_with_a_committed_baseline() {
         .output()
         .unwrap();
     let cmp: Value = serde_json::from_slice(&cmp.stdout).unwrap();
-    assert_eq!(cmp[0]["overall"]["verdict"], overall["verdict"]);
+    assert_eq!(cmp["schema_version"], "toolgate.compare/v1");
+    assert_eq!(
+        cmp["comparisons"][0]["overall"]["verdict"],
+        overall["verdict"]
+    );
     // A base output directory (a downloaded artifact) works like the baseline file.
     let o2 = ci(
         dir.path(),

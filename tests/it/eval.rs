@@ -52,7 +52,18 @@ fn example_after_beats_before_by_fifteen_points_with_bm25() {
         .arg(&after)
         .assert()
         .success()
-        .stdout(predicate::str::contains("| `overall` | 130 |"));
+        .stdout(predicate::str::contains("| `overall` | 130 |"))
+        // One trial per task: the header counts tasks (issue 41).
+        .stdout(predicate::str::contains("on 130 paired tasks;"));
+    // SARIF carries lint findings: compare refuses it instead of printing the terminal table.
+    toolgate()
+        .args(["compare", "--format", "sarif"])
+        .arg(&before)
+        .arg(&after)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("compare has no SARIF output"));
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub(super) fn scores(r: &CiReport, out: &mut String) {
                 verdict_cell(d)
             ));
         }
-        if c.models.iter().any(|m| m.shared < 30) {
+        if c.models.iter().any(|m| m.shared_tasks < 30) {
             out.push_str("\nFew shared tasks: only large differences can reach significance.\n");
         }
     } else {
