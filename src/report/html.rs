@@ -40,6 +40,13 @@ const SCRIPT: &str = r#"
 "#;
 
 fn rate_card(label: &str, r: &crate::score::Rate) -> String {
+    if r.n == 0 {
+        // Nothing was measured: no number to draw.
+        return format!(
+            "<div class=card><div class=muted>{}</div><div class=big>n/a</div><div class=muted>n=0: nothing measured</div></div>",
+            esc(label)
+        );
+    }
     format!(
         "<div class=card><div class=muted>{}</div><div class=big>{:.1}%</div><div class=muted>95% CI {:.1}–{:.1}% · n={}</div></div>",
         esc(label),
@@ -273,11 +280,12 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
     ));
     for t in &m.per_tool {
         out.push_str(&format!(
-            "<tr><td><code>{}</code></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{:.1}%</td><td class=num>{:.2}</td></tr>",
+            "<tr><td><code>{}</code></td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td><td class=num>{}</td></tr>",
             esc(&t.tool), t.support,
             if crate::report::belt::is_server_row(t) { format!("— (belt server, {} call(s))", t.precision.n) } else if t.support == 0 { "—".into() } else { format!("{:.1}%", t.accuracy.value * 100.0) },
             if t.support == 0 { "".into() } else { format!("{:.1}–{:.1}%", t.accuracy.lo * 100.0, t.accuracy.hi * 100.0) },
-            t.precision.value * 100.0, t.f1
+            esc(&crate::report::run::precision_cell(&t.precision)),
+            if t.support == 0 && t.precision.n == 0 { "n/a".to_string() } else { format!("{:.2}", t.f1) }
         ));
     }
     out.push_str("</tbody></table>");
@@ -352,6 +360,25 @@ mod tests {
         assert_eq!(
             super::esc("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    /// Issue 41: a rate with n = 0 is "n/a", never a 0 % card; a tool never called has no
+    /// precision, and one called has its interval and n.
+    #[test]
+    fn nothing_measured_is_not_zero_percent() {
+        use crate::score::Rate;
+        let card = super::rate_card("abstention recall", &Rate::new(0, 0));
+        assert!(card.contains("n/a") && !card.contains("0.0%"), "{card}");
+        assert_eq!(Rate::new(0, 0).show(), "n/a (n=0)");
+        assert_eq!(
+            crate::report::run::precision_cell(&Rate::new(0, 0)),
+            "n/a (never called)"
+        );
+        let called = crate::report::run::precision_cell(&Rate::new(3, 4));
+        assert!(
+            called.starts_with("75.0% [") && called.ends_with("(n=4)"),
+            "{called}"
         );
     }
 }

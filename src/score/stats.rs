@@ -47,7 +47,7 @@ impl Rate {
     /// `0.83 [0.75, 0.89] (n=120)` style text, as percentages.
     pub fn show(&self) -> String {
         if self.n == 0 {
-            return "— (n=0)".into();
+            return "n/a (n=0)".into();
         }
         format!(
             "{:.1}% [{:.1}, {:.1}] (n={})",

@@ -15,7 +15,7 @@ mod tables;
 use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
 use sections::*;
-pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_heading, per_tool_table};
+pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_heading, per_tool_table, precision_cell};
 
 /// Tokens, latency and cache use in one line.
 pub fn usage_text(u: &crate::record::run::Usage) -> String {

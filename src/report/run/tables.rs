@@ -53,16 +53,34 @@ pub fn per_tool_table(model: &str, m: &Metrics, style: Style) -> String {
             if crate::report::belt::is_server_row(x) {
                 "—".into()
             } else {
-                format!("{:.1}%", x.precision.value * 100.0)
+                precision_cell(&x.precision)
             },
             if crate::report::belt::is_server_row(x) {
                 "—".into()
+            } else if x.support == 0 && x.precision.n == 0 {
+                "n/a".into()
             } else {
                 format!("{:.2}", x.f1)
             },
         ]);
     }
     t.render(style)
+}
+
+/// A tool's precision with its (task-clustered) interval and n, "n/a" when it was never
+/// called.
+pub fn precision_cell(r: &crate::score::Rate) -> String {
+    if r.n == 0 {
+        "n/a (never called)".into()
+    } else {
+        format!(
+            "{:.1}% [{:.0}, {:.0}] (n={})",
+            r.value * 100.0,
+            r.lo * 100.0,
+            r.hi * 100.0,
+            r.n
+        )
+    }
 }
 
 /// Most tools shown in a rendered confusion matrix; larger catalogs fold the rest.
