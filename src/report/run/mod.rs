@@ -117,7 +117,14 @@ pub fn terminal(run: &RunFile) -> String {
                 pct(&m.args_correct)
             ));
         }
-        for p in m.preconditions.iter().take(10) {
+        if m.preconditions.len() > sections::SHOWN_TERMINAL {
+            out.push_str(&format!(
+                "precondition       {} observed; the first {} follow (every one is in run.json)\n",
+                m.preconditions.len(),
+                sections::SHOWN_TERMINAL
+            ));
+        }
+        for p in m.preconditions.iter().take(sections::SHOWN_TERMINAL) {
             out.push_str(&format!(
                 "precondition       {} before {}: {} of {} trials{}\n",
                 plain(&p.before),
@@ -289,19 +296,20 @@ pub fn markdown_body(run: &RunFile) -> String {
                 pct(cons)
             ));
         }
-        out.push_str(&errors_markdown(m));
-        out.push_str(&problems_markdown(m));
         let a = &m.attribution;
+        // Its own paragraph: a table row here would join whichever table came last.
         out.push_str(&format!(
-            "| failures: description confusion / arguments / model mechanics / no call / false call | {} / {} / {} / {} / {} |\n",
+            "\n**Failures by cause:** description confusion {} · arguments {} · model mechanics {} · no call {} · false call {}\n",
             a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
         ));
+        out.push_str(&errors_markdown(m));
+        out.push_str(&problems_markdown(m));
         out.push('\n');
         out.push_str(&per_tool_table(&r.model, m, Style::Markdown));
         out.push_str(&findability::markdown(m));
         if !m.preconditions.is_empty() {
             out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
-            for p in m.preconditions.iter().take(10) {
+            for p in m.preconditions.iter().take(sections::SHOWN_MARKDOWN) {
                 out.push_str(&format!(
                     "| {} | {} | {} | {} |\n",
                     code(&p.before),
@@ -314,6 +322,12 @@ pub fn markdown_body(run: &RunFile) -> String {
                     } else {
                         "no"
                     }
+                ));
+            }
+            if m.preconditions.len() > sections::SHOWN_MARKDOWN {
+                out.push_str(&format!(
+                    "\n…and {} more (every one is in run.json).\n",
+                    m.preconditions.len() - sections::SHOWN_MARKDOWN
                 ));
             }
         }

@@ -108,7 +108,7 @@ pub(super) fn problems_terminal(m: &Metrics) -> String {
             m.unasked_unannotated
         ));
     }
-    for a in m.argument_problems.iter().take(10) {
+    for a in m.argument_problems.iter().take(SHOWN_TERMINAL) {
         out.push_str(&format!(
             "wrong arguments    {} `{}`: {}\n",
             crate::report::terminal::plain(&a.task_id),
@@ -116,8 +116,19 @@ pub(super) fn problems_terminal(m: &Metrics) -> String {
             crate::report::terminal::plain(&a.problems.join("; "))
         ));
     }
+    if m.argument_problems.len() > SHOWN_TERMINAL {
+        out.push_str(&format!(
+            "wrong arguments    …and {} more (every one is in report.md and run.json)\n",
+            m.argument_problems.len() - SHOWN_TERMINAL
+        ));
+    }
     out
 }
+
+/// Lines of a list the terminal shows before it says how many more there are.
+pub(super) const SHOWN_TERMINAL: usize = 10;
+/// Rows of a list report.md shows before it says how many more there are.
+pub(super) const SHOWN_MARKDOWN: usize = 50;
 
 /// Unasked writes and unannotated calls: a label and a sentence each (Markdown and HTML
 /// render the same words).
@@ -152,12 +163,18 @@ pub(super) fn problems_markdown(m: &Metrics) -> String {
     }
     if !m.argument_problems.is_empty() {
         out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
-        for a in &m.argument_problems {
+        for a in m.argument_problems.iter().take(SHOWN_MARKDOWN) {
             out.push_str(&format!(
                 "| {} | {} | {} |\n",
                 code(&a.task_id),
                 code(&a.tool),
                 crate::report::markdown::message(&a.problems.join("; "))
+            ));
+        }
+        if m.argument_problems.len() > SHOWN_MARKDOWN {
+            out.push_str(&format!(
+                "\n…and {} more (every one is in run.json).\n",
+                m.argument_problems.len() - SHOWN_MARKDOWN
             ));
         }
     }
@@ -206,4 +223,30 @@ pub(crate) fn probe_line(info: &crate::record::run::ModelInfo) -> Option<String>
             ))
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::metrics::ArgumentProblem;
+
+    /// Issue 41: a list that is cut says how many more there are.
+    #[test]
+    fn cut_lists_say_how_many_more() {
+        let m = Metrics {
+            argument_problems: (0..23)
+                .map(|i| ArgumentProblem {
+                    task_id: format!("t{i}"),
+                    tool: "edit_file".into(),
+                    problems: vec!["`oldText` differs".into()],
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let t = problems_terminal(&m);
+        assert_eq!(t.matches("wrong arguments    t").count(), SHOWN_TERMINAL);
+        assert!(t.contains("…and 13 more"), "{t}");
+        let md = problems_markdown(&m);
+        assert!(!md.contains("more"), "23 rows fit: {md}");
+    }
 }
