@@ -1,6 +1,6 @@
 //! The SVG badge: a shields-style flat badge (label, value, colour by thresholds) whose text
 //! widths are measured with resvg/usvg from a font embedded in the binary (DejaVu Sans), so it
-//! renders the same everywhere. Provenance (model, trials, task-suite and catalog hashes,
+//! renders the same everywhere. Provenance (model, trials, split, max steps, task-suite and catalog hashes,
 //! toolgate version) is embedded in the SVG.
 
 use crate::record::run::RunStatus;
@@ -97,6 +97,10 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
         "seed": run.seed,
         "suite_reviewed": run.suite.reviewed(),
         "metric": crate::record::metric::name(&r.model),
+        // Which part of the suite, and how many calls a task could take: two badges of one
+        // suite are comparable only when these match.
+        "split": run.split,
+        "max_steps": run.max_steps,
     });
     // A suite no person reviewed is a smoke test: shown, never coloured like a verdict.
     let smoke = !run.suite.reviewed();

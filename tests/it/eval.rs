@@ -545,6 +545,12 @@ fn a_run_writes_a_badge_with_provenance() {
         .unwrap()
         .to_string();
     assert!(svg.contains(&suite), "the task-suite hash is embedded");
+    // Issue 41: which split and how many steps a task could take ride along too.
+    assert!(
+        svg.contains("&quot;split&quot;:&quot;all&quot;")
+            && svg.contains("&quot;max_steps&quot;:1"),
+        "{svg}"
+    );
     let (w, h, _) = toolgate::report::badge::rasterise(&svg).unwrap();
     assert_eq!(h, 20);
     assert!(w > 100 && w < 300, "{w}");
