@@ -251,8 +251,8 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
     }
     let a = &m.attribution;
     out.push_str(&format!(
-        "<p>Failures: <strong>{}</strong> description confusion · <strong>{}</strong> argument problems · <strong>{}</strong> model mechanics (a floor no description can move) · <strong>{}</strong> no call · <strong>{}</strong> false call.</p>",
-        a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
+        "<p>Failures by cause (model mechanics is a floor no description can move): {}.</p>",
+        esc(&a.sentence())
     ));
     if !a.no_call_replies.is_empty() {
         out.push_str("<details><summary>What the model said instead of calling</summary><ul>");

@@ -81,6 +81,9 @@ impl From<ConfusedPairV1> for m::ConfusedPair {
 pub struct AttributionV1 {
     pub description_confusion: u64,
     pub argument_problems: u64,
+    /// Written only when some trial failed so (files without it read as 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unasked_writes: u64,
     pub model_mechanics: u64,
     pub no_call: u64,
     pub false_call: u64,
@@ -93,6 +96,7 @@ impl From<m::Attribution> for AttributionV1 {
         AttributionV1 {
             description_confusion: v.description_confusion,
             argument_problems: v.argument_problems,
+            unasked_writes: v.unasked_writes,
             model_mechanics: v.model_mechanics,
             no_call: v.no_call,
             false_call: v.false_call,
@@ -106,6 +110,7 @@ impl From<AttributionV1> for m::Attribution {
         m::Attribution {
             description_confusion: v.description_confusion,
             argument_problems: v.argument_problems,
+            unasked_writes: v.unasked_writes,
             model_mechanics: v.model_mechanics,
             no_call: v.no_call,
             false_call: v.false_call,

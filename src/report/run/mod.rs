@@ -143,10 +143,7 @@ pub fn terminal(run: &RunFile) -> String {
             ));
         }
         let a = &m.attribution;
-        out.push_str(&format!(
-            "failures           {} description confusion, {} argument problems, {} model mechanics, {} no call, {} false call\n",
-            a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
-        ));
+        out.push_str(&format!("failures           {}\n", a.sentence()));
         for (id, said) in a.no_call_replies.iter().take(3) {
             out.push_str(&format!(
                 "  said instead ({}): {}\n",
@@ -298,10 +295,7 @@ pub fn markdown_body(run: &RunFile) -> String {
         }
         let a = &m.attribution;
         // Its own paragraph: a table row here would join whichever table came last.
-        out.push_str(&format!(
-            "\n**Failures by cause:** description confusion {} · arguments {} · model mechanics {} · no call {} · false call {}\n",
-            a.description_confusion, a.argument_problems, a.model_mechanics, a.no_call, a.false_call
-        ));
+        out.push_str(&format!("\n**Failures by cause:** {}\n", a.sentence()));
         out.push_str(&errors_markdown(m));
         out.push_str(&problems_markdown(m));
         out.push('\n');
