@@ -318,7 +318,7 @@ pub async fn run(
         let annotations = crate::report::github::annotations(&lint);
         // Keep stdout pure JSON when JSON was asked for (the runner reads commands on stderr too).
         if format == Format::Json {
-            eprint!("{annotations}");
+            eprint!("{}", crate::secrets::shown::mask_shown(&annotations));
         } else {
             crate::out::command(&annotations);
         }

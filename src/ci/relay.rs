@@ -210,7 +210,7 @@ pub async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<E
         return Ok(Exit::Pass);
     };
     let marker = comment::marker(&s.comment_id);
-    let body = format!("{marker}\n{body}");
+    let body = crate::secrets::shown::mask_shown(&format!("{marker}\n{body}"));
     let posted = comment::upsert(
         &comment::Target {
             api_url: &gh.api_url,

@@ -15,7 +15,6 @@ use super::mutate::{arm, patched};
 use super::reply::{not_a_description, proposed};
 use crate::catalog::Catalog;
 use crate::models::{self, ModelOptions, ModelSpec};
-use crate::out::write_file;
 use crate::score::Outcome as Graded;
 use crate::score::compare::{ModelComparison, compare};
 use crate::score::stats::bonferroni;
@@ -382,7 +381,7 @@ pub async fn run(
         ));
     }
     crate::out::write_shown(&dir.join("fix.txt"), &text)?;
-    write_file(
+    crate::out::write_shown(
         &dir.join("fix.json"),
         &serde_json::to_string_pretty(&proposals)?,
     )?;

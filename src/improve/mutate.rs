@@ -12,7 +12,6 @@ use super::ImproveOptions;
 use crate::catalog::Catalog;
 use crate::eval::runner::{self, OutcomeLine};
 use crate::models::{self, ModelOptions, ModelSpec};
-use crate::out::write_file;
 use crate::record::{PredictionWriter, read_predictions};
 use crate::score::compare::{ModelComparison, compare};
 use crate::tasks::Task;
@@ -230,7 +229,7 @@ pub async fn run(
         });
     }
     crate::out::write_shown(&dir.join("mutation.txt"), &text)?;
-    write_file(
+    crate::out::write_shown(
         &dir.join("mutation.json"),
         &serde_json::to_string_pretty(&cmps)?,
     )?;

@@ -315,7 +315,14 @@ pub fn held_values() -> Vec<String> {
 /// credential-named variables. What a model's reply is masked with: a variable such as
 /// `POSTGRES_PASSWORD=postgres` is not a secret worth changing a tool name or an argument for.
 pub fn own_values() -> Vec<String> {
-    shown::values(&[])
+    let mut out = held_values();
+    out.extend(
+        std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .filter(|(k, v)| looks_secret(k) && shown::secret_shaped(v))
+            .map(|(_, v)| v),
+    );
+    out
 }
 
 /// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.

@@ -21,16 +21,18 @@ pub fn token_shapes() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(concat!(
-            r"\bsk-(?:ant-|proj-|or-v1-)?[A-Za-z0-9_\-]{20,}",
-            r"|\bgh[pousr]_[A-Za-z0-9]{30,}",
-            r"|\bgithub_pat_[A-Za-z0-9_]{22,}",
-            r"|\bglpat-[A-Za-z0-9_\-]{20,}",
-            r"|\bxox[abprs]-[A-Za-z0-9\-]{10,}",
-            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-            r"|\bAIza[0-9A-Za-z_\-]{35}",
-            r"|\bhf_[A-Za-z0-9]{30,}",
-            r"|\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
-            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*(?:-----END [A-Z ]*PRIVATE KEY-----)?",
+            r"(?-u:\b)sk-(?:ant-|proj-|or-v1-)?[A-Za-z0-9_\-]{20,}",
+            r"|(?-u:\b)gh[pousr]_[A-Za-z0-9]{30,}",
+            r"|(?-u:\b)github_pat_[A-Za-z0-9_]{22,}",
+            r"|(?-u:\b)glpat-[A-Za-z0-9_\-]{20,}",
+            r"|(?-u:\b)xox[abprs]-[A-Za-z0-9\-]{10,}",
+            r"|(?-u:\b)(?:AKIA|ASIA)[0-9A-Z]{16}(?-u:\b)",
+            r"|(?-u:\b)AIza[0-9A-Za-z_\-]{35}",
+            r"|(?-u:\b)hf_[A-Za-z0-9]{30,}",
+            r"|(?-u:\b)eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}",
+            // The key body, its line breaks raw, JSON-escaped (once or more) or percent-encoded
+            // (a workflow command's data).
+            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\+[nr]|%0[AaDd])*(?:-----END [A-Z ]*PRIVATE KEY-----)?",
         ))
         .expect("token shapes")
     })
@@ -212,6 +214,18 @@ mod tests {
         }
         for plain in ["sk-learn models", "the task-id", "AKIA", "ask-me-anything"] {
             assert_eq!(mask_with(plain, &[]), (plain.to_string(), 0), "{plain}");
+        }
+    }
+
+    #[test]
+    fn a_private_key_in_escaped_text_is_masked_whole() {
+        let body = "MIIEabc+/=";
+        for text in [
+            format!("-----BEGIN RSA PRIVATE KEY-----%0A{body}%0Axyz"),
+            format!("-----BEGIN RSA PRIVATE KEY-----\\\\n{body}\\\\nxyz"),
+        ] {
+            let (m, _) = mask_with(&text, &[]);
+            assert!(!m.contains(body), "{m}");
         }
     }
 

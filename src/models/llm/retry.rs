@@ -123,8 +123,23 @@ fn without_held_keys(body: &Value) -> Option<Value> {
     }) {
         return None;
     }
+    // Only the held keys are replaced: the rest is the server's text, as sent.
+    fn replace(v: &mut Value, held: &[String]) {
+        match v {
+            Value::String(s) => {
+                for k in held {
+                    if s.contains(k.as_str()) {
+                        *s = s.replace(k.as_str(), crate::secrets::shown::MASK);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| replace(i, held)),
+            Value::Object(map) => map.values_mut().for_each(|i| replace(i, held)),
+            _ => {}
+        }
+    }
     let mut masked = body.clone();
-    crate::catalog::mask::mask_value(&mut masked, &held);
+    replace(&mut masked, &held);
     Some(masked)
 }
 
