@@ -72,7 +72,8 @@ fn is_secret_var(name: &str) -> bool {
 /// True when a variable's name says it holds a credential (`…KEY…`, `…TOKEN…`, `…SECRET…`,
 /// `…PASSWORD…`, `…CREDENTIAL…`, `…AUTH…`). Used to decide which values to mask.
 pub fn looks_secret(name: &str) -> bool {
-    let n = name.to_ascii_uppercase();
+    // `GIT_AUTHOR_EMAIL` names an author, not an authorization.
+    let n = name.to_ascii_uppercase().replace("AUTHOR", "");
     [
         "KEY",
         "TOKEN",

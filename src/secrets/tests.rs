@@ -52,4 +52,5 @@ fn masking_hides_secret_looking_values_and_extras() {
     assert_eq!(out, "x=***");
     assert!(looks_secret("MY_PASSWORD") && looks_secret("x_auth_header"));
     assert!(!looks_secret("PATH"));
+    assert!(!looks_secret("GIT_AUTHOR_EMAIL") && looks_secret("GIT_AUTH_TOKEN"));
 }
