@@ -245,6 +245,7 @@ pub async fn generate(
     bar.finish_and_clear();
     // Never a suite `validate` rejects (an exact duplicate, a reused id, a leaked name).
     rejected.extend(super::template::keep_valid(catalog, &mut tasks));
+    super::template::stratify(&mut tasks, opts);
     Generated {
         tasks,
         unsampleable,

@@ -117,7 +117,35 @@ pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
 pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     let mut generated = generate_unchecked(catalog, opts);
     generated.rejected = keep_valid(catalog, &mut generated.tasks);
+    stratify(&mut generated.tasks, opts);
     generated
+}
+
+/// The held-out split, stratified by expected tool: each tool with two tasks or more has
+/// `share` of them held out (at least one, never all), chosen by the seed; a tool with one
+/// task keeps its draw. Without it a tool can fall in one split only, and a fix confirmed on
+/// held-out tasks never meets it.
+pub(crate) fn stratify(tasks: &mut [Task], opts: &GenerateOptions) {
+    if opts.heldout <= 0.0 {
+        return;
+    }
+    let mut groups: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (i, t) in tasks.iter().enumerate() {
+        let key = t.expected_tool().unwrap_or("(no tool)").to_string();
+        groups.entry(key).or_default().push(i);
+    }
+    for (tool, mut members) in groups {
+        let n = members.len();
+        if n < 2 {
+            continue;
+        }
+        let k = ((n as f64 * opts.heldout.clamp(0.0, 1.0)).round() as usize).clamp(1, n - 1);
+        let mut rng = rng_for(opts.seed, &tool, 7_000_000);
+        members.shuffle(&mut rng);
+        for (rank, i) in members.into_iter().enumerate() {
+            tasks[i].split = if rank < k { Split::Heldout } else { Split::Dev };
+        }
+    }
 }
 
 /// Drops every task `validate` would reject (an error), so `generate` never writes a suite its
@@ -375,6 +403,31 @@ mod valid_tests {
         .unwrap();
         let twin = catalog.tools[0].clone();
         catalog.tools.push(twin);
+        // Issue 41: with a held-out share, every tool with two tasks or more is in both splits.
+        let g = generate(
+            &catalog,
+            &GenerateOptions {
+                seed: 5,
+                heldout: 0.3,
+                ..Default::default()
+            },
+        );
+        let mut splits: std::collections::BTreeMap<&str, std::collections::BTreeSet<bool>> =
+            Default::default();
+        let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+        for t in &g.tasks {
+            let tool = t.expected_tool().unwrap_or("(no tool)");
+            splits
+                .entry(tool)
+                .or_default()
+                .insert(t.split == Split::Heldout);
+            *counts.entry(tool).or_default() += 1;
+        }
+        for (tool, n) in counts {
+            if n >= 2 {
+                assert_eq!(splits[tool].len(), 2, "{tool}: {n} tasks, one split");
+            }
+        }
         for seed in 1..4 {
             let g = generate(
                 &catalog,
