@@ -179,9 +179,8 @@ pub struct LintArgs {
     /// toolgate.toml with a reason each (instead of the report).
     #[arg(long)]
     pub accept_stubs: bool,
-    /// Also check the documented limits of these hosts (TG030): claude-code, vscode, cursor,
-    /// openai-strict, gemini, gemini-openapi, gemini-cli, codex, copilot-cli, anthropic
-    /// (comma-separated or repeated). Same as `[lint] hosts`.
+    /// Also check the documented limits of these hosts (TG030; ids: `toolgate rule TG030`),
+    /// comma-separated or repeated. Same as `[lint] hosts`.
     #[arg(long = "host", value_name = "HOSTS", value_delimiter = ',')]
     pub hosts: Vec<String>,
     /// The server's name as hosts put it in tool-name prefixes (`mcp__<name>__<tool>`), i.e.

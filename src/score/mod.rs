@@ -2,6 +2,7 @@
 //! statistics behind them.
 
 pub mod ablation;
+pub mod attribution;
 pub mod belt;
 pub mod belt_fold;
 pub mod compare;

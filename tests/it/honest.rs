@@ -444,19 +444,8 @@ fn replayed_arguments_and_unasked_writes_are_graded_exactly() {
     );
     // Issue 41 point 2: the failed trial is in one bucket; passed trials with wrong arguments
     // are in none (they are counted beside the buckets).
-    let a = &m["attribution"];
-    let buckets: u64 = [
-        "description_confusion",
-        "unasked_writes",
-        "model_mechanics",
-        "no_call",
-        "false_call",
-    ]
-    .iter()
-    .map(|k| a[*k].as_u64().unwrap())
-    .sum();
-    let failed = m["accuracy"]["n"].as_u64().unwrap() - m["accuracy"]["k"].as_u64().unwrap();
-    assert_eq!(buckets, failed, "{a}");
+    let (buckets, failed) = crate::common::buckets_and_failed(m);
+    assert_eq!(buckets, failed, "{}", m["attribution"]);
     assert_eq!(
         (&m["args_correct"]["k"], &m["args_correct"]["n"]),
         (&json!(1), &json!(4)),

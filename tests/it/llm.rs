@@ -1173,18 +1173,8 @@ async fn parallel_calls_in_one_reply_are_scored() {
             "the unasked tool is the column: {m}"
         );
         // Issue 41 point 2: every failed trial is in exactly one bucket, a passed one in none.
+        let (buckets, failed) = crate::common::buckets_and_failed(m);
         let a = &m["attribution"];
-        let buckets: u64 = [
-            "description_confusion",
-            "unasked_writes",
-            "model_mechanics",
-            "no_call",
-            "false_call",
-        ]
-        .iter()
-        .map(|k| a[*k].as_u64().unwrap())
-        .sum();
-        let failed = m["accuracy"]["n"].as_u64().unwrap() - m["accuracy"]["k"].as_u64().unwrap();
         assert_eq!(buckets, failed, "{a}");
         assert_eq!(a["unasked_writes"], 2, "{a}");
         let md = std::fs::read_to_string(out.join("report.md")).unwrap();

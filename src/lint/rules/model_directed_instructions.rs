@@ -52,8 +52,10 @@ use std::sync::LazyLock;
 
 use super::common::{quote, tool_texts};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
-use crate::text;
 use regex::Regex;
+
+use frame::Own;
+use frame::{called_target, framed_as_option, sentence_of};
 
 pub(crate) const RULE: Rule = Rule {
     code: "TG018",
@@ -148,68 +150,6 @@ static REDIRECTS: LazyLock<Regex> = LazyLock::new(|| {
 });
 const REDIRECT: &str = "an order that redirects another tool or feeds it the user's data";
 
-/// What the text belongs to: a tool's name and its own parameters' names, so guidance about
-/// the tool itself or its own parameters is not read as an order about another tool.
-#[derive(Clone, Copy)]
-pub(super) struct Own<'a> {
-    pub name: &'a str,
-    pub params: &'a [String],
-}
-
-impl Own<'_> {
-    /// True when `target` (a name as written: `x`, `` `x` ``, `x tool`) is this tool, one of
-    /// its parameters, or "this"/"it".
-    fn is_self(&self, target: &str) -> bool {
-        let bare = target
-            .trim()
-            .trim_end_matches("tools")
-            .trim_end_matches("tool")
-            .trim()
-            .trim_matches('`')
-            .trim();
-        let lower = bare.to_lowercase();
-        ["this", "it", "that", "the", "this one", "me", "here", ""].contains(&lower.as_str())
-            || self.name.eq_ignore_ascii_case(bare)
-            || text::name_words(self.name) == text::name_words(bare)
-            || self.params.iter().any(|p| p.eq_ignore_ascii_case(bare))
-    }
-}
-
-/// The tool an "order to call another tool" names: the last word run of the match.
-fn called_target(m: &str) -> &str {
-    let m = m.trim_end();
-    let cut = m
-        .trim_end_matches("tools")
-        .trim_end_matches("tool")
-        .trim_end();
-    let start = cut.rfind(|c: char| c.is_whitespace()).map_or(0, |i| i + 1);
-    &cut[start..]
-}
-
-/// A sentence that describes an option rather than giving an order: "Whether to forward
-/// credentials such as cookies", "If true, include the session token".
-static OPTION_FRAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(whether(\s+or\s+not)?(\s+to)?|if\s+(true|false|set|enabled|disabled)|when\s+(true|false|set|enabled)|set\s+(this\s+)?to\s+(true|false)|(enables?|disables?|allows?|controls?)\s+(whether|forwarding|sending|passing|including))\b",
-    )
-    .unwrap()
-});
-
-/// The sentence around `start..end`.
-fn sentence_of(text: &str, start: usize, end: usize) -> &str {
-    let from = text[..start].rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
-    let to = text[end..]
-        .find(['.', ';', '\n'])
-        .map_or(text.len(), |i| end + i);
-    &text[from..to]
-}
-
-/// The match at `start` sits in a sentence framed as an option.
-fn framed_as_option(text: &str, start: usize) -> bool {
-    let from = text[..start].rfind(['.', ';', '\n']).map_or(0, |i| i + 1);
-    OPTION_FRAME.is_match(&text[from..start])
-}
-
 static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
     let p = |what: &'static str, re: &str, in_instructions: bool| Pattern {
         what,
@@ -283,138 +223,7 @@ static PATTERNS: LazyLock<Vec<Pattern>> = LazyLock::new(|| {
 /// Compiles this rule's largest patterns ahead of use ([`super::warm_up`]).
 pub(super) fn warm() {
     LazyLock::force(&PATTERNS);
-    LazyLock::force(&OTHER_TOOL_ORDER);
-}
-
-/// An order about how to use a named tool: "when using send_email, always BCC …". The tool
-/// (group 1) and what follows (group 2) are checked in code.
-static OTHER_TOOL_ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:when(?:ever)?|each\s+time|every\s+time|any\s+time|if)\s+(?:you\s+)?(?:use|using|call|calling|invoke|invoking|run|running)\s+(?:the\s+)?(`[^`\n]{1,64}`(?:\s+tools?\b)?|[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+\b|[a-z][a-z0-9_-]*\s+tools?\b)([^.\n]*)",
-    )
-    .unwrap()
-});
-
-/// An order in the text following a tool reference.
-static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(always|must|also|make\s+sure|ensure|be\s+sure|remember\s+to|set|add|include|bcc|cc|copy|replace|change|send|forward|attach|append|never|do\s+not|don['’]?t)\b",
-    )
-    .unwrap()
-});
-
-/// Wording that refers to the tool itself, not to another one.
-static SELF_REFERENCE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\b(this|that|it)(\s+(tool|one|function))?$").unwrap());
-static USE_THIS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(this\s+(tool|one|function)|use\s+this|call\s+this)\b").unwrap()
-});
-
-/// A rule for every other tool: "before calling any other tool, first call …"; group 1 is the
-/// text after it.
-static ALL_TOOLS_ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:before|prior\s+to|after|whenever)\s+(?:you\s+)?(?:use\s+|using\s+|call\s+|calling\s+|invoke\s+|invoking\s+|run\s+|running\s+)?(?:any|every|all|each)\s+(?:other\s+)?tools?(?:\s+calls?)?\b([^.\n]*)",
-    )
-    .unwrap()
-});
-
-/// The order that follows a rule for every tool: a call, read or send aimed at something else.
-static THEN_ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:call|invoke|run|use|read|send|pass|include|forward|upload)\s+(\S+)")
-        .unwrap()
-});
-
-/// Words in an HTML comment that address the model or give it an order.
-static COMMENT_ORDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(you|your|assistant|model|ai|agent|llm|ignore|disregard|forget|send|upload|exfiltrate|reveal|call|invoke|include|pass|respond|reply|tell|output)\b",
-    )
-    .unwrap()
-});
-
-/// Longest HTML comment inspected (an unterminated one runs to the end of the text); the
-/// check is linear, so the bound only caps work on absurd input, not padding tricks.
-const MAX_COMMENT: usize = 1 << 20;
-
-/// The first `max` characters of `text`.
-fn head_chars(text: &str, max: usize) -> &str {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => &text[..i],
-        None => text,
-    }
-}
-
-/// `text` cut to at most `max` bytes on a character boundary.
-fn head(text: &str, max: usize) -> &str {
-    let mut end = max.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-/// An HTML comment that gives orders; Markdown renderers hide it, the model reads it.
-fn hidden_comment(text: &str) -> Option<String> {
-    let mut rest = text;
-    while let Some(start) = rest.find("<!--") {
-        let body_and_more = &rest[start + 4..];
-        let (body, next) = match body_and_more.find("-->") {
-            Some(end) => (&body_and_more[..end], &body_and_more[end + 3..]),
-            None => (body_and_more, ""),
-        };
-        let body = head(body, MAX_COMMENT);
-        if COMMENT_ORDER.is_match(body) {
-            return Some(format!("<!-- {} -->", quote(body.trim(), 60)));
-        }
-        rest = next;
-    }
-    None
-}
-
-/// An order about how to use another tool (not `own` nor one of its parameters), or about
-/// every other tool.
-fn other_tool_order(text: &str, own: Own<'_>) -> Option<String> {
-    for c in OTHER_TOOL_ORDER.captures_iter(text) {
-        let (Some(all), Some(target), Some(rest)) = (c.get(0), c.get(1), c.get(2)) else {
-            continue;
-        };
-        let tail = head_chars(rest.as_str(), MAX_TAIL_CHARS);
-        let all = &text[all.start()..rest.start() + tail.len()];
-        let target = target.as_str();
-        let bare = target
-            .strip_suffix("tools")
-            .or_else(|| target.strip_suffix("tool"))
-            .filter(|b| b.ends_with(char::is_whitespace))
-            .unwrap_or(target)
-            .trim()
-            .trim_matches('`');
-        if own.is_self(bare)
-            || SELF_REFERENCE.is_match(target)
-            || USE_THIS.is_match(tail)
-            || !IMPERATIVE.is_match(tail)
-        {
-            continue;
-        }
-        return Some(all.to_string());
-    }
-    for c in ALL_TOOLS_ORDER.captures_iter(text) {
-        let (Some(all), Some(rest)) = (c.get(0), c.get(1)) else {
-            continue;
-        };
-        let tail = head_chars(rest.as_str(), 80);
-        let all = &text[all.start()..rest.start() + tail.len()];
-        let orders_another = THEN_ORDER.captures_iter(tail).any(|t| {
-            t.get(1).is_some_and(|w| {
-                let w = w.as_str().trim_matches(|c: char| !c.is_alphanumeric());
-                !["this", "it", "me", "here"].contains(&w.to_lowercase().as_str())
-            })
-        });
-        if orders_another {
-            return Some(all.to_string());
-        }
-    }
-    None
+    LazyLock::force(&indirect::OTHER_TOOL_ORDER);
 }
 
 /// What the text's orders are, with the matched text, at most three. `own` is the tool the
@@ -467,11 +276,11 @@ fn orders_in(text: &str, own: Option<Own<'_>>, decode: bool) -> Vec<(&'static st
     let mut seen = std::collections::HashSet::new();
     found.retain(|(what, _)| seen.insert(*what));
     if let Some(own) = own
-        && let Some(m) = other_tool_order(text, own)
+        && let Some(m) = indirect::other_tool_order(text, own)
     {
         found.push((kind(OTHER_TOOLS, &m), quote(m.trim(), 80)));
     }
-    if let Some(m) = hidden_comment(text) {
+    if let Some(m) = indirect::hidden_comment(text) {
         found.push(("an order hidden in an HTML comment", m));
     }
     if decode && let Some(hit) = encoded::base64_order(text, own) {
@@ -546,6 +355,8 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 }
 
 mod encoded;
+mod frame;
+mod indirect;
 
 #[cfg(test)]
 mod tests;

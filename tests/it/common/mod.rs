@@ -224,3 +224,21 @@ pub fn write_two_tool_catalog(path: &Path) {
     )
     .unwrap();
 }
+
+/// The failure buckets of a run's metrics summed, and the failed trials (n − k): every failed
+/// trial is in exactly one bucket.
+pub fn buckets_and_failed(m: &serde_json::Value) -> (u64, u64) {
+    let a = &m["attribution"];
+    let buckets = [
+        "description_confusion",
+        "unasked_writes",
+        "model_mechanics",
+        "no_call",
+        "false_call",
+    ]
+    .iter()
+    .map(|k| a[*k].as_u64().unwrap_or(0))
+    .sum();
+    let failed = m["accuracy"]["n"].as_u64().unwrap() - m["accuracy"]["k"].as_u64().unwrap();
+    (buckets, failed)
+}
