@@ -121,6 +121,12 @@ async fn interrupted() -> &'static str {
 }
 
 fn main() -> ExitCode {
+    // A warden over a sandboxed server (`__toolgate-warden`) does nothing else, and never
+    // returns from here.
+    #[cfg(target_os = "linux")]
+    toolgate::sandbox::warden::run_if_warden();
+    #[cfg(target_os = "linux")]
+    toolgate::sandbox::warden::die_on_sent_faults();
     // Before anything else (no thread exists yet): no process of ours or of a server we start
     // may read this process's memory or environment, and the keys leave the environment.
     if let Err(e) = toolgate::secrets::harden_process() {

@@ -11,6 +11,7 @@ use landlock::{
     RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 
+use super::warden::Warden;
 use super::{DEFAULT_UID, Prepared, SandboxMode, SandboxOptions};
 
 /// What the child applies to itself before it executes the server.
@@ -27,6 +28,26 @@ pub(crate) struct Plan {
     last_cap: u32,
     /// The Landlock ruleset (None when the kernel has no Landlock).
     ruleset: Option<RulesetCreated>,
+    /// Start the server as the first process of a PID namespace, under a warden (None: the
+    /// lifeline pipe could not be made).
+    warden: Option<Warden>,
+    /// A toolgate that is not root enters a user namespace first (for the network and PID
+    /// namespaces): the lines that map its own uid and gid there, so ids read as before.
+    maps: [Vec<u8>; 2],
+}
+
+/// Writes `data` to the file at `path` (a NUL-terminated literal): system calls only.
+unsafe fn write_file(path: &std::ffi::CStr, data: &[u8]) -> bool {
+    // SAFETY: open/write/close on a path we name.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return false;
+        }
+        let n = libc::write(fd, data.as_ptr().cast(), data.len());
+        libc::close(fd);
+        n == data.len() as isize
+    }
 }
 
 // Secure bits (linux/securebits.h): no privilege for uid 0 at exec, no ambient raise, and
@@ -68,15 +89,40 @@ impl Plan {
     fn enter(self) -> io::Result<()> {
         // SAFETY: each call is a plain system call on the child's own process state.
         unsafe {
+            let mut wanted = 0;
             if self.strict {
-                let flags = if self.root {
-                    libc::CLONE_NEWNET
-                } else {
-                    libc::CLONE_NEWUSER | libc::CLONE_NEWNET
-                };
-                if libc::unshare(flags) != 0 && !self.net_by_landlock {
-                    return check(-1, "--sandbox strict could not cut the network");
+                wanted |= libc::CLONE_NEWNET;
+            }
+            if self.warden.is_some() {
+                wanted |= libc::CLONE_NEWPID;
+            }
+            let mut made = 0;
+            if wanted != 0 {
+                // Not root: a user namespace of our own gives the right to make the others.
+                let mut may = self.root;
+                if !self.root && libc::unshare(libc::CLONE_NEWUSER) == 0 {
+                    may = true;
+                    let [uid_map, gid_map] = &self.maps;
+                    write_file(c"/proc/self/setgroups", b"deny");
+                    write_file(c"/proc/self/uid_map", uid_map);
+                    write_file(c"/proc/self/gid_map", gid_map);
                 }
+                if may {
+                    if libc::unshare(wanted) == 0 {
+                        made = wanted;
+                    } else if self.strict && libc::unshare(libc::CLONE_NEWNET) == 0 {
+                        made = libc::CLONE_NEWNET;
+                    }
+                }
+            }
+            if self.strict && made & libc::CLONE_NEWNET == 0 && !self.net_by_landlock {
+                return check(-1, "--sandbox strict could not cut the network");
+            }
+            if made & libc::CLONE_NEWPID != 0
+                && let Some(w) = &self.warden
+            {
+                // Returns in the namespace's first process; the other one is the warden.
+                w.split()?;
             }
             if self.root {
                 let bits = SECBIT_NOROOT
@@ -133,6 +179,10 @@ impl Plan {
                     libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
                     "no_new_privs",
                 )?,
+            }
+            if made & libc::CLONE_NEWPID != 0 {
+                // Set last: a change of uid clears it. The warden is our parent now.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
             }
         }
         Ok(())
@@ -238,7 +288,11 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
     } else {
         None
     };
-    let statement = statement(opts.mode, uid, abi, &writable, root);
+    let warden = Warden::new();
+    let mut statement = statement(opts.mode, uid, abi, &writable, root);
+    if warden.is_some() && (root || userns_possible()) {
+        statement.push_str(", ended with toolgate (a PID namespace of its own)");
+    }
     let home = dir.path().display().to_string();
     Ok(Prepared {
         env: vec![("HOME".into(), home.clone()), ("TMPDIR".into(), home)],
@@ -251,9 +305,21 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
             net_by_landlock: abi >= 4,
             last_cap: last_cap(),
             ruleset,
+            warden,
+            maps: own_maps(),
         }),
         dir: Some(dir),
     })
+}
+
+/// The uid_map and gid_map lines that map toolgate's own ids into a user namespace.
+fn own_maps() -> [Vec<u8>; 2] {
+    // SAFETY: getuid/getgid have no preconditions.
+    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+    [
+        format!("{uid} {uid} 1\n").into_bytes(),
+        format!("{gid} {gid} 1\n").into_bytes(),
+    ]
 }
 
 fn userns_possible() -> bool {

@@ -7,6 +7,7 @@
 //! |---|---|---|---|
 //! | every platform | credentials stripped from the environment, own process group | same | same |
 //! | Linux | — | `no_new_privs`; every capability dropped (bounding, inheritable, ambient, permitted, effective: no `CAP_SYS_PTRACE`); uid/gid 65534 when toolgate runs as root; Landlock: writes only beneath a private temporary directory (`HOME` and `TMPDIR` point there) and each `--sandbox-write` directory, no signals to processes outside the sandbox | and no network: a new network namespace (root, or where user namespaces are allowed), Landlock TCP/UDP rules and abstract-socket scoping on kernels that have them |
+//! | Linux, nothing outlives toolgate | — | the server is the first process of a PID namespace of its own, under a warden that ends it when toolgate ends by any route, SIGKILL included (`warden`); the kernel then ends all it started (root, or where user namespaces are allowed) | same |
 //! | macOS, Windows | — | nothing more | refused: no OS sandbox is implemented there |
 //!
 //! toolgate itself is non-dumpable and keeps its credentials out of its environment
@@ -17,6 +18,8 @@
 #[cfg(target_os = "linux")]
 mod linux;
 pub mod reaper;
+#[cfg(target_os = "linux")]
+pub mod warden;
 
 use std::path::PathBuf;
 

@@ -40,6 +40,7 @@ mod lookalike_scale;
 mod metric_names;
 mod monorepo;
 mod one_slot;
+mod orphans;
 mod ratchet;
 mod recipes;
 mod reviewed_files;
