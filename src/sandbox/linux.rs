@@ -11,6 +11,7 @@ use landlock::{
     RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 
+use super::seccomp::Filters;
 use super::warden::Warden;
 use super::{DEFAULT_UID, Prepared, SandboxMode, SandboxOptions};
 
@@ -31,23 +32,8 @@ pub(crate) struct Plan {
     /// Start the server as the first process of a PID namespace, under a warden (None: the
     /// lifeline pipe could not be made).
     warden: Option<Warden>,
-    /// A toolgate that is not root enters a user namespace first (for the network and PID
-    /// namespaces): the lines that map its own uid and gid there, so ids read as before.
-    maps: [Vec<u8>; 2],
-}
-
-/// Writes `data` to the file at `path` (a NUL-terminated literal): system calls only.
-unsafe fn write_file(path: &std::ffi::CStr, data: &[u8]) -> bool {
-    // SAFETY: open/write/close on a path we name.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return false;
-        }
-        let n = libc::write(fd, data.as_ptr().cast(), data.len());
-        libc::close(fd);
-        n == data.len() as isize
-    }
+    /// The seccomp filters (None: this kernel or architecture has none).
+    seccomp: Option<Filters>,
 }
 
 // Secure bits (linux/securebits.h): no privilege for uid 0 at exec, no ambient raise, and
@@ -93,20 +79,16 @@ impl Plan {
             if self.strict {
                 wanted |= libc::CLONE_NEWNET;
             }
-            if self.warden.is_some() {
+            // Root only: a PID namespace makes the kernel end all the server started. (A
+            // user namespace would give one to others too, but toolgate's non-dumpable
+            // memory keeps its id maps unwritable: the warden's subreaping does it there.)
+            if self.root && self.warden.is_some() {
                 wanted |= libc::CLONE_NEWPID;
             }
             let mut made = 0;
             if wanted != 0 {
-                // Not root: a user namespace of our own gives the right to make the others.
-                let mut may = self.root;
-                if !self.root && libc::unshare(libc::CLONE_NEWUSER) == 0 {
-                    may = true;
-                    let [uid_map, gid_map] = &self.maps;
-                    write_file(c"/proc/self/setgroups", b"deny");
-                    write_file(c"/proc/self/uid_map", uid_map);
-                    write_file(c"/proc/self/gid_map", gid_map);
-                }
+                // Not root: a user namespace of our own gives the right to cut the network.
+                let may = self.root || libc::unshare(libc::CLONE_NEWUSER) == 0;
                 if may {
                     if libc::unshare(wanted) == 0 {
                         made = wanted;
@@ -118,10 +100,8 @@ impl Plan {
             if self.strict && made & libc::CLONE_NEWNET == 0 && !self.net_by_landlock {
                 return check(-1, "--sandbox strict could not cut the network");
             }
-            if made & libc::CLONE_NEWPID != 0
-                && let Some(w) = &self.warden
-            {
-                // Returns in the namespace's first process; the other one is the warden.
+            if let Some(w) = &self.warden {
+                // Returns in the server-to-be; the other process becomes its warden.
                 w.split()?;
             }
             if self.root {
@@ -142,8 +122,11 @@ impl Plan {
                     check(r, "dropping the capability bounding set")?;
                 }
             }
-            if let Some(uid) = self.uid {
+            if self.root {
+                // No supplementary group (docker, adm, …) stays, even with --sandbox-uid 0.
                 check(libc::setgroups(0, std::ptr::null()), "setgroups")?;
+            }
+            if let Some(uid) = self.uid {
                 check(libc::setresgid(uid, uid, uid), "setresgid")?;
                 check(libc::setresuid(uid, uid, uid), "setresuid")?;
             }
@@ -180,7 +163,10 @@ impl Plan {
                     "no_new_privs",
                 )?,
             }
-            if made & libc::CLONE_NEWPID != 0 {
+            if let Some(filters) = &self.seccomp {
+                filters.install()?;
+            }
+            if self.warden.is_some() {
                 // Set last: a change of uid clears it. The warden is our parent now.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
             }
@@ -289,9 +275,28 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
         None
     };
     let warden = Warden::new();
+    // The server keeps toolgate's uid: toolgate is not root, or was told --sandbox-uid 0.
+    let shares_uid = uid.is_none();
+    let seccomp = super::seccomp::prepare(shares_uid)?;
+    if seccomp.is_none() && abi < 9 && strict {
+        anyhow::bail!(
+            "--sandbox strict cannot close UNIX sockets here: this kernel filters no system \
+             calls (seccomp) and its Landlock (ABI {abi}) governs UNIX sockets only from ABI 9"
+        );
+    }
     let mut statement = statement(opts.mode, uid, abi, &writable, root);
-    if warden.is_some() && (root || userns_possible()) {
-        statement.push_str(", ended with toolgate (a PID namespace of its own)");
+    statement.push_str(match (&seccomp, shares_uid) {
+        (Some(_), true) => ", no UNIX sockets, no io_uring, file modes fixed",
+        (Some(_), false) => ", no UNIX sockets, no io_uring",
+        (None, _) if abi >= 9 => ", no UNIX sockets outside its directories (Landlock)",
+        (None, _) => ", UNIX sockets not closed (this kernel has no seccomp)",
+    });
+    if warden.is_some() {
+        statement.push_str(if root {
+            ", ended with toolgate (a PID namespace of its own)"
+        } else {
+            ", ended with toolgate (a subreaping warden)"
+        });
     }
     let home = dir.path().display().to_string();
     Ok(Prepared {
@@ -306,20 +311,10 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
             last_cap: last_cap(),
             ruleset,
             warden,
-            maps: own_maps(),
+            seccomp,
         }),
         dir: Some(dir),
     })
-}
-
-/// The uid_map and gid_map lines that map toolgate's own ids into a user namespace.
-fn own_maps() -> [Vec<u8>; 2] {
-    // SAFETY: getuid/getgid have no preconditions.
-    let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-    [
-        format!("{uid} {uid} 1\n").into_bytes(),
-        format!("{gid} {gid} 1\n").into_bytes(),
-    ]
 }
 
 fn userns_possible() -> bool {

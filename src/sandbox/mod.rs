@@ -19,6 +19,8 @@
 mod linux;
 pub mod reaper;
 #[cfg(target_os = "linux")]
+mod seccomp;
+#[cfg(target_os = "linux")]
 pub mod warden;
 
 use std::path::PathBuf;

@@ -134,7 +134,12 @@ pub fn become_subreaper() {
 /// Pids whose parent is this process, from /proc.
 #[cfg(target_os = "linux")]
 fn children() -> Vec<i32> {
-    let me = std::process::id() as i32;
+    children_of(std::process::id() as i32)
+}
+
+/// Pids whose parent is `me`, from /proc.
+#[cfg(target_os = "linux")]
+pub(crate) fn children_of(me: i32) -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };

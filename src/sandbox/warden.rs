@@ -1,9 +1,10 @@
 //! No server outlives toolgate, however toolgate ends (issue 42 point 4).
 //!
-//! A sandboxed server starts as the first process of a PID namespace of its own, so the
-//! kernel ends everything it starts (detached, double-forked or `setsid` children included)
-//! the moment the server itself ends. Its parent is a *warden*: toolgate's own binary,
-//! started as `toolgate __toolgate-warden <pid>` with one open file, the read end of a
+//! A sandboxed server's parent is a *warden*, a child subreaper: whatever the server starts
+//! and leaves (detached, double-forked or `setsid` children) is re-parented to the warden,
+//! which ends it all when the server ends. When toolgate is root the server is also the first
+//! process of a PID namespace of its own, so the kernel ends everything in it the moment the
+//! server ends. The warden is toolgate's own binary, started as `toolgate __toolgate-warden <pid>` with one open file, the read end of a
 //! *lifeline* pipe whose write end only toolgate holds. When toolgate ends by any route
 //! (SIGKILL, SIGSEGV, a panic, a normal exit) the kernel closes that write end; the warden
 //! sees the hang-up, kills the server (and with it the namespace) and exits. The server in
@@ -60,8 +61,13 @@ impl Warden {
     /// namespace's first) returns to become the server; this one becomes the warden and never
     /// returns. Only system calls.
     pub(crate) fn split(&self) -> io::Result<()> {
-        // SAFETY: fork in a single-threaded child (between fork and exec).
-        let pid = unsafe { libc::fork() };
+        // Set before the fork: whatever the server starts and leaves (setsid, a double
+        // fork) comes to the warden, never to init, from the first instant.
+        // SAFETY: prctl and fork in a single-threaded child (between fork and exec).
+        let pid = unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            libc::fork()
+        };
         if pid < 0 {
             return Err(io::Error::last_os_error());
         }
@@ -100,8 +106,9 @@ impl Warden {
             let envp = [std::ptr::null::<libc::c_char>()];
             libc::execve(self.exe.as_ptr(), argv.as_ptr(), envp.as_ptr());
             // toolgate's binary could not be executed again: watch from here (a copy of
-            // toolgate's memory, which holds no more than the parent does).
-            watch(child, LIFELINE_FD)
+            // toolgate's memory, which holds no more than the parent does), without
+            // allocating (another thread of the parent may have held the allocator's lock).
+            watch(child, LIFELINE_FD, false)
         }
     }
 }
@@ -139,8 +146,15 @@ fn close_from(first: RawFd) {
     }
 }
 
-/// The warden's loop: leaves as the server left; kills it when the lifeline breaks.
-fn watch(child: libc::pid_t, lifeline: RawFd) -> ! {
+/// The warden's loop: leaves as the server left; kills it when the lifeline breaks. With
+/// `exec'd` false (a forked copy of toolgate that could not exec) it only system-calls, and
+/// leaves the server's orphans to toolgate's own reaper.
+fn watch(child: libc::pid_t, lifeline: RawFd, execd: bool) -> ! {
+    let end_descendants = || {
+        if execd {
+            end_descendants();
+        }
+    };
     // SAFETY: pidfd_open, poll, waitpid, kill on our own child; exit.
     unsafe {
         let pidfd = libc::syscall(libc::SYS_pidfd_open, child, 0) as RawFd;
@@ -163,17 +177,68 @@ fn watch(child: libc::pid_t, lifeline: RawFd) -> ! {
             let mut status = 0;
             let r = libc::waitpid(child, &mut status, libc::WNOHANG);
             if r == child {
+                end_descendants();
                 leave_as(status);
             }
             if r < 0 {
+                end_descendants();
                 libc::_exit(0);
+            }
+            // Orphans that came to us and died: reaped (never the server, handled above).
+            if execd {
+                reap_others(child);
             }
             if fds[0].revents != 0 {
                 // toolgate is gone (or wrote to the lifeline, which it never does).
                 libc::kill(child, libc::SIGKILL);
                 libc::waitpid(child, &mut status, 0);
+                end_descendants();
                 libc::_exit(137);
             }
+        }
+    }
+}
+
+/// Reaps exited orphans that came to the warden, leaving `server` to the caller.
+fn reap_others(server: libc::pid_t) {
+    for pid in children() {
+        if pid != server {
+            let mut status = 0;
+            // SAFETY: waitpid on our own child, without blocking.
+            unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+        }
+    }
+}
+
+/// Our children, from /proc (after exec: the warden may allocate).
+fn children() -> Vec<libc::pid_t> {
+    let me = std::process::id().to_string();
+    let path = format!("/proc/{me}/task/{me}/children");
+    match std::fs::read_to_string(path) {
+        Ok(s) => s
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect(),
+        Err(_) => super::reaper::children_of(std::process::id() as i32),
+    }
+}
+
+/// Ends and reaps everything still under the warden (the server's escaped orphans), one
+/// generation per round.
+fn end_descendants() {
+    for _ in 0..super::reaper::ROUNDS {
+        let kids = children();
+        if kids.is_empty() {
+            return;
+        }
+        for pid in &kids {
+            // SAFETY: kill and waitpid on our own children.
+            unsafe { libc::kill(*pid, libc::SIGKILL) };
+        }
+        for pid in &kids {
+            let mut status = 0;
+            // SAFETY: as above.
+            unsafe { libc::waitpid(*pid, &mut status, 0) };
         }
     }
 }
@@ -201,10 +266,14 @@ pub fn run_if_warden() {
         .next()
         .and_then(|p| p.to_str()?.parse::<libc::pid_t>().ok())
         .filter(|p| *p > 0);
-    // SAFETY: prctl on this process only: nothing may read the warden's memory either.
-    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    // SAFETY: prctl on this process only: nothing may read the warden's memory either, and
+    // what the server leaves behind comes to the warden.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
     match pid {
-        Some(pid) => watch(pid, LIFELINE_FD),
+        Some(pid) => watch(pid, LIFELINE_FD, true),
         None => std::process::exit(2),
     }
 }

@@ -47,6 +47,7 @@ mod reviewed_files;
 mod rules;
 mod sampler;
 mod sandbox;
+mod sandbox_reach;
 mod shard;
 mod surface;
 mod verbatim;

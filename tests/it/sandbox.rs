@@ -10,7 +10,7 @@ use std::process::{Child, Command};
 
 use crate::common::{py_server, read_json, toolgate};
 
-fn root() -> bool {
+pub(crate) fn root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
 }
@@ -40,12 +40,22 @@ impl Drop for Decoy {
 
 /// Runs the escape probe under `flags` and returns its `route=result` findings.
 fn probe(flags: &[&str], cwd: Option<&std::path::Path>) -> BTreeMap<String, String> {
+    probe_with(flags, cwd, "")
+}
+
+/// As [`probe`], with more arguments for the probe (`--unix NAME=PATH`, `--read NAME=PATH`,
+/// `--chmod NAME=PATH`).
+pub(crate) fn probe_with(
+    flags: &[&str],
+    cwd: Option<&std::path::Path>,
+    extra: &str,
+) -> BTreeMap<String, String> {
     let _decoy = Decoy::start();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let dir = tempfile::tempdir().unwrap();
     let snap = dir.path().join("snap.json");
-    let server = py_server("hostile/escape.py", &format!("--port {port}"));
+    let server = py_server("hostile/escape.py", &format!("--port {port} {extra}"));
     let mut cmd = toolgate();
     cmd.args(["inspect", &server, "--save"])
         .arg(&snap)
@@ -74,7 +84,7 @@ fn probe(flags: &[&str], cwd: Option<&std::path::Path>) -> BTreeMap<String, Stri
         .collect()
 }
 
-fn denied(found: &BTreeMap<String, String>, route: &str) {
+pub(crate) fn denied(found: &BTreeMap<String, String>, route: &str) {
     let v = &found[route];
     assert!(v.starts_with("denied"), "{route} = {v}: {found:?}");
 }

@@ -1,0 +1,173 @@
+//! The seccomp filters a sandboxed server runs under (issue 42 points 1 and 2): what Landlock
+//! cannot close on the kernels CI runs on.
+//!
+//! - **UNIX sockets.** Landlock governs connecting to a pathname UNIX socket only from ABI 9
+//!   (Linux 7.1); before that a server that keeps toolgate's uid or groups reaches every
+//!   socket that user can (on a GitHub-hosted runner `/var/run/docker.sock`: root on the
+//!   runner). `socket(AF_UNIX, …)` fails with EACCES, so no UNIX socket can be connected or
+//!   bound, pathname or abstract. `socketpair` (a pipe between a server's own processes) is
+//!   left alone.
+//! - **io_uring** creates sockets and opens files without the system calls above: its setup
+//!   fails with ENOSYS, as on a kernel without it (runtimes fall back to threads).
+//! - **Permissions of files the server does not own** cannot be kept by uid alone when the
+//!   server shares toolgate's uid (toolgate not root, or `--sandbox-uid 0`): then chmod,
+//!   chown, extended attributes (ACLs) and file times do nothing, so reviewed files and the
+//!   GitHub command files keep their modes. The call reports success: npm and tar set modes
+//!   on what they unpack and give up on an error (npx would not start a server), while the
+//!   modes they would set are the ones the files were created with.
+//!
+//! The filters are built by the parent and installed by the child between fork and exec.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+
+/// The x32 ABI's system-call numbers are the x86-64 ones with this bit set: a filter that
+/// names only the plain numbers would let them through.
+#[cfg(target_arch = "x86_64")]
+const X32: i64 = 0x4000_0000;
+
+/// Filters to install, in order.
+pub(crate) struct Filters(Vec<BpfProgram>);
+
+impl Filters {
+    /// In the child: installs every filter (sets no_new_privs first). System calls only.
+    pub(crate) fn install(&self) -> std::io::Result<()> {
+        for prog in &self.0 {
+            seccompiler::apply_filter(prog)
+                .map_err(|e| std::io::Error::other(format!("sandbox: seccomp: {e}")))?;
+        }
+        Ok(())
+    }
+}
+
+fn arch() -> Option<TargetArch> {
+    #[cfg(target_arch = "x86_64")]
+    return Some(TargetArch::x86_64);
+    #[cfg(target_arch = "aarch64")]
+    return Some(TargetArch::aarch64);
+    #[cfg(target_arch = "riscv64")]
+    return Some(TargetArch::riscv64);
+    #[allow(unreachable_code)]
+    None
+}
+
+/// Each number, and on x86-64 its x32 twin.
+#[allow(clippy::useless_conversion)] // c_long is i64 only on 64-bit targets
+fn with_x32(nrs: &[libc::c_long]) -> Vec<i64> {
+    let mut all: Vec<i64> = nrs.iter().map(|n| i64::from(*n)).collect();
+    #[cfg(target_arch = "x86_64")]
+    all.extend(nrs.iter().map(|n| i64::from(*n) | X32));
+    all
+}
+
+fn filter(
+    rules: BTreeMap<i64, Vec<SeccompRule>>,
+    action: SeccompAction,
+    arch: TargetArch,
+) -> anyhow::Result<BpfProgram> {
+    let f = SeccompFilter::new(rules, SeccompAction::Allow, action, arch)?;
+    Ok(f.try_into()?)
+}
+
+/// Whether this kernel filters system calls at all.
+pub(crate) fn available() -> bool {
+    // SAFETY: PR_GET_SECCOMP only reads this process's mode (EINVAL without seccomp).
+    unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+}
+
+/// Builds the filters: sockets and io_uring always; permission changes when the server shares
+/// toolgate's uid. `None`: this architecture has no filter here.
+pub(crate) fn build(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
+    let Some(arch) = arch() else {
+        return Ok(None);
+    };
+    let mut progs = Vec::new();
+
+    let unix_only = SeccompRule::new(vec![SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Eq,
+        libc::AF_UNIX as u64,
+    )?])?;
+    let sockets: BTreeMap<i64, Vec<SeccompRule>> = with_x32(&[libc::SYS_socket])
+        .into_iter()
+        .map(|nr| (nr, vec![unix_only.clone()]))
+        .collect();
+    progs.push(filter(
+        sockets,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )?);
+
+    let uring = with_x32(&[
+        libc::SYS_io_uring_setup,
+        libc::SYS_io_uring_enter,
+        libc::SYS_io_uring_register,
+    ]);
+    progs.push(filter(
+        uring.into_iter().map(|nr| (nr, Vec::new())).collect(),
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )?);
+
+    if shares_uid {
+        let mut modes: Vec<libc::c_long> = vec![
+            libc::SYS_fchmod,
+            libc::SYS_fchmodat,
+            libc::SYS_fchown,
+            libc::SYS_fchownat,
+            libc::SYS_setxattr,
+            libc::SYS_lsetxattr,
+            libc::SYS_fsetxattr,
+            libc::SYS_removexattr,
+            libc::SYS_lremovexattr,
+            libc::SYS_fremovexattr,
+        ];
+        // fchmodat2 (Linux 6.6) and setxattrat/removexattrat (6.13): by number, as libc may
+        // not name them on every target.
+        modes.extend([452, 463, 466]);
+        #[cfg(target_arch = "x86_64")]
+        modes.extend([libc::SYS_chmod, libc::SYS_chown, libc::SYS_lchown]);
+        #[cfg(target_arch = "x86_64")]
+        modes.extend([libc::SYS_utime, libc::SYS_utimes, libc::SYS_futimesat]);
+        modes.push(libc::SYS_utimensat);
+        progs.push(filter(
+            with_x32(&modes)
+                .into_iter()
+                .map(|nr| (nr, Vec::new()))
+                .collect(),
+            SeccompAction::Errno(0),
+            arch,
+        )?);
+    }
+    Ok(Some(Filters(progs)))
+}
+
+/// Builds the filters or says why not.
+pub(crate) fn prepare(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
+    if !available() {
+        return Ok(None);
+    }
+    build(shares_uid).context("could not build the seccomp filter")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_build_for_both_uid_cases() {
+        let Some(plain) = build(false).unwrap() else {
+            return;
+        };
+        assert_eq!(plain.0.len(), 2);
+        let shared = build(true).unwrap().unwrap();
+        assert_eq!(shared.0.len(), 3);
+        assert!(shared.0.iter().all(|p| !p.is_empty()));
+    }
+}
