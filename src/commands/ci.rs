@@ -11,12 +11,19 @@ use crate::github::GithubEnv;
 
 /// Settings from flags, toolgate.toml and defaults.
 pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<CiSettings> {
-    let mut s = ci::resolve(
-        &a.settings,
-        &cfg.ci,
-        lock_path(a.lock.as_ref(), cfg),
-        on_actions,
-    )?;
+    settings_from(a, &a.settings, a.lock.as_ref(), cfg, on_actions)
+}
+
+/// [`settings`] with the gate flags given apart: in a pull request they were already folded
+/// into `cfg` and compared with the base revision, so none is laid over it again.
+fn settings_from(
+    a: &CiArgs,
+    flags: &crate::config::CiConfig,
+    lock: Option<&std::path::PathBuf>,
+    cfg: &Config,
+    on_actions: bool,
+) -> anyhow::Result<CiSettings> {
+    let mut s = ci::resolve(flags, &cfg.ci, lock_path(lock, cfg), on_actions)?;
     s.write_baseline = a.write_baseline.clone();
     s.resume = a.resume.unwrap_or(false);
     s.eval.shard = a.shard;
@@ -48,21 +55,41 @@ pub async fn run(
     config_path: Option<&std::path::Path>,
     explicit: bool,
 ) -> anyhow::Result<Exit> {
-    let gh = if a.no_github.unwrap_or(false) {
+    let actions = GithubEnv::from_env();
+    let no_github = a.no_github.unwrap_or(false);
+    let gh = if no_github {
         GithubEnv::default()
     } else {
-        GithubEnv::from_env()
+        actions.clone()
     };
     // In a pull request, the gate settings come from the base revision where the pull
-    // request's would loosen the gate (src/ci/policy).
+    // request's would loosen the gate (src/ci/policy): those of toolgate.toml and those given
+    // as flags or TOOLGATE_* variables alike. --no-github does not switch that off there.
+    let pr_event = actions.actions && actions.pull_request().ok().flatten().is_some();
+    let folded = ci::policy::flags::fold(cfg, a)?;
     let mut base_policy = if a.comment_from.is_none() {
-        ci::policy::prepare(&gh, cfg, config_path, explicit).await
+        let review_env = if no_github && pr_event { &actions } else { &gh };
+        ci::policy::prepare(review_env, &folded.config, config_path, explicit).await
     } else {
         None
     };
+    if let Some(p) = &mut base_policy {
+        ci::policy::flags::annotate(&mut p.review, &folded.origins);
+        if no_github {
+            p.review.notes.push(
+                "--no-github (TOOLGATE_NO_GITHUB) is set in a pull-request event: it turns off the comment, summary and annotations, not the comparison with the base revision's settings.".into(),
+            );
+        }
+    }
+    let reviewed = base_policy.is_some();
     let effective = base_policy.as_ref().map(|p| p.config.clone());
     let cfg = effective.as_ref().unwrap_or(cfg);
-    let mut s = match settings(a, cfg, gh.actions) {
+    let (flags, lock) = if reviewed {
+        (&folded.rest, None)
+    } else {
+        (&a.settings, a.lock.as_ref())
+    };
+    let mut s = match settings_from(a, flags, lock, cfg, gh.actions) {
         Ok(s) => s,
         Err(e) => {
             // A settings error is still this commit's result: it replaces the last comment.
@@ -94,7 +121,12 @@ pub async fn run(
         }
         s.settings_review = Some(p.review.clone());
     }
-    let mut connect = a.connect.clone();
+    // Reviewed: the connection flags were folded into `cfg` too.
+    let mut connect = if reviewed {
+        folded.rest_connect.clone()
+    } else {
+        a.connect.clone()
+    };
     let mut pr_cfg = cfg.clone();
     let kept = ci::fork::keep_credentials_from_pr(
         &gh,
@@ -103,16 +135,15 @@ pub async fn run(
     s.notices.extend(kept);
     let cfg = &pr_cfg;
     let server = ServerArgs {
-        server: a.server.clone(),
+        server: if reviewed { None } else { a.server.clone() },
         server_args: vec![],
         connect,
-        mcp_config: a
-            .settings
+        mcp_config: flags
             .mcp_config
             .clone()
             .or_else(|| cfg.ci.mcp_config.clone()),
     };
-    s.lock_section = crate::adapt::belt::section_of(&server, a.lock.as_ref(), cfg);
+    s.lock_section = crate::adapt::belt::section_of(&server, lock, cfg);
     let skipped = ci::fork::skip_keyless(&mut s, &gh);
     s.notices.extend(skipped);
     let result = async {

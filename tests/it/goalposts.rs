@@ -124,17 +124,17 @@ fn set_toml(dir: &Path, from: &str, to: &str) {
 }
 
 /// The pull request's change to the server: the example's worse catalog.
-fn worsen(dir: &Path) {
+pub(crate) fn worsen(dir: &Path) {
     std::fs::copy(fixture("example/before.json"), dir.join("catalog.json")).unwrap();
 }
 
-struct Repo {
+pub(crate) struct Repo {
     _tmp: tempfile::TempDir,
-    dir: std::path::PathBuf,
-    base: String,
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) base: String,
 }
 
-fn repo() -> Repo {
+pub(crate) fn repo() -> Repo {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("repo");
     std::fs::create_dir(&dir).unwrap();
@@ -277,10 +277,17 @@ fn a_base_revision_that_cannot_be_read_is_not_a_pass() {
 fn git_decides_what_came_from_the_pull_request() {
     let r = repo();
     // The workflow downloads the default branch's baseline outside the tree.
+    // The path is reviewed (in the base revision's toolgate.toml); the file is not tracked.
     let downloaded = r.dir.join("../downloaded-baseline.json");
     std::fs::copy(r.dir.join("toolgate-baseline.json"), &downloaded).unwrap();
-    let d = downloaded.display().to_string();
-    let (code, report, _) = pr_ci(&r.dir, &r.base, &[], &["--base", &d]);
+    set_toml(
+        &r.dir,
+        "base = \"toolgate-baseline.json\"",
+        "base = \"../downloaded-baseline.json\"",
+    );
+    git(&r.dir, &["commit", "-q", "-am", "downloaded baseline"]);
+    let base = git(&r.dir, &["rev-parse", "HEAD"]);
+    let (code, report, _) = pr_ci(&r.dir, &base, &[], &[]);
     assert_eq!(code, 0, "{:#}", report["reasons"]);
     assert!(
         report["settings"].is_null()
@@ -308,14 +315,19 @@ fn git_decides_what_came_from_the_pull_request() {
             .collect()
     };
     std::fs::write(r.dir.join("replay.jsonl"), line(false)).unwrap();
+    set_toml(
+        &r.dir,
+        "models = [\"bm25\"]",
+        "models = [\"replay:replay.jsonl\"]",
+    );
     git(&r.dir, &["add", "-A"]);
     git(&r.dir, &["commit", "-q", "-m", "replay"]);
     let base = git(&r.dir, &["rev-parse", "HEAD"]);
     // Unchanged, the committed log is replayed (a failing score, not a stop).
-    let (code, report, _) = pr_ci(&r.dir, &base, &[], &["--model", "replay:replay.jsonl"]);
+    let (code, report, _) = pr_ci(&r.dir, &base, &[], &[]);
     assert_eq!(code, 1, "{report:#}");
     std::fs::write(r.dir.join("replay.jsonl"), line(true)).unwrap();
-    let (code, report, _) = pr_ci(&r.dir, &base, &[], &["--model", "replay:replay.jsonl"]);
+    let (code, report, _) = pr_ci(&r.dir, &base, &[], &[]);
     assert_eq!(code, 2, "{report:#}");
     assert!(
         report.to_string().contains("cannot rewrite the answers"),

@@ -24,6 +24,7 @@ mod docs;
 mod embed;
 mod eval;
 mod goalposts;
+mod goalposts_env;
 mod help;
 mod honest;
 mod hostile_connect;

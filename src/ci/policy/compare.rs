@@ -213,7 +213,7 @@ pub fn review_settings(
 /// reports go, how hard toolgate retries, how long it waits to connect. Every key not here and
 /// not compared above (a new key too) is compared as "changes what the gate measures": the
 /// base's value applies.
-const HARMLESS: &[&str] = &[
+pub(super) const HARMLESS: &[&str] = &[
     "ci.out",
     "ci.badge",
     "ci.concurrency",

@@ -7,10 +7,13 @@
 //! (lock, baseline, tasks) are compared in [`files`].
 //!
 //! Flags and `TOOLGATE_*` variables come from the workflow file, which a pull request can edit
-//! too: that file (and these) belong under CODEOWNERS (see docs/ci.md).
+//! too, or from `$GITHUB_ENV`, which any earlier step of the job that runs the pull request's
+//! code (`npm ci`, `uv sync`) can write: in a pull request they are folded into its settings
+//! and compared the same way ([`flags`]), named with where they came from.
 
 mod compare;
 pub mod files;
+pub mod flags;
 pub mod git;
 
 pub use compare::review_settings;

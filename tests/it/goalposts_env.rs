@@ -1,0 +1,115 @@
+//! Issue 42 point 3: only reviewed places set the gate. In a pull-request event, a worse server
+//! tries to pass with looser gate settings from the job's environment (`TOOLGATE_*` variables,
+//! which an earlier step running the pull request's code can write to `$GITHUB_ENV`), from
+//! flags (a workflow edit), and by switching the GitHub integration off. None passes silently:
+//! the base revision's values apply and each looser one is named with where it came from.
+
+use serde_json::{Value, json};
+
+use crate::goalposts::{pr_ci_with, repo, worsen};
+
+fn named<'a>(report: &'a Value, setting: &str) -> &'a Value {
+    report["settings"]["changes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no settings section: {report:#}"))
+        .iter()
+        .find(|c| c["setting"] == setting)
+        .unwrap_or_else(|| panic!("{setting} not named: {:#}", report["settings"]))
+}
+
+#[test]
+fn looser_variables_keep_the_base_values_and_are_named() {
+    let r = repo();
+    worsen(&r.dir);
+    let env = [
+        ("TOOLGATE_FAIL_UNDER", "0"),
+        ("TOOLGATE_LOCK_CHECK", "off"),
+        ("TOOLGATE_FAIL_ON_REGRESSION", "false"),
+        ("TOOLGATE_LINT_FAIL_ON", "never"),
+    ];
+    let (code, report, summary) = pr_ci_with(&r.dir, &r.base, &[], json!({}), &env, &[]);
+    assert_ne!(code, 0, "a worse server passed: {report:#}");
+    for (var, key) in [
+        ("TOOLGATE_FAIL_UNDER", "ci.fail_under"),
+        ("TOOLGATE_LOCK_CHECK", "ci.lock_check"),
+        ("TOOLGATE_FAIL_ON_REGRESSION", "ci.fail_on_regression"),
+        ("TOOLGATE_LINT_FAIL_ON", "ci.lint_fail_on"),
+    ] {
+        let c = named(&report, &format!("{key} (from the variable {var})"));
+        assert_eq!(c["applied"], "base", "{c}");
+    }
+    assert!(
+        summary.contains("Gate settings changed"),
+        "the summary names them: {summary}"
+    );
+    assert!(summary.contains("TOOLGATE_LOCK_CHECK"), "{summary}");
+}
+
+#[test]
+fn looser_flags_keep_the_base_values_and_are_named() {
+    let r = repo();
+    worsen(&r.dir);
+    let flags = [
+        "--fail-under",
+        "0",
+        "--lock-check",
+        "off",
+        "--sandbox",
+        "off",
+    ];
+    let (code, report, _) = pr_ci_with(&r.dir, &r.base, &[], json!({}), &[], &flags);
+    assert_ne!(code, 0, "a worse server passed: {report:#}");
+    assert_eq!(
+        named(&report, "ci.lock_check (from the flag --lock-check)")["applied"],
+        "base"
+    );
+    assert_eq!(
+        named(&report, "connect.sandbox (from the flag --sandbox)")["applied"],
+        "base"
+    );
+}
+
+#[test]
+fn no_github_does_not_switch_the_base_review_off_in_a_pull_request() {
+    let r = repo();
+    worsen(&r.dir);
+    let env = [
+        ("TOOLGATE_NO_GITHUB", "true"),
+        ("TOOLGATE_LOCK_CHECK", "off"),
+    ];
+    let (code, report, _) = pr_ci_with(&r.dir, &r.base, &[], json!({}), &env, &[]);
+    assert_ne!(code, 0, "a worse server passed: {report:#}");
+    assert_eq!(
+        named(
+            &report,
+            "ci.lock_check (from the variable TOOLGATE_LOCK_CHECK)"
+        )["applied"],
+        "base"
+    );
+    assert!(
+        report["settings"]["notes"]
+            .to_string()
+            .contains("TOOLGATE_NO_GITHUB"),
+        "{:#}",
+        report["settings"]
+    );
+}
+
+/// A stricter value from the environment applies (it cannot help a worse server).
+#[test]
+fn stricter_variables_apply() {
+    let r = repo();
+    let (_, report, _) = pr_ci_with(
+        &r.dir,
+        &r.base,
+        &[],
+        json!({}),
+        &[("TOOLGATE_FAIL_UNDER", "0.99")],
+        &[],
+    );
+    let c = named(
+        &report,
+        "ci.fail_under (from the variable TOOLGATE_FAIL_UNDER)",
+    );
+    assert_eq!(c["applied"], "head", "{c}");
+}
