@@ -144,8 +144,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return parse_error(e),
     };
-    // SAFETY: still no other thread: header values leave the environment once parsed.
-    unsafe { toolgate::secrets::forget_parsed() };
+    // SAFETY: still no other thread: header values leave the environment once parsed, and a
+    // key given as --api-key leaves the argument block /proc/<toolgate>/cmdline shows.
+    unsafe {
+        toolgate::secrets::forget_parsed();
+        toolgate::secrets::argv::scrub();
+    }
     toolgate::report::style::init(cli.color);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
+pub mod argv;
 pub mod shown;
 
 /// Variables that hold credentials for LLM providers or for GitHub. Every provider's key
@@ -268,8 +269,8 @@ unsafe fn wipe_value(_name: &str) {}
 
 /// Makes this process non-dumpable (`prctl(PR_SET_DUMPABLE, 0)` on Linux): a process of the
 /// same uid (a server toolgate started, or its children) can no longer read
-/// `/proc/<toolgate>/environ` or `mem`, nor ptrace it (`cmdline` stays readable: keys belong
-/// in variables, not flags). Call it first thing in
+/// `/proc/<toolgate>/environ` or `mem`, nor ptrace it (`cmdline` stays readable: a key given
+/// as `--api-key` is overwritten there once parsed, see [`argv`]). Call it first thing in
 /// `main`, before any server starts. Elsewhere it does nothing.
 pub fn harden_process() -> Result<(), String> {
     #[cfg(target_os = "linux")]

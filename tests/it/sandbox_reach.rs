@@ -74,3 +74,49 @@ fn sandbox_off_is_the_control_sockets_connect() {
         assert_eq!(found["chmod:reviewed"], "changed", "{found:?}");
     }
 }
+
+/// Issue 42 point 5: a key given as `--api-key` is not in `/proc/<toolgate>/cmdline` when the
+/// server reads it (the control: the flag itself is there, so the probe did read it).
+#[test]
+fn an_api_key_flag_is_not_in_toolgates_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), PermissionsExt::from_mode(0o777)).unwrap();
+    let report = dir.path().join("report.txt");
+    let tasks = dir.path().join("tasks.jsonl");
+    std::fs::write(
+        &tasks,
+        r#"{"id": "t1", "request": "Report, please.", "kind": "direct", "expected": {"tool": "escape_report"}}"#,
+    )
+    .unwrap();
+    let server = crate::common::py_server(
+        "hostile/escape.py",
+        &format!("--report {}", report.display()),
+    );
+    let key = "sk-cmdline-secret-0042";
+    let _ = crate::common::toolgate()
+        .args(["run", &server, "-t"])
+        .arg(&tasks)
+        .args([
+            "-m",
+            "openai-compat:m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+        ])
+        .args(["--api-key", key, "--retries", "0", "--no-cache", "--out"])
+        .arg(dir.path().join("out"))
+        .args(["--sandbox-write"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&report).expect("the probe wrote its report");
+    let cmdline = text
+        .split_whitespace()
+        .find(|w| w.starts_with("cmdline="))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        cmdline.contains("--api-key"),
+        "the probe read it: {cmdline}"
+    );
+    assert!(!cmdline.contains(key), "{cmdline}");
+    assert!(!text.contains("cmdline-secret"), "{text}");
+}
