@@ -114,6 +114,12 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
             .chain(&args.sandbox_write)
             .cloned()
             .collect(),
+        read: c
+            .sandbox_read
+            .iter()
+            .chain(&args.sandbox_read)
+            .cloned()
+            .collect(),
     };
     Ok(opts)
 }

@@ -87,3 +87,39 @@ fn clear_run_dir(run_dir: &Path) -> anyhow::Result<()> {
     std::fs::remove_dir_all(run_dir)
         .with_context(|| format!("could not clear the previous run in {}", run_dir.display()))
 }
+
+/// A warning when the checkout left the job's token in `.git/config` (`actions/checkout`
+/// without `persist-credentials: false`): the sandbox keeps the server out of `.git/`, but
+/// every other step of the job can read it.
+pub fn persisted_credentials(from: &std::path::Path) -> Option<String> {
+    let top = from.ancestors().find(|d| d.join(".git").is_dir())?;
+    let config = top.join(".git/config");
+    let text = crate::fsio::read_text(&config).ok()?;
+    text.to_ascii_lowercase().contains("extraheader").then(|| {
+        format!(
+            "{} holds an http extraheader (the job's token, left by actions/checkout): the sandbox keeps the server out of .git/, but set `persist-credentials: false` on the checkout step so no later step can read it",
+            config.display()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_persisted_token_is_named_and_a_clean_checkout_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join(".git/config"), "[core]\n\tbare = false\n").unwrap();
+        assert_eq!(persisted_credentials(&dir.path().join("sub")), None);
+        std::fs::write(
+            dir.path().join(".git/config"),
+            "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic xyz\n",
+        )
+        .unwrap();
+        let w = persisted_credentials(&dir.path().join("sub")).unwrap();
+        assert!(w.contains("persist-credentials: false"), "{w}");
+    }
+}

@@ -146,6 +146,11 @@ pub async fn run(
     s.lock_section = crate::adapt::belt::section_of(&server, lock, cfg);
     let skipped = ci::fork::skip_keyless(&mut s, &gh);
     s.notices.extend(skipped);
+    if gh.actions
+        && let Ok(here) = std::env::current_dir()
+    {
+        s.notices.extend(ci::files::persisted_credentials(&here));
+    }
     let result = async {
         if !s.merge.is_empty() {
             // Fan-in: the shards kept the catalog they ran against; no server is needed.

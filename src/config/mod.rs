@@ -85,6 +85,16 @@ pub struct ConnectConfig {
         value_name = "DIR"
     )]
     pub sandbox_write: Vec<PathBuf>,
+    /// A file or directory the sandboxed server may also read (repeatable or comma-separated):
+    /// besides the system folders, the workspace without .git, its program's installation and
+    /// the paths its arguments name.
+    #[arg(
+        long,
+        env = "TOOLGATE_SANDBOX_READ",
+        value_delimiter = ',',
+        value_name = "PATH"
+    )]
+    pub sandbox_read: Vec<PathBuf>,
 }
 
 impl Config {

@@ -33,6 +33,66 @@ enum Pin {
 static PINNED: LazyLock<Mutex<HashMap<PathBuf, Pin>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
+/// The permission bits of each pinned file and of the GitHub command files (`$GITHUB_ENV`,
+/// `$GITHUB_OUTPUT`, …) when first looked at: a server that keeps toolgate's uid may chmod
+/// what toolgate owns, which no sandbox rule can refuse without breaking npm and uv.
+static MODES: LazyLock<Mutex<HashMap<PathBuf, u32>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// The runner's command files a step writes to.
+const COMMAND_FILES: &[&str] = &[
+    "GITHUB_ENV",
+    "GITHUB_OUTPUT",
+    "GITHUB_PATH",
+    "GITHUB_STATE",
+    "GITHUB_STEP_SUMMARY",
+];
+
+#[cfg(unix)]
+fn mode_of(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn mode_of(_path: &Path) -> Option<u32> {
+    None
+}
+
+fn pin_mode(path: &Path) {
+    if let (Some(mode), Ok(mut modes)) = (mode_of(path), MODES.lock()) {
+        modes.entry(lexical(path)).or_insert(mode);
+    }
+}
+
+/// Checks the modes recorded by [`pin_mode`]: one that changed is put back (toolgate owns the
+/// file) and refused, naming the file.
+fn verify_modes() -> anyhow::Result<()> {
+    let modes: Vec<(PathBuf, u32)> = match MODES.lock() {
+        Ok(m) => m.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        Err(_) => return Ok(()),
+    };
+    for (path, before) in modes {
+        let Some(now) = mode_of(&path) else {
+            continue;
+        };
+        if now != before {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(before));
+            }
+            anyhow::bail!(
+                "{}: its permissions changed from {before:04o} to {now:04o} while the server ran (put back): something changed it; refused",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn refuse(what: String) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, what)
 }
@@ -182,7 +242,8 @@ fn pinned(path: &Path) -> Option<Pin> {
 /// the lock (which would read as a first run), created a baseline that was not there, or
 /// swapped a file for a link is caught, naming the file.
 pub fn verify_pins() -> anyhow::Result<()> {
-    verify(|_| true)
+    verify(|_| true)?;
+    verify_modes()
 }
 
 fn verify(which: impl Fn(&Path) -> bool) -> anyhow::Result<()> {
@@ -238,7 +299,13 @@ fn hex(b: &[u8; 32]) -> String {
 /// exist must still not exist). A folder is skipped; a file that cannot be read is an error
 /// naming it.
 pub fn pin_reviewed<'a>(paths: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
+    for var in COMMAND_FILES {
+        if let Some(p) = std::env::var_os(var) {
+            pin_mode(Path::new(&p));
+        }
+    }
     for p in paths {
+        pin_mode(p);
         let pin = match std::fs::symlink_metadata(p) {
             // Missing (a first run): recorded, so one that appears later is caught.
             Err(_) => Pin::Absent,

@@ -34,13 +34,20 @@ pub(crate) struct Plan {
     warden: Option<Warden>,
     /// The seccomp filters (None: this kernel or architecture has none).
     seccomp: Option<Filters>,
+    /// Keep CAP_DAC_READ_SEARCH (ambient, so across exec) as the other uid: Landlock's read
+    /// rules limit what it reads.
+    read_cap: bool,
 }
 
 // Secure bits (linux/securebits.h): no privilege for uid 0 at exec, no ambient raise, and
 // keep-caps off, each locked.
 const SECBIT_NOROOT: libc::c_ulong = 1 << 0;
 const SECBIT_NOROOT_LOCKED: libc::c_ulong = 1 << 1;
+const SECBIT_KEEP_CAPS: libc::c_ulong = 1 << 4;
 const SECBIT_KEEP_CAPS_LOCKED: libc::c_ulong = 1 << 5;
+/// The capability to read any file and search any directory (capability.h).
+const CAP_DAC_READ_SEARCH: u32 = 2;
+const CAP_SETPCAP: u32 = 8;
 const SECBIT_NO_CAP_AMBIENT_RAISE: libc::c_ulong = 1 << 6;
 const SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED: libc::c_ulong = 1 << 7;
 
@@ -105,17 +112,26 @@ impl Plan {
                 w.split()?;
             }
             if self.root {
-                let bits = SECBIT_NOROOT
-                    | SECBIT_NOROOT_LOCKED
-                    | SECBIT_KEEP_CAPS_LOCKED
-                    | SECBIT_NO_CAP_AMBIENT_RAISE
-                    | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+                // Keeping the read capability across the change of uid needs keep-caps and an
+                // ambient raise; otherwise both are locked off.
+                let bits = if self.read_cap {
+                    SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_KEEP_CAPS
+                } else {
+                    SECBIT_NOROOT
+                        | SECBIT_NOROOT_LOCKED
+                        | SECBIT_KEEP_CAPS_LOCKED
+                        | SECBIT_NO_CAP_AMBIENT_RAISE
+                        | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED
+                };
                 check(
                     libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0),
                     "securebits",
                 )?;
             }
             for cap in 0..=self.last_cap {
+                if self.read_cap && cap == CAP_DAC_READ_SEARCH {
+                    continue;
+                }
                 let r = libc::prctl(libc::PR_CAPBSET_DROP, cap as libc::c_ulong, 0, 0, 0);
                 // Without CAP_SETPCAP (an unprivileged toolgate) there is nothing to drop.
                 if r != 0 && self.root {
@@ -134,11 +150,30 @@ impl Plan {
                 version: CAP_VERSION_3,
                 pid: 0,
             };
-            let data = [CapData {
-                effective: 0,
-                permitted: 0,
-                inheritable: 0,
-            }; 2];
+            let keep = if self.read_cap {
+                1u32 << CAP_DAC_READ_SEARCH
+            } else {
+                0
+            };
+            // With the read capability, CAP_SETPCAP stays a moment longer: locking the secure
+            // bits below needs it.
+            let setpcap = if self.read_cap {
+                1u32 << CAP_SETPCAP
+            } else {
+                0
+            };
+            let data = [
+                CapData {
+                    effective: keep | setpcap,
+                    permitted: keep | setpcap,
+                    inheritable: keep,
+                },
+                CapData {
+                    effective: 0,
+                    permitted: 0,
+                    inheritable: 0,
+                },
+            ];
             check(
                 libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int,
                 "clearing capabilities",
@@ -151,6 +186,49 @@ impl Plan {
                 0,
                 0,
             );
+            if self.read_cap {
+                check(
+                    libc::prctl(
+                        libc::PR_CAP_AMBIENT,
+                        libc::PR_CAP_AMBIENT_RAISE as libc::c_ulong,
+                        CAP_DAC_READ_SEARCH as libc::c_ulong,
+                        0,
+                        0,
+                    ),
+                    "keeping the read capability",
+                )?;
+                // No further raise, ever.
+                check(
+                    libc::prctl(
+                        libc::PR_SET_SECUREBITS,
+                        SECBIT_NOROOT
+                            | SECBIT_NOROOT_LOCKED
+                            | SECBIT_KEEP_CAPS_LOCKED
+                            | SECBIT_NO_CAP_AMBIENT_RAISE
+                            | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
+                        0,
+                        0,
+                        0,
+                    ),
+                    "securebits",
+                )?;
+                let only_read = [
+                    CapData {
+                        effective: keep,
+                        permitted: keep,
+                        inheritable: keep,
+                    },
+                    CapData {
+                        effective: 0,
+                        permitted: 0,
+                        inheritable: 0,
+                    },
+                ];
+                check(
+                    libc::syscall(libc::SYS_capset, &header, only_read.as_ptr()) as libc::c_int,
+                    "keeping only the read capability",
+                )?;
+            }
             match self.ruleset {
                 // Sets no_new_privs, then restricts.
                 Some(ruleset) => {
@@ -224,9 +302,14 @@ const DEVICES: &[&str] = &[
     "/dev/pts",
 ];
 
-fn ruleset(writable: &[PathBuf], strict: bool) -> anyhow::Result<RulesetCreated> {
+fn ruleset(
+    writable: &[PathBuf],
+    reads: &super::reads::Reads,
+    strict: bool,
+) -> anyhow::Result<RulesetCreated> {
     let write: BitFlags<AccessFs> = AccessFs::from_write(ABI::V10);
-    let mut rs = Ruleset::default().handle_access(write)?;
+    let read: BitFlags<AccessFs> = AccessFs::from_read(ABI::V10);
+    let mut rs = Ruleset::default().handle_access(write | read)?;
     let mut scope: BitFlags<Scope> = Scope::Signal.into();
     if strict {
         rs = rs.handle_access(AccessNet::from_all(ABI::V10))?;
@@ -235,11 +318,17 @@ fn ruleset(writable: &[PathBuf], strict: bool) -> anyhow::Result<RulesetCreated>
     let rs = rs.scope(scope)?.create()?;
     let device = AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
     Ok(rs
-        .add_rules(path_beneath_rules(writable, write))?
-        .add_rules(path_beneath_rules(DEVICES, device))?)
+        .add_rules(path_beneath_rules(writable, write | read))?
+        .add_rules(path_beneath_rules(&reads.full, read))?
+        .add_rules(path_beneath_rules(&reads.list, AccessFs::ReadDir))?
+        .add_rules(path_beneath_rules(super::reads::READ_DEVICES, read))?
+        .add_rules(path_beneath_rules(DEVICES, device | read))?)
 }
 
-pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
+pub(super) fn prepare(
+    opts: &SandboxOptions,
+    launch: &super::reads::Launch,
+) -> anyhow::Result<Prepared> {
     // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
     let uid = root
@@ -269,15 +358,34 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
              namespace, and Landlock ABI {abi} has no network rules (4 or later needed)"
         );
     }
+    let extra: Vec<PathBuf> = opts
+        .read
+        .iter()
+        .map(|r| std::path::absolute(r).unwrap_or_else(|_| r.clone()))
+        .collect();
+    for (flag, r) in opts.read.iter().zip(&extra) {
+        if !r.exists() {
+            anyhow::bail!(
+                "--sandbox-read {}: no such file or directory",
+                flag.display()
+            );
+        }
+    }
+    let reads = super::reads::plan(launch, &extra);
     let ruleset = if abi > 0 {
-        Some(ruleset(&writable, strict).context("could not build the Landlock ruleset")?)
+        Some(ruleset(&writable, &reads, strict).context("could not build the Landlock ruleset")?)
     } else {
         None
     };
+    // A root toolgate runs the server as another uid, which cannot enter a toolchain under
+    // root's 0700 home (pyenv, nvm, asdf): it keeps CAP_DAC_READ_SEARCH, and Landlock's read
+    // rules (which apply whatever the capabilities) decide what it reads. Without Landlock it
+    // gets no capability and reads what that uid may.
+    let read_cap = uid.is_some() && ruleset.is_some();
     let warden = Warden::new();
     // The server keeps toolgate's uid: toolgate is not root, or was told --sandbox-uid 0.
     let shares_uid = uid.is_none();
-    let seccomp = super::seccomp::prepare(shares_uid)?;
+    let seccomp = super::seccomp::prepare(read_cap)?;
     if seccomp.is_none() && abi < 9 && strict {
         anyhow::bail!(
             "--sandbox strict cannot close UNIX sockets here: this kernel filters no system \
@@ -285,9 +393,13 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
         );
     }
     let mut statement = statement(opts.mode, uid, abi, &writable, root);
+    statement.push_str(if abi > 0 {
+        ", reads only system folders, the workspace without .git, its program's installation and what its arguments name"
+    } else {
+        ", reads not limited"
+    });
     statement.push_str(match (&seccomp, shares_uid) {
-        (Some(_), true) => ", no UNIX sockets, no io_uring, file modes fixed",
-        (Some(_), false) => ", no UNIX sockets, no io_uring",
+        (Some(_), _) => ", no UNIX sockets, no io_uring",
         (None, _) if abi >= 9 => ", no UNIX sockets outside its directories (Landlock)",
         (None, _) => ", UNIX sockets not closed (this kernel has no seccomp)",
     });
@@ -312,6 +424,7 @@ pub(super) fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
             ruleset,
             warden,
             seccomp,
+            read_cap,
         }),
         dir: Some(dir),
     })

@@ -17,6 +17,8 @@
 
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod reads;
 pub mod reaper;
 #[cfg(target_os = "linux")]
 mod seccomp;
@@ -58,6 +60,17 @@ pub struct SandboxOptions {
     pub uid: Option<u32>,
     /// More directories the server may write beneath (e.g. a `.venv` it creates).
     pub write: Vec<PathBuf>,
+    /// More files or directories the server may read (beside the workspace, the system and
+    /// its program's installation).
+    pub read: Vec<PathBuf>,
+}
+
+/// What a server is started with: the sandbox reads its program, arguments and folder.
+pub struct Launch<'a> {
+    pub program: &'a str,
+    pub args: &'a [String],
+    /// Its working folder (toolgate's when `None`).
+    pub cwd: Option<&'a std::path::Path>,
 }
 
 /// The uid a root toolgate gives the server unless told otherwise: `nobody`.
@@ -127,13 +140,18 @@ impl Prepared {
 }
 
 /// Sets up the sandbox for one server process.
-pub fn prepare(opts: &SandboxOptions) -> anyhow::Result<Prepared> {
+pub fn prepare(opts: &SandboxOptions, launch: &Launch) -> anyhow::Result<Prepared> {
     if opts.mode == SandboxMode::Off {
         return Ok(Prepared::none("off"));
     }
     #[cfg(target_os = "linux")]
     {
-        linux::prepare(opts)
+        let launch = reads::Launch {
+            program: launch.program,
+            args: launch.args,
+            cwd: launch.cwd,
+        };
+        linux::prepare(opts, &launch)
     }
     #[cfg(not(target_os = "linux"))]
     {
@@ -155,10 +173,17 @@ mod tests {
 
     #[test]
     fn off_applies_nothing() {
-        let p = prepare(&SandboxOptions {
-            mode: SandboxMode::Off,
-            ..Default::default()
-        })
+        let p = prepare(
+            &SandboxOptions {
+                mode: SandboxMode::Off,
+                ..Default::default()
+            },
+            &Launch {
+                program: "true",
+                args: &[],
+                cwd: None,
+            },
+        )
         .unwrap();
         assert!(p.env.is_empty() && p.dir.is_none());
         assert_eq!(p.failure_hint(), "");

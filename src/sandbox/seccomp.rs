@@ -9,12 +9,12 @@
 //!   left alone.
 //! - **io_uring** creates sockets and opens files without the system calls above: its setup
 //!   fails with ENOSYS, as on a kernel without it (runtimes fall back to threads).
-//! - **Permissions of files the server does not own** cannot be kept by uid alone when the
-//!   server shares toolgate's uid (toolgate not root, or `--sandbox-uid 0`): then chmod,
-//!   chown, extended attributes (ACLs) and file times do nothing, so reviewed files and the
-//!   GitHub command files keep their modes. The call reports success: npm and tar set modes
-//!   on what they unpack and give up on an error (npx would not start a server), while the
-//!   modes they would set are the ones the files were created with.
+//! - **Opening files by handle** (`open_by_handle_at`), which the read capability a root
+//!   toolgate leaves the server would allow around every path, fails with EPERM.
+//!
+//! (A server that keeps toolgate's uid may still chmod what toolgate owns: npm and uv set the
+//! modes of what they unpack, and seccomp cannot tell a path. The modes of reviewed files and
+//! the GitHub command files are checked after each session instead, see `fsio`.)
 //!
 //! The filters are built by the parent and installed by the child between fork and exec.
 
@@ -82,7 +82,7 @@ pub(crate) fn available() -> bool {
 
 /// Builds the filters: sockets and io_uring always; permission changes when the server shares
 /// toolgate's uid. `None`: this architecture has no filter here.
-pub(crate) fn build(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
+pub(crate) fn build(read_cap: bool) -> anyhow::Result<Option<Filters>> {
     let Some(arch) = arch() else {
         return Ok(None);
     };
@@ -115,33 +115,14 @@ pub(crate) fn build(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
         arch,
     )?);
 
-    if shares_uid {
-        let mut modes: Vec<libc::c_long> = vec![
-            libc::SYS_fchmod,
-            libc::SYS_fchmodat,
-            libc::SYS_fchown,
-            libc::SYS_fchownat,
-            libc::SYS_setxattr,
-            libc::SYS_lsetxattr,
-            libc::SYS_fsetxattr,
-            libc::SYS_removexattr,
-            libc::SYS_lremovexattr,
-            libc::SYS_fremovexattr,
-        ];
-        // fchmodat2 (Linux 6.6) and setxattrat/removexattrat (6.13): by number, as libc may
-        // not name them on every target.
-        modes.extend([452, 463, 466]);
-        #[cfg(target_arch = "x86_64")]
-        modes.extend([libc::SYS_chmod, libc::SYS_chown, libc::SYS_lchown]);
-        #[cfg(target_arch = "x86_64")]
-        modes.extend([libc::SYS_utime, libc::SYS_utimes, libc::SYS_futimesat]);
-        modes.push(libc::SYS_utimensat);
+    if read_cap {
+        // CAP_DAC_READ_SEARCH also opens files by handle, around every path: not here.
         progs.push(filter(
-            with_x32(&modes)
+            with_x32(&[libc::SYS_open_by_handle_at, libc::SYS_name_to_handle_at])
                 .into_iter()
                 .map(|nr| (nr, Vec::new()))
                 .collect(),
-            SeccompAction::Errno(0),
+            SeccompAction::Errno(libc::EPERM as u32),
             arch,
         )?);
     }
@@ -149,11 +130,11 @@ pub(crate) fn build(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
 }
 
 /// Builds the filters or says why not.
-pub(crate) fn prepare(shares_uid: bool) -> anyhow::Result<Option<Filters>> {
+pub(crate) fn prepare(read_cap: bool) -> anyhow::Result<Option<Filters>> {
     if !available() {
         return Ok(None);
     }
-    build(shares_uid).context("could not build the seccomp filter")
+    build(read_cap).context("could not build the seccomp filter")
 }
 
 #[cfg(test)]
@@ -161,13 +142,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn filters_build_for_both_uid_cases() {
+    fn filters_build_with_and_without_the_read_capability() {
         let Some(plain) = build(false).unwrap() else {
             return;
         };
         assert_eq!(plain.0.len(), 2);
-        let shared = build(true).unwrap().unwrap();
-        assert_eq!(shared.0.len(), 3);
-        assert!(shared.0.iter().all(|p| !p.is_empty()));
+        assert_eq!(build(true).unwrap().unwrap().0.len(), 3);
+        assert!(plain.0.iter().all(|p| !p.is_empty()));
     }
 }

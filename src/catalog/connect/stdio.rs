@@ -154,7 +154,12 @@ pub(super) async fn connect_stdio<V: Visit>(
         });
     }
     // The sandbox's HOME and TMPDIR come before the config's `env` (which may set its own).
-    let mut sandbox = crate::sandbox::prepare(&opts.sandbox)
+    let launch = crate::sandbox::Launch {
+        program,
+        args,
+        cwd: opts.cwd.as_deref(),
+    };
+    let mut sandbox = crate::sandbox::prepare(&opts.sandbox, &launch)
         .with_context(|| format!("could not sandbox the server `{shown}`"))?;
     sandbox.apply(&mut cmd);
     cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));

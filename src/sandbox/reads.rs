@@ -1,0 +1,434 @@
+//! What a sandboxed server may read (issue 42 point 2): what a server needs and nothing of
+//! toolgate's.
+//!
+//! - **System directories**: `/usr`, `/lib*`, `/bin`, `/sbin`, `/opt`, `/nix`, `/snap`, `/proc`,
+//!   `/sys`, the resolver's `/run/systemd/resolve`, a few devices; `/etc` without the files
+//!   only root may read there (`shadow`, `gshadow`, `sudoers`, private keys).
+//! - **The workspace**: the server's working folder, or the git checkout it lies in, without
+//!   `.git/` (where `actions/checkout` leaves the job's token in `.git/config` unless
+//!   `persist-credentials: false`), toolgate's output folder (`toolgate-out`) and response cache
+//!   (`.toolgate-cache`). Their names can still be listed, not read.
+//! - **The server's own program and libraries**: the command resolved on `PATH`, each link and
+//!   `#!` interpreter it leads to, and the installation each lies in (`…/versions/3.12` for
+//!   `…/versions/3.12/bin/python3`, `~/.pyenv` for a pyenv shim), even under toolgate's home.
+//! - **What its arguments name**: an existing file (its checkout, or its folder) or folder.
+//! - Its private `HOME`/`TMPDIR`, each `--sandbox-write` and `--sandbox-read` folder.
+//!
+//! Never: the rest of toolgate's user's home (`~/.ssh`, `~/.config/gh`, a runner's
+//! credentials), `/etc/shadow`, `/root` beyond the installations above, other users' files in
+//! `/tmp`, block devices.
+
+use std::path::{Path, PathBuf};
+
+/// Directories read whole: the system's programs, libraries and kernel interfaces.
+const SYSTEM: &[&str] = &[
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/bin",
+    "/sbin",
+    "/opt",
+    "/nix",
+    "/snap",
+    "/proc",
+    "/sys",
+    "/run/systemd/resolve",
+];
+
+/// Devices a program reads (never a disk: with `CAP_DAC_READ_SEARCH` a block device would
+/// give every file on it).
+pub(crate) const READ_DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+    "/dev/tty",
+    "/dev/ptmx",
+    "/dev/pts",
+    "/dev/shm",
+];
+
+/// Top-level names in the workspace the server may not read.
+const HIDDEN_NAMES: &[&str] = &[".git", ".toolgate-cache", "toolgate-out"];
+
+/// Most directory entries looked at while splitting trees around hidden paths and walking
+/// `/etc` (a bound on the work; what is left over is not granted).
+const BUDGET: usize = 20_000;
+
+/// Interpreters looked up on PATH besides the command.
+const TOOLCHAINS: &[&str] = &["python3", "python", "node", "uv", "npx", "bun", "deno"];
+
+/// Levels of links and `#!` interpreters followed from the command.
+const HOPS: usize = 6;
+
+/// The read rules: trees read whole, trees whose entry names alone may be listed.
+#[derive(Debug, Default)]
+pub(crate) struct Reads {
+    pub full: Vec<PathBuf>,
+    pub list: Vec<PathBuf>,
+}
+
+/// What the server is started with, for [`plan`].
+pub(crate) struct Launch<'a> {
+    pub program: &'a str,
+    pub args: &'a [String],
+    /// The server's working folder (toolgate's when `None`).
+    pub cwd: Option<&'a Path>,
+}
+
+/// Works out the read rules for one server.
+pub(crate) fn plan(launch: &Launch, extra: &[PathBuf]) -> Reads {
+    let cwd = launch
+        .cwd
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|h| h.is_absolute() && h != Path::new("/"));
+
+    let mut hidden: Vec<PathBuf> = home.iter().cloned().collect();
+    let mut trees: Vec<PathBuf> = Vec::new();
+    for dir in SYSTEM {
+        trees.push(PathBuf::from(dir));
+    }
+    let workspace = checkout_of(&cwd).unwrap_or_else(|| cwd.clone());
+    trees.push(workspace.clone());
+    for root in [&workspace, &cwd] {
+        for p in venv_interpreters(root) {
+            trees.push(install_root(&p, home.as_deref()));
+        }
+    }
+    for name in HIDDEN_NAMES {
+        hidden.push(workspace.join(name));
+        hidden.push(cwd.join(name));
+    }
+    // The command, and the interpreters on PATH it may start (`uv` finds its Python there,
+    // `npx` its node): toolchains, not secrets.
+    let mut programs = program_paths(launch.program, &cwd);
+    for name in TOOLCHAINS {
+        programs.extend(program_paths(name, &cwd));
+    }
+    for p in programs {
+        let root = install_root(&p, home.as_deref());
+        for q in venv_interpreters(&root) {
+            trees.push(install_root(&q, home.as_deref()));
+        }
+        trees.push(root);
+        // A package's script: every package beside it (the outermost node_modules).
+        if let Some(modules) = p
+            .ancestors()
+            .filter(|a| a.file_name().is_some_and(|n| n == "node_modules"))
+            .last()
+        {
+            trees.push(modules.to_path_buf());
+        }
+    }
+    for a in launch.args {
+        let p = cwd.join(a);
+        if p.is_dir() {
+            trees.push(p);
+        } else if p.is_file() {
+            let root = checkout_of(&p)
+                .unwrap_or_else(|| p.parent().map(Path::to_path_buf).unwrap_or(p.clone()));
+            for name in HIDDEN_NAMES {
+                hidden.push(root.join(name));
+            }
+            trees.push(root);
+        }
+    }
+    trees.extend(extra.iter().cloned());
+
+    let mut reads = Reads::default();
+    let mut budget = BUDGET;
+    // /etc: what any user may read there.
+    etc(Path::new("/etc"), &mut reads, &mut budget, 0);
+    for t in dedup(trees) {
+        // Never "/" or the home folder itself: they are split like any other tree.
+        grant(&t, &hidden, &mut reads, &mut budget);
+    }
+    reads.full = dedup(reads.full);
+    reads.list = dedup(reads.list);
+    reads
+}
+
+/// Sorted, without duplicates or trees inside another kept one.
+fn dedup(mut v: Vec<PathBuf>) -> Vec<PathBuf> {
+    v.sort();
+    v.dedup();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in v {
+        if !out.iter().any(|q| p.starts_with(q)) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Grants `t` whole, or (when a hidden path lies inside it) its names and each entry that is
+/// not hidden, recursively.
+fn grant(t: &Path, hidden: &[PathBuf], reads: &mut Reads, budget: &mut usize) {
+    if hidden.iter().any(|h| h == t) || !t.exists() {
+        return;
+    }
+    if !hidden.iter().any(|h| h.starts_with(t)) {
+        reads.full.push(t.to_path_buf());
+        return;
+    }
+    reads.list.push(t.to_path_buf());
+    let Ok(entries) = std::fs::read_dir(t) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        grant(&e.path(), hidden, reads, budget);
+    }
+}
+
+/// Grants what any user may read beneath `dir` (`/etc`): a tree whose every entry is readable
+/// by others whole, else entry by entry.
+fn etc(dir: &Path, reads: &mut Reads, budget: &mut usize, depth: usize) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::symlink_metadata(dir) else {
+        return;
+    };
+    if meta.permissions().mode() & 0o004 == 0 {
+        return;
+    }
+    if !meta.is_dir() {
+        reads.full.push(dir.to_path_buf());
+        return;
+    }
+    if depth > 8 || all_readable(dir, budget) {
+        reads.full.push(dir.to_path_buf());
+        return;
+    }
+    reads.list.push(dir.to_path_buf());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        etc(&e.path(), reads, budget, depth + 1);
+    }
+}
+
+/// Whether every entry beneath `dir` is readable by others (links are judged by their own
+/// mode, which is always readable; their targets are checked where they point).
+fn all_readable(dir: &Path, budget: &mut usize) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    for e in entries.flatten() {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let Ok(meta) = e.path().symlink_metadata() else {
+            return false;
+        };
+        if meta.permissions().mode() & 0o004 == 0 {
+            return false;
+        }
+        if meta.is_dir() && !all_readable(&e.path(), budget) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The interpreter a virtual environment was made from (`pyvenv.cfg`'s `home`, and each link of
+/// `bin/python`), for `root` itself or its `.venv`: `uv run` or a venv's script runs it.
+fn venv_interpreters(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for name in ["", ".venv", "venv", ".env", "env"] {
+        let venv = root.join(name);
+        let Ok(cfg) = std::fs::read_to_string(venv.join("pyvenv.cfg")) else {
+            continue;
+        };
+        for line in cfg.lines() {
+            if let Some((k, v)) = line.split_once('=')
+                && k.trim() == "home"
+            {
+                out.push(Path::new(v.trim()).join("python"));
+            }
+        }
+        out.extend(links(&venv.join("bin/python")));
+    }
+    out
+}
+
+/// Each target on the way from `p` through its links, and where they end.
+fn links(p: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut link = p.to_path_buf();
+    for _ in 0..HOPS {
+        match std::fs::read_link(&link) {
+            Ok(t) => {
+                link = link.parent().map_or(t.clone(), |d| d.join(&t));
+                out.push(link.clone());
+            }
+            Err(_) => break,
+        }
+    }
+    if let Ok(real) = std::fs::canonicalize(p) {
+        out.push(real);
+    }
+    out
+}
+
+/// The git checkout `p` lies in (the folder holding `.git`), if any.
+fn checkout_of(p: &Path) -> Option<PathBuf> {
+    let start = if p.is_dir() { p } else { p.parent()? };
+    start
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// The command, found as `execvp` would, then each link target and `#!` interpreter it leads
+/// to (`/usr/bin/env X` resolves X on PATH).
+fn program_paths(program: &str, cwd: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut next = vec![program.to_string()];
+    for _ in 0..HOPS {
+        let Some(name) = next.pop() else {
+            break;
+        };
+        let Some(found) = which(&name, cwd) else {
+            continue;
+        };
+        out.push(found.clone());
+        // Each link on the way (a venv's python → the interpreter it was made from).
+        out.extend(links(&found));
+        if let Ok(real) = std::fs::canonicalize(&found)
+            && let Some((interp, arg)) = shebang(&real)
+        {
+            let base = Path::new(&interp).file_name().and_then(|n| n.to_str());
+            if base == Some("env") {
+                if let Some(a) = arg {
+                    next.push(a);
+                }
+            } else {
+                next.push(interp);
+            }
+        }
+    }
+    out
+}
+
+/// The first match of `name` on PATH (or `name` itself when it holds a slash).
+fn which(name: &str, cwd: &Path) -> Option<PathBuf> {
+    if name.contains('/') {
+        let p = cwd.join(name);
+        return p.exists().then_some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| cwd.join(d).join(name))
+        .find(|p| p.is_file())
+}
+
+/// `#!interpreter [arg]` of a script: the interpreter, and the first word after it (the
+/// program `env` runs; `-S` and other flags skipped).
+fn shebang(p: &Path) -> Option<(String, Option<String>)> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(p).ok()?.read(&mut head).ok()?;
+    let text = std::str::from_utf8(&head[..n]).ok()?;
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_whitespace();
+    let interp = words.next()?.to_string();
+    let arg = words.find(|w| !w.starts_with('-')).map(str::to_string);
+    Some((interp, arg))
+}
+
+/// The installation a program lies in: `…/bin/x` → `…` (also `sbin`, `shims`, `libexec`,
+/// `node_modules/.bin`),
+/// else its folder. Never the home folder itself, `~/.local` or `/`: there only the folder.
+fn install_root(p: &Path, home: Option<&Path>) -> PathBuf {
+    let parent = p.parent().unwrap_or(Path::new("/"));
+    let named = parent.file_name().and_then(|n| n.to_str());
+    if matches!(named, Some("bin" | "sbin" | "shims" | "libexec" | ".bin"))
+        && let Some(up) = parent.parent()
+    {
+        let too_wide =
+            up == Path::new("/") || home.is_some_and(|h| up == h || up == h.join(".local"));
+        if !too_wide {
+            return up.to_path_buf();
+        }
+    }
+    parent.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_install_root_is_above_its_bin_but_never_home_or_root() {
+        let home = Path::new("/root");
+        assert_eq!(
+            install_root(
+                Path::new("/root/.pyenv/versions/3.12/bin/python3"),
+                Some(home)
+            ),
+            PathBuf::from("/root/.pyenv/versions/3.12")
+        );
+        assert_eq!(
+            install_root(Path::new("/root/.pyenv/shims/python3"), Some(home)),
+            PathBuf::from("/root/.pyenv")
+        );
+        assert_eq!(
+            install_root(Path::new("/root/.local/bin/uvx"), Some(home)),
+            PathBuf::from("/root/.local/bin")
+        );
+        assert_eq!(
+            install_root(Path::new("/root/bin/tool"), Some(home)),
+            PathBuf::from("/root/bin")
+        );
+        assert_eq!(
+            install_root(Path::new("/srv/app/server.py"), Some(home)),
+            PathBuf::from("/srv/app")
+        );
+    }
+
+    #[test]
+    fn a_hidden_path_splits_its_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "x").unwrap();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("package.json"), "{}").unwrap();
+        let mut reads = Reads::default();
+        let mut budget = BUDGET;
+        grant(root, &[root.join(".git")], &mut reads, &mut budget);
+        assert_eq!(reads.list, vec![root.to_path_buf()]);
+        assert!(reads.full.contains(&root.join("src")));
+        assert!(reads.full.contains(&root.join("package.json")));
+        assert!(!reads.full.iter().any(|p| p.starts_with(root.join(".git"))));
+    }
+
+    #[test]
+    fn shebangs_name_their_interpreter_or_envs_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::write(&a, "#!/usr/bin/env -S node --flag\n").unwrap();
+        assert_eq!(
+            shebang(&a),
+            Some(("/usr/bin/env".into(), Some("node".into())))
+        );
+        std::fs::write(&a, "#!/opt/py/bin/python3\nprint()\n").unwrap();
+        assert_eq!(shebang(&a), Some(("/opt/py/bin/python3".into(), None)));
+        std::fs::write(&a, "plain").unwrap();
+        assert_eq!(shebang(&a), None);
+    }
+}
