@@ -147,6 +147,10 @@ pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> S
         format!(
             "raise --connect-timeout (now {connect_timeout_secs} s) if the server is slow to start, or run `{server}` by itself to see whether it starts"
         )
+    } else if l.contains("could not start") && l.contains("permission denied") {
+        format!(
+            "the sandbox runs `{server}` with less than you have: `--sandbox-read PATH` lets it read one more file or folder, `--sandbox-uid 0` keeps root's uid (still without capabilities)"
+        )
     } else if l.contains("no such file") || l.contains("not found") || l.contains("could not start")
     {
         format!("check that the program of `{server}` is installed and on PATH")

@@ -393,6 +393,13 @@ pub(super) fn prepare(
         );
     }
     let mut statement = statement(opts.mode, uid, abi, &writable, root);
+    if read_cap {
+        statement = statement.replacen(
+            "no capabilities",
+            "no capability but CAP_DAC_READ_SEARCH (its reads are Landlock's to decide)",
+            1,
+        );
+    }
     statement.push_str(if abi > 0 {
         ", reads only system folders, the workspace without .git, its program's installation and what its arguments name"
     } else {

@@ -118,15 +118,17 @@ impl Prepared {
     /// A hint for a server that failed to start or exited early inside the sandbox.
     pub fn failure_hint(&self) -> String {
         if self.plan_applied() {
+            // (The sentence names the read rules too: --sandbox-read opens one more path.)
             let uid = self
                 .uid
                 .map(|u| format!(" as uid {u} (toolgate runs as root)"))
                 .unwrap_or_default();
             format!(
                 " The server ran in toolgate's sandbox{uid}: {}. If it needs to write a \
-                 directory, name it with --sandbox-write DIR; if it cannot read its files, \
-                 make them readable by that uid or set --sandbox-uid; --sandbox off runs it \
-                 unconfined.",
+                 directory, name it with --sandbox-write DIR; if it must read one outside the \
+                 workspace and its program's installation, --sandbox-read PATH; if that uid \
+                 may not read its files, make them readable or set --sandbox-uid; --sandbox \
+                 off runs it unconfined.",
                 self.statement
             )
         } else {
@@ -136,6 +138,22 @@ impl Prepared {
 
     fn plan_applied(&self) -> bool {
         self.dir.is_some()
+    }
+}
+
+/// The file `program` names, found on PATH as `execvp` would (relative to `cwd`).
+pub fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<PathBuf> {
+    let cwd = cwd
+        .map(std::path::Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok())?;
+    #[cfg(target_os = "linux")]
+    {
+        reads::which(program, &cwd)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (program, cwd);
+        None
     }
 }
 

@@ -325,7 +325,7 @@ fn program_paths(program: &str, cwd: &Path) -> Vec<PathBuf> {
 }
 
 /// The first match of `name` on PATH (or `name` itself when it holds a slash).
-fn which(name: &str, cwd: &Path) -> Option<PathBuf> {
+pub(crate) fn which(name: &str, cwd: &Path) -> Option<PathBuf> {
     if name.contains('/') {
         let p = cwd.join(name);
         return p.exists().then_some(p);

@@ -167,14 +167,22 @@ pub(super) async fn connect_stdio<V: Visit>(
     let spawned = cmd.spawn();
     crate::sandbox::reaper::server_started(spawned.as_ref().ok().and_then(|c| c.id()));
     let mut child = spawned.map_err(|e| {
-        anyhow!(
-            "could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?){}",
-            if e.kind() == std::io::ErrorKind::PermissionDenied {
+        if e.kind() == std::io::ErrorKind::PermissionDenied {
+            // Name the file and the uid: "on PATH" is not the question here.
+            let found = crate::sandbox::resolve_program(program, opts.cwd.as_deref());
+            let what = found.map_or_else(|| format!("`{program}`"), |p| p.display().to_string());
+            let who = sandbox
+                .uid
+                .map_or_else(|| "toolgate's uid".to_string(), |u| format!("uid {u}"));
+            anyhow!(
+                "could not start the server `{shown}`: permission denied: {who} may not run {what} (the file, a folder on its way, or the sandbox's read rules keep it out).{}",
                 sandbox.failure_hint()
-            } else {
-                String::new()
-            }
-        )
+            )
+        } else {
+            anyhow!(
+                "could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)"
+            )
+        }
     })?;
     // The server leads its own session and group (setsid): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
