@@ -66,6 +66,21 @@ pub async fn run(
     // request's would loosen the gate (src/ci/policy): those of toolgate.toml and those given
     // as flags or TOOLGATE_* variables alike. --no-github does not switch that off there.
     let pr_event = actions.actions && actions.pull_request().ok().flatten().is_some();
+    // What decides which verdict this job gives is not a gate setting the base can hold: in a
+    // pull request, the ones an earlier step could set through $GITHUB_ENV to skip the gate
+    // are refused, or named (src/ci/policy/flags.rs).
+    if pr_event {
+        if a.comment_from.is_some() {
+            let msg = "--comment-from (TOOLGATE_COMMENT_FROM) is set in a pull-request event: the comment job runs on workflow_run and gives no verdict, so here it would skip the gate; refused";
+            report_early(&actions, msg, Some(a)).await;
+            anyhow::bail!(msg);
+        }
+        if a.resume == Some(true) {
+            let msg = "--resume (TOOLGATE_RESUME) is set in a pull-request event: a run folder an earlier step of the job could have written is not evidence; refused (resume runs outside pull requests)";
+            report_early(&actions, msg, Some(a)).await;
+            anyhow::bail!(msg);
+        }
+    }
     let folded = ci::policy::flags::fold(cfg, a)?;
     let mut base_policy = if a.comment_from.is_none() {
         let review_env = if no_github && pr_event { &actions } else { &gh };
@@ -75,6 +90,17 @@ pub async fn run(
     };
     if let Some(p) = &mut base_policy {
         ci::policy::flags::annotate(&mut p.review, &folded.origins);
+        if let Some(shard) = &a.shard {
+            p.review.notes.push(format!(
+                "This job evaluates shard {}/{} only: its exit code says the shard ran, not that the gate passed; the fan-in job (`ci --merge`) gives the verdict. If this workflow has no fan-in job, something set --shard (TOOLGATE_SHARD) to skip the gate.",
+                shard.k, shard.n
+            ));
+        }
+        if !a.merge.is_empty() {
+            p.review.notes.push(
+                "The verdict comes from shard folders (--merge, TOOLGATE_MERGE): each is checked against its seal, but they were made by this job's workflow.".into(),
+            );
+        }
         if no_github {
             p.review.notes.push(
                 "--no-github (TOOLGATE_NO_GITHUB) is set in a pull-request event: it turns off the comment, summary and annotations, not the comparison with the base revision's settings.".into(),

@@ -67,19 +67,21 @@ struct CapData {
 
 const CAP_VERSION_3: u32 = 0x2008_0522;
 
+/// `r` is 0, else the errno as an error. Between fork and exec nothing is formatted or
+/// allocated; std hands the parent only the errno anyway (`what` names the step for readers).
 fn check(r: libc::c_int, what: &str) -> io::Result<()> {
+    let _ = what;
     if r == 0 {
         Ok(())
     } else {
-        let e = io::Error::last_os_error();
-        Err(io::Error::new(e.kind(), format!("sandbox: {what}: {e}")))
+        Err(io::Error::last_os_error())
     }
 }
 
 impl Plan {
-    /// Runs in the child after fork: only system calls, no allocation on the way to exec
-    /// (errors excepted).
-    fn enter(self) -> io::Result<()> {
+    /// Runs in the child after fork: only system calls, no allocation or free on the way to
+    /// exec (the caller forgets the plan instead of dropping it).
+    fn enter(&mut self) -> io::Result<()> {
         // SAFETY: each call is a plain system call on the child's own process state.
         unsafe {
             let mut wanted = 0;
@@ -229,12 +231,12 @@ impl Plan {
                     "keeping only the read capability",
                 )?;
             }
-            match self.ruleset {
+            match self.ruleset.take() {
                 // Sets no_new_privs, then restricts.
                 Some(ruleset) => {
                     ruleset
                         .restrict_self()
-                        .map_err(|e| io::Error::other(format!("sandbox: Landlock: {e}")))?;
+                        .map_err(|_| io::Error::from_raw_os_error(libc::EPERM))?;
                 }
                 None => check(
                     libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0),
@@ -262,8 +264,13 @@ pub(crate) fn install(cmd: &mut tokio::process::Command, plan: Plan) {
         cmd.pre_exec(move || {
             let plan = cell.lock().ok().and_then(|mut p| p.take());
             match plan {
-                Some(p) => p.enter(),
-                None => Err(io::Error::other("sandbox: already used for another child")),
+                Some(mut p) => {
+                    let r = p.enter();
+                    // Freed by exec, not by free(): no allocator call between fork and exec.
+                    std::mem::forget(p);
+                    r
+                }
+                None => Err(io::Error::from_raw_os_error(libc::EBUSY)),
             }
         });
     }
@@ -385,7 +392,7 @@ pub(super) fn prepare(
     let warden = Warden::new();
     // The server keeps toolgate's uid: toolgate is not root, or was told --sandbox-uid 0.
     let shares_uid = uid.is_none();
-    let seccomp = super::seccomp::prepare(read_cap)?;
+    let seccomp = super::seccomp::prepare(read_cap, shares_uid)?;
     if seccomp.is_none() && abi < 9 && strict {
         anyhow::bail!(
             "--sandbox strict cannot close UNIX sockets here: this kernel filters no system \

@@ -20,7 +20,10 @@
 
 use std::path::{Path, PathBuf};
 
-/// Directories read whole: the system's programs, libraries and kernel interfaces.
+/// Directories read whole: the system's programs and libraries, and the kernel interfaces a
+/// runtime reads (CPU count, cgroup limits). Not `/opt` or the rest of `/sys`: a root
+/// toolgate's server keeps `CAP_DAC_READ_SEARCH`, which reads past file modes, so only trees
+/// without secrets are granted whole (a program in `/opt` gets its own installation).
 const SYSTEM: &[&str] = &[
     "/usr",
     "/lib",
@@ -29,16 +32,17 @@ const SYSTEM: &[&str] = &[
     "/libx32",
     "/bin",
     "/sbin",
-    "/opt",
-    "/nix",
+    "/nix/store",
     "/snap",
     "/proc",
-    "/sys",
+    "/sys/devices/system/cpu",
+    "/sys/fs/cgroup",
+    "/sys/kernel/mm/transparent_hugepage",
     "/run/systemd/resolve",
 ];
 
 /// Devices a program reads (never a disk: with `CAP_DAC_READ_SEARCH` a block device would
-/// give every file on it).
+/// give every file on it; never another terminal or shared memory).
 pub(crate) const READ_DEVICES: &[&str] = &[
     "/dev/null",
     "/dev/zero",
@@ -47,8 +51,13 @@ pub(crate) const READ_DEVICES: &[&str] = &[
     "/dev/urandom",
     "/dev/tty",
     "/dev/ptmx",
-    "/dev/pts",
-    "/dev/shm",
+];
+
+/// Folders never granted whole from the workspace, the arguments or a virtual environment:
+/// a tree equal to one of these or above one is skipped (toolgate's home is added).
+const SENSITIVE: &[&str] = &[
+    "/", "/etc", "/dev", "/root", "/home", "/var", "/run", "/tmp", "/proc", "/sys", "/boot",
+    "/mnt", "/media", "/srv", "/opt", "/usr",
 ];
 
 /// Top-level names in the workspace the server may not read.
@@ -86,26 +95,34 @@ pub(crate) fn plan(launch: &Launch, extra: &[PathBuf]) -> Reads {
         .map(Path::to_path_buf)
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"));
-    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let cwd = real(&std::path::absolute(&cwd).unwrap_or(cwd));
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
-        .filter(|h| h.is_absolute() && h != Path::new("/"));
+        .filter(|h| h.is_absolute() && h != Path::new("/"))
+        .map(|h| real(&h));
+    let mut sensitive: Vec<PathBuf> = SENSITIVE.iter().map(PathBuf::from).collect();
+    sensitive.extend(home.iter().cloned());
+    // A tree that holds a sensitive folder is never granted (not even split).
+    let safe = |t: &Path| !sensitive.iter().any(|s| s.starts_with(t));
 
     let mut hidden: Vec<PathBuf> = home.iter().cloned().collect();
     let mut trees: Vec<PathBuf> = Vec::new();
-    for dir in SYSTEM {
-        trees.push(PathBuf::from(dir));
-    }
     let workspace = checkout_of(&cwd).unwrap_or_else(|| cwd.clone());
-    trees.push(workspace.clone());
     for root in [&workspace, &cwd] {
-        for p in venv_interpreters(root) {
-            trees.push(install_root(&p, home.as_deref()));
+        for name in HIDDEN_NAMES {
+            hidden.push(root.join(name));
         }
-    }
-    for name in HIDDEN_NAMES {
-        hidden.push(workspace.join(name));
-        hidden.push(cwd.join(name));
+        if safe(root) {
+            trees.push(root.clone());
+        }
+        // The interpreter a committed virtual environment names is the pull request's word:
+        // only a real installation of one counts.
+        for p in venv_interpreters(root) {
+            let t = real(&install_root(&p, home.as_deref()));
+            if safe(&t) && is_toolchain(&t) {
+                trees.push(t);
+            }
+        }
     }
     // The command, and the interpreters on PATH it may start (`uv` finds its Python there,
     // `npx` its node): toolchains, not secrets.
@@ -116,44 +133,92 @@ pub(crate) fn plan(launch: &Launch, extra: &[PathBuf]) -> Reads {
     for p in programs {
         let root = install_root(&p, home.as_deref());
         for q in venv_interpreters(&root) {
-            trees.push(install_root(&q, home.as_deref()));
+            let t = real(&install_root(&q, home.as_deref()));
+            if safe(&t) && is_toolchain(&t) {
+                trees.push(t);
+            }
         }
-        trees.push(root);
+        let root = real(&root);
+        if safe(&root) {
+            trees.push(root);
+        }
         // A package's script: every package beside it (the outermost node_modules).
         if let Some(modules) = p
             .ancestors()
             .filter(|a| a.file_name().is_some_and(|n| n == "node_modules"))
             .last()
+            .map(real)
+            .filter(|m| safe(m))
         {
-            trees.push(modules.to_path_buf());
+            trees.push(modules);
         }
     }
     for a in launch.args {
-        let p = cwd.join(a);
-        if p.is_dir() {
-            trees.push(p);
-        } else if p.is_file() {
-            let root = checkout_of(&p)
-                .unwrap_or_else(|| p.parent().map(Path::to_path_buf).unwrap_or(p.clone()));
-            for name in HIDDEN_NAMES {
-                hidden.push(root.join(name));
-            }
+        let written = cwd.join(a);
+        let Ok(c) = std::fs::canonicalize(&written) else {
+            continue;
+        };
+        // A link committed in the workspace that leads out of it is not followed.
+        if written.starts_with(&workspace) && !c.starts_with(&workspace) {
+            continue;
+        }
+        let root = if c.is_dir() {
+            c
+        } else {
+            checkout_of(&c).unwrap_or_else(|| c.parent().map_or(c.clone(), Path::to_path_buf))
+        };
+        for name in HIDDEN_NAMES {
+            hidden.push(root.join(name));
+        }
+        if safe(&root) {
             trees.push(root);
         }
     }
-    trees.extend(extra.iter().cloned());
+    trees.extend(extra.iter().map(|e| real(e)).filter(|e| safe(e)));
 
     let mut reads = Reads::default();
-    let mut budget = BUDGET;
+    for dir in SYSTEM {
+        if Path::new(dir).exists() {
+            reads.full.push(PathBuf::from(dir));
+        }
+    }
     // /etc: what any user may read there.
+    let mut budget = BUDGET;
     etc(Path::new("/etc"), &mut reads, &mut budget, 0);
     for t in dedup(trees) {
-        // Never "/" or the home folder itself: they are split like any other tree.
+        // Each tree its own bound: a large /etc does not starve the workspace.
+        let mut budget = BUDGET;
         grant(&t, &hidden, &mut reads, &mut budget);
     }
     reads.full = dedup(reads.full);
     reads.list = dedup(reads.list);
     reads
+}
+
+/// The path with its links resolved (as Landlock will open it), or as given.
+fn real(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Whether `root` is an installation of an interpreter: `bin/` holds a python or node that is
+/// an ELF executable (a folder a committed `pyvenv.cfg` or link merely names is not).
+fn is_toolchain(root: &Path) -> bool {
+    use std::io::Read;
+    let Ok(entries) = std::fs::read_dir(root.join("bin")) else {
+        return false;
+    };
+    entries.flatten().take(512).any(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with("python") || name == "node") {
+            return false;
+        }
+        let mut magic = [0u8; 4];
+        std::fs::File::open(e.path())
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
+            && magic == *b"\x7fELF"
+    })
 }
 
 /// Sorted, without duplicates or trees inside another kept one.
@@ -196,9 +261,21 @@ fn grant(t: &Path, hidden: &[PathBuf], reads: &mut Reads, budget: &mut usize) {
 /// by others whole, else entry by entry.
 fn etc(dir: &Path, reads: &mut Reads, budget: &mut usize, depth: usize) {
     use std::os::unix::fs::PermissionsExt;
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
     let Ok(meta) = std::fs::symlink_metadata(dir) else {
         return;
     };
+    if meta.file_type().is_symlink() {
+        // Landlock grants where a link leads: judge the target, and only a file there.
+        let target = std::fs::metadata(dir);
+        if target.is_ok_and(|t| t.is_file() && t.permissions().mode() & 0o004 != 0) {
+            reads.full.push(dir.to_path_buf());
+        }
+        return;
+    }
     if meta.permissions().mode() & 0o004 == 0 {
         return;
     }
@@ -219,8 +296,7 @@ fn etc(dir: &Path, reads: &mut Reads, budget: &mut usize, depth: usize) {
     }
 }
 
-/// Whether every entry beneath `dir` is readable by others (links are judged by their own
-/// mode, which is always readable; their targets are checked where they point).
+/// Whether every entry beneath `dir` is readable by others and none is a link.
 fn all_readable(dir: &Path, budget: &mut usize) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -234,7 +310,8 @@ fn all_readable(dir: &Path, budget: &mut usize) -> bool {
         let Ok(meta) = e.path().symlink_metadata() else {
             return false;
         };
-        if meta.permissions().mode() & 0o004 == 0 {
+        // A link inside a tree granted whole leads wherever it points: split there instead.
+        if meta.file_type().is_symlink() || meta.permissions().mode() & 0o004 == 0 {
             return false;
         }
         if meta.is_dir() && !all_readable(&e.path(), budget) {

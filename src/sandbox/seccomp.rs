@@ -12,9 +12,11 @@
 //! - **Opening files by handle** (`open_by_handle_at`), which the read capability a root
 //!   toolgate leaves the server would allow around every path, fails with EPERM.
 //!
-//! (A server that keeps toolgate's uid may still chmod what toolgate owns: npm and uv set the
-//! modes of what they unpack, and seccomp cannot tell a path. The modes of reviewed files and
-//! the GitHub command files are checked after each session instead, see `fsio`.)
+//! - **Dangerous modes.** A server that keeps toolgate's uid (toolgate not root, or
+//!   `--sandbox-uid 0`) may chmod what toolgate owns: npm and uv set the modes of what they
+//!   unpack, and seccomp cannot tell a path. Setting set-user-ID, set-group-ID, sticky or
+//!   group/other write fails with EPERM; other modes are allowed, and the modes of reviewed
+//!   files and the GitHub command files are checked after each session (see `fsio`).
 //!
 //! The filters are built by the parent and installed by the child between fork and exec.
 
@@ -38,8 +40,8 @@ impl Filters {
     /// In the child: installs every filter (sets no_new_privs first). System calls only.
     pub(crate) fn install(&self) -> std::io::Result<()> {
         for prog in &self.0 {
-            seccompiler::apply_filter(prog)
-                .map_err(|e| std::io::Error::other(format!("sandbox: seccomp: {e}")))?;
+            // The errno of the failed call (nothing formatted between fork and exec).
+            seccompiler::apply_filter(prog).map_err(|_| std::io::Error::last_os_error())?;
         }
         Ok(())
     }
@@ -82,7 +84,7 @@ pub(crate) fn available() -> bool {
 
 /// Builds the filters: sockets and io_uring always; permission changes when the server shares
 /// toolgate's uid. `None`: this architecture has no filter here.
-pub(crate) fn build(read_cap: bool) -> anyhow::Result<Option<Filters>> {
+pub(crate) fn build(read_cap: bool, shares_uid: bool) -> anyhow::Result<Option<Filters>> {
     let Some(arch) = arch() else {
         return Ok(None);
     };
@@ -126,15 +128,58 @@ pub(crate) fn build(read_cap: bool) -> anyhow::Result<Option<Filters>> {
             arch,
         )?);
     }
+    if shares_uid {
+        progs.push(filter(
+            dangerous_modes()?,
+            SeccompAction::Errno(libc::EPERM as u32),
+            arch,
+        )?);
+    }
     Ok(Some(Filters(progs)))
 }
 
+/// The mode bits a server that keeps toolgate's uid may not set on what toolgate owns:
+/// set-user-ID, set-group-ID, sticky, and write for group or others (a setuid root binary or a
+/// world-writable /etc/shadow after the run). npm and uv set 0755 and 0644.
+const DANGEROUS_BITS: [u64; 5] = [0o4000, 0o2000, 0o1000, 0o020, 0o002];
+
+/// chmod and its kin, each with the index of its mode argument, matched when any dangerous
+/// bit is set.
+fn dangerous_modes() -> anyhow::Result<BTreeMap<i64, Vec<SeccompRule>>> {
+    let mut calls: Vec<(libc::c_long, u8)> = vec![
+        (libc::SYS_fchmod, 1),
+        (libc::SYS_fchmodat, 2),
+        // fchmodat2 (Linux 6.6), by number.
+        (452, 2),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    calls.push((libc::SYS_chmod, 1));
+    let mut rules = BTreeMap::new();
+    for (nr, arg) in calls {
+        let per_bit = DANGEROUS_BITS
+            .iter()
+            .map(|bit| {
+                Ok(SeccompRule::new(vec![SeccompCondition::new(
+                    arg,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq(*bit),
+                    *bit,
+                )?])?)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        for n in with_x32(&[nr]) {
+            rules.insert(n, per_bit.clone());
+        }
+    }
+    Ok(rules)
+}
+
 /// Builds the filters or says why not.
-pub(crate) fn prepare(read_cap: bool) -> anyhow::Result<Option<Filters>> {
+pub(crate) fn prepare(read_cap: bool, shares_uid: bool) -> anyhow::Result<Option<Filters>> {
     if !available() {
         return Ok(None);
     }
-    build(read_cap).context("could not build the seccomp filter")
+    build(read_cap, shares_uid).context("could not build the seccomp filter")
 }
 
 #[cfg(test)]
@@ -143,11 +188,12 @@ mod tests {
 
     #[test]
     fn filters_build_with_and_without_the_read_capability() {
-        let Some(plain) = build(false).unwrap() else {
+        let Some(plain) = build(false, false).unwrap() else {
             return;
         };
         assert_eq!(plain.0.len(), 2);
-        assert_eq!(build(true).unwrap().unwrap().0.len(), 3);
+        assert_eq!(build(true, false).unwrap().unwrap().0.len(), 3);
+        assert_eq!(build(true, true).unwrap().unwrap().0.len(), 4);
         assert!(plain.0.iter().all(|p| !p.is_empty()));
     }
 }

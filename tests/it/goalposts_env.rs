@@ -113,3 +113,22 @@ fn stricter_variables_apply() {
     );
     assert_eq!(c["applied"], "head", "{c}");
 }
+
+/// Switches that decide which verdict a job gives are refused in a pull request when set (an
+/// earlier step could write them to $GITHUB_ENV): the comment relay and resuming a run folder.
+#[test]
+fn comment_from_and_resume_are_refused_in_a_pull_request() {
+    let r = repo();
+    worsen(&r.dir);
+    let planted = r.dir.join("../planted");
+    std::fs::create_dir_all(&planted).unwrap();
+    let p = planted.display().to_string();
+    for (var, value, says) in [
+        ("TOOLGATE_COMMENT_FROM", p.as_str(), "--comment-from"),
+        ("TOOLGATE_RESUME", "true", "--resume"),
+    ] {
+        let (code, report, _) = pr_ci_with(&r.dir, &r.base, &[], json!({}), &[(var, value)], &[]);
+        assert_eq!(code, 2, "{var}: {report:#}");
+        assert!(report.to_string().contains(says), "{var}: {report:#}");
+    }
+}

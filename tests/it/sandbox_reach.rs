@@ -57,17 +57,15 @@ fn no_mode_reaches_a_unix_socket_or_changes_a_reviewed_files_mode() {
         let found = probe_with(&flags, None, &kit.args);
         denied(&found, "unix:open");
         denied(&found, "unix:group");
-        if !flags.contains(&"--sandbox-uid") {
-            // Another uid: not the owner, so no chmod at all.
-            denied(&found, "chmod:reviewed");
-            assert_eq!(mode(&kit.file), 0o644, "{flags:?}");
-        }
+        // Another uid is not the owner; toolgate's own uid may not make a file world-writable.
+        denied(&found, "chmod:reviewed");
+        assert_eq!(mode(&kit.file), 0o644, "{flags:?}");
     }
 }
 
-/// A server that keeps toolgate's uid may chmod a file toolgate owns (npm and uv must set the
-/// modes of what they unpack): the change to a reviewed file is caught after the session, put
-/// back, and the run refused, naming the file.
+/// A server that keeps toolgate's uid may chmod a file toolgate owns to a harmless mode (npm
+/// and uv must set the modes of what they unpack): the change to a reviewed file is caught
+/// after the session, put back, and the run refused, naming the file.
 #[test]
 fn a_reviewed_files_mode_changed_by_a_server_of_toolgates_uid_is_put_back_and_refused() {
     if !crate::sandbox::root() {
@@ -84,7 +82,7 @@ fn a_reviewed_files_mode_changed_by_a_server_of_toolgates_uid_is_put_back_and_re
     std::fs::set_permissions(&tasks, PermissionsExt::from_mode(0o644)).unwrap();
     let server = crate::common::py_server(
         "hostile/escape.py",
-        &format!("--chmod reviewed={}", tasks.display()),
+        &format!("--chmod reviewed={} --chmod-mode 600", tasks.display()),
     );
     let out = crate::common::toolgate()
         .args(["run", &server, "-t"])
@@ -96,7 +94,7 @@ fn a_reviewed_files_mode_changed_by_a_server_of_toolgates_uid_is_put_back_and_re
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("permissions changed from 0644 to 0777"),
+        err.contains("permissions changed from 0644 to 0600"),
         "{err}"
     );
     assert!(err.contains("tasks.jsonl"), "{err}");
