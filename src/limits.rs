@@ -6,6 +6,19 @@ use std::time::Duration;
 /// Most retries of one model request (each waits longer than the last).
 pub const MAX_RETRIES: u32 = 20;
 
+/// Most tools in one catalog toolgate checks (issue 42 point 6). A host shows a model far
+/// fewer (Cursor 40, OpenAI 128 tools per request), and past this the work a server can cause
+/// (listing, linting, a suite of three requests per tool) no longer ends within a CI job's
+/// time; a larger listing stops with this limit named, as soon as a page passes it.
+pub const MAX_TOOLS: usize = 20_000;
+
+/// The error for a catalog past [`MAX_TOOLS`].
+pub fn too_many_tools(listed: usize, whence: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{whence} lists {listed} tools or more: toolgate checks catalogs of at most {MAX_TOOLS} tools (a host shows a model far fewer: Cursor 40, OpenAI 128 per request); check a subset, e.g. one snapshot per toolset"
+    )
+}
+
 /// The longest duration toolgate accepts anywhere (a timeout, a wait): one week.
 pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 

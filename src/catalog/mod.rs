@@ -224,6 +224,12 @@ pub async fn load(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Ca
             .await?
         }
     };
+    if catalog.tools.len() > crate::limits::MAX_TOOLS {
+        return Err(crate::limits::too_many_tools(
+            catalog.tools.len(),
+            &format!("`{}`", spec.display()),
+        ));
+    }
     catalog.config_key = opts.config_key.clone();
     Ok(mask::checked(catalog, opts))
 }

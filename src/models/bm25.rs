@@ -32,6 +32,35 @@ const B: f64 = 0.75;
 /// How many times a tool's name words count in its document.
 const NAME_BOOST: usize = 3;
 
+/// A (tool index, score) kept by [`Bm25::top`]'s heap, ordered so the heap's top is the worst
+/// kept: the lower score, then the later name.
+struct Ranked<'a>((usize, f64), &'a [String]);
+
+impl PartialEq for Ranked<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Ranked<'_> {}
+
+impl PartialOrd for Ranked<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked<'_> {
+    /// Greater = worse: a lower score, or the same score and a later name.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .0
+            .1
+            .total_cmp(&self.0.1)
+            .then_with(|| self.1[self.0.0].cmp(&other.1[other.0.0]))
+    }
+}
+
 pub struct Bm25 {
     min_score: f64,
     names: Vec<String>,
@@ -188,21 +217,39 @@ impl Bm25 {
                     }
                 }
             }
-            let mut hits: Vec<(&str, f64)> = touched
-                .iter()
-                .map(|&i| (self.names[i].as_str(), scores[i]))
-                .collect();
+            // The k best by score, then name: a bounded heap whose top is the worst kept, so
+            // most tools are turned away by one comparison of scores (names only on a tie).
+            let better = |a: (usize, f64), b: (usize, f64)| {
+                a.1 > b.1 || (a.1 == b.1 && self.names[a.0] < self.names[b.0])
+            };
+            let mut kept: std::collections::BinaryHeap<Ranked> =
+                std::collections::BinaryHeap::with_capacity(if k == 0 {
+                    touched.len()
+                } else {
+                    k.min(touched.len())
+                });
+            for &i in touched.iter() {
+                let cand = (i, scores[i]);
+                if k == 0 || kept.len() < k {
+                    kept.push(Ranked(cand, &self.names));
+                } else if let Some(worst) = kept.peek()
+                    && better(cand, worst.0)
+                {
+                    kept.pop();
+                    kept.push(Ranked(cand, &self.names));
+                }
+            }
             for i in touched.drain(..) {
                 scores[i] = 0.0;
             }
+            let mut hits: Vec<(&str, f64)> = kept
+                .into_iter()
+                .map(|Ranked((i, s), _)| (self.names[i].as_str(), s))
+                .collect();
+            // A caller that keeps the result (or collects it in place into k names) must not
+            // keep more capacity than k.
+            hits.shrink_to_fit();
             let order = |a: &(&str, f64), b: &(&str, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(b.0));
-            if k > 0 && hits.len() > k {
-                hits.select_nth_unstable_by(k - 1, order);
-                hits.truncate(k);
-                // A caller that keeps the result (or collects it in place into k names) must
-                // not keep the capacity of every tool the request touched.
-                hits.shrink_to_fit();
-            }
             hits.sort_by(order);
             hits
         })

@@ -77,3 +77,33 @@ fn extreme_numeric_flags_are_refused_or_capped_never_a_panic() {
         }
     }
 }
+
+/// Issue 42 point 6: a catalog past the tool limit stops with the limit named: a snapshot, and
+/// a live server paging its tools (toolgate stops at the page that passes the limit).
+#[test]
+fn a_catalog_past_the_tool_limit_stops_with_the_limit_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools: Vec<serde_json::Value> = (0..21_000)
+        .map(|i| {
+            serde_json::json!({"name": format!("tool_{i}"), "description": "Does one thing.",
+                "inputSchema": {"type": "object"}})
+        })
+        .collect();
+    let snap = dir.path().join("big.json");
+    std::fs::write(&snap, serde_json::json!({ "tools": tools }).to_string()).unwrap();
+    let server = format!(
+        "python3 {} {} --page-size 7000",
+        fixture("servers/fakemcp.py"),
+        snap.display()
+    );
+    for target in [snap.display().to_string(), server] {
+        let out = toolgate()
+            .current_dir(dir.path())
+            .args(["inspect", &target])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{target}: {err}");
+        assert!(err.contains("at most 20000 tools"), "{target}: {err}");
+    }
+}

@@ -36,6 +36,7 @@ pub(super) async fn list_tools(
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
     let mut pages = 0usize;
+    let mut listed = 0usize;
     loop {
         pages += 1;
         if pages > opts.max_pages {
@@ -54,6 +55,7 @@ pub(super) async fn list_tools(
                 opts.request_timeout.as_secs_f64()
             ),
             Ok(Ok(page)) => {
+                listed += page.tools.len();
                 typed.extend(page.tools);
                 page.next_cursor
             }
@@ -78,6 +80,10 @@ pub(super) async fn list_tools(
                     "rmcp could not read tools/list page {pages} ({}); toolgate used the raw JSON",
                     humanize(&e.to_string())
                 ));
+                listed += raw
+                    .get("tools")
+                    .and_then(|t| t.as_array())
+                    .map_or(0, Vec::len);
                 match raw.get("nextCursor") {
                     None | Some(serde_json::Value::Null) => None,
                     Some(serde_json::Value::String(c)) => Some(c.clone()),
@@ -89,6 +95,13 @@ pub(super) async fn list_tools(
                 }
             }
         };
+        // Stop as soon as the listing passes the limit: the pages after it are not read.
+        if listed > crate::limits::MAX_TOOLS {
+            return Err(crate::limits::too_many_tools(
+                listed,
+                &format!("tools/list (after page {pages})"),
+            ));
+        }
         match next_cursor.filter(|c| !c.is_empty()) {
             None => break,
             Some(c) => {
