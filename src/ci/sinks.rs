@@ -195,6 +195,16 @@ pub fn write_github(
     let mut outs: Vec<(&str, String)> = vec![
         ("passed", r.passed.to_string()),
         ("score", score(|a| a.value)),
+        // `smoke`: no person approved the suite, so `score` is a smoke test, not a measure.
+        (
+            "suite",
+            if r.run.suite.reviewed() {
+                "reviewed"
+            } else {
+                "smoke"
+            }
+            .to_string(),
+        ),
         (
             "metric",
             r.run

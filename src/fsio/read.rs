@@ -210,6 +210,13 @@ fn read_bytes(path: &Path) -> std::io::Result<(PathBuf, Vec<u8>)> {
 /// names the file).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     if pinned(path) == Some(Pin::Absent) {
+        if std::fs::symlink_metadata(path).is_err() {
+            // Still missing: a path that names no file, not an attack.
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "it does not exist",
+            ));
+        }
         return Err(refuse(
             "it did not exist when toolgate started, and now it does: something created it while the server ran; refused".into(),
         ));
@@ -349,6 +356,18 @@ mod tests {
         }
         std::fs::write(&f, [0xff, 0xfe]).unwrap();
         assert!(read_text(&f).unwrap_err().to_string().contains("not UTF-8"));
+    }
+
+    #[test]
+    fn a_pinned_missing_file_that_is_still_missing_says_it_does_not_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("tasks.jsonl");
+        pin_reviewed([f.as_path()]).unwrap();
+        let e = read_text(&f).unwrap_err().to_string();
+        assert_eq!(e, "it does not exist");
+        std::fs::write(&f, "x").unwrap();
+        let e = read_text(&f).unwrap_err().to_string();
+        assert!(e.contains("something created it"), "{e}");
     }
 
     #[test]

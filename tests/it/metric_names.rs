@@ -81,6 +81,14 @@ fn a_search_is_never_called_tool_accuracy_in_any_sink() {
     }
     let output = std::fs::read_to_string(dir.path().join("gh-output")).unwrap();
     assert!(output.contains("metric=findability@1"), "{output}");
+    // Issue 43 point 3: the suite was generated, never approved: a smoke test in the step
+    // outputs and the log too.
+    assert!(output.contains("suite=smoke"), "{output}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("(smoke: the suite is not reviewed)"),
+        "{stdout}"
+    );
     let summary = std::fs::read_to_string(dir.path().join("gh-summary")).unwrap();
     assert!(summary.contains("findability@1"), "{summary}");
     let badge = std::fs::read_to_string(dir.path().join("badge.svg")).unwrap();

@@ -281,9 +281,15 @@ pub fn terminal(r: &CiReport) -> String {
         }
         s
     };
+    // An unreviewed suite's number is a smoke test, in the log as in every other sink.
+    let smoke = if r.run.suite.reviewed() {
+        ""
+    } else {
+        "  (smoke: the suite is not reviewed)"
+    };
     for m in &r.run.results {
         out.push_str(&format!(
-            "{:<16}{}  {}\n",
+            "{:<16}{}  {}{smoke}\n",
             crate::record::metric::name(&m.model),
             m.model,
             m.metrics.accuracy.show()
