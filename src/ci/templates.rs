@@ -7,7 +7,24 @@ fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
+/// The `[connect]` lines for the settings `connect` gives (none for header values, which may be
+/// credentials: they stay in the environment).
+pub fn connect_lines(connect: &crate::config::ConnectConfig) -> String {
+    let mut c = connect.clone();
+    c.headers.clear();
+    let text = toml::to_string(&c).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_end().ends_with("= []"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 pub fn config_text(server: Option<&str>, tasks: Option<&str>) -> String {
+    config_text_with(server, tasks, "")
+}
+
+/// [`config_text`] with `connect` (from [`connect_lines`]) as the live lines of `[connect]`.
+pub fn config_text_with(server: Option<&str>, tasks: Option<&str>, connect: &str) -> String {
     let tasks_line = match tasks {
         Some(t) => format!(
             "# {t} was written by `toolgate init` and is pending review: read it, fix or drop what is\n# wrong, then `toolgate approve {t}` (until then its score is a smoke test).\ntasks = {}\n",
@@ -28,7 +45,7 @@ pub fn config_text(server: Option<&str>, tasks: Option<&str>) -> String {
 lock = "toolgate.lock"
 
 [connect]
-# connect_timeout = 60        # seconds for start-up and the MCP handshake
+{connect}# connect_timeout = 60        # seconds for start-up and the MCP handshake
 # request_timeout = 30        # seconds per tools/list page
 # headers = ["X-Tenant: demo"]  # extra HTTP headers for URL servers
 # bearer_env = "MY_SERVER_TOKEN"  # variable holding a bearer token (never printed)

@@ -39,4 +39,9 @@ pub struct InitArgs {
     /// branch to a `toolgate-badge` branch; it is the only job with write access.
     #[arg(long)]
     pub publish_badge: bool,
+    /// How to reach the server, as every command that starts one takes it (and its
+    /// `TOOLGATE_*` variables); the settings given are also written to toolgate.toml's
+    /// `[connect]` (header values never are).
+    #[command(flatten)]
+    pub connect: crate::config::ConnectConfig,
 }

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use crate::ci::templates::{WorkflowOptions, comment_workflow_text, config_text, workflow_text};
+use crate::ci::templates::{
+    WorkflowOptions, comment_workflow_text, config_text_with, connect_lines, workflow_text,
+};
 use crate::cli::InitArgs;
 use crate::gate::Exit;
 use crate::models::discover::{WriterPick, best_writer};
@@ -49,19 +51,33 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
             );
         }
     }
-    // The suite first: a server that cannot be reached is said before any file is written.
+    // The suite first; a server that cannot start yet (not built, a toolchain missing) does not
+    // stop the settings and workflows from being written: the error is said after them.
+    let mut not_started = None;
     let wrote_tasks = match bootstrap {
-        Some(server) => {
-            bootstrap_suite(server, args, cfg, &tasks).await?;
-            Some(args.tasks.to_string_lossy().into_owned())
-        }
+        Some(server) => match bootstrap_suite(server, args, cfg, &tasks).await {
+            Ok(()) => Some(args.tasks.to_string_lossy().into_owned()),
+            Err(e) => {
+                not_started = Some(e);
+                None
+            }
+        },
         // An existing suite is kept and named in the config.
         None if existing_tasks => Some(args.tasks.to_string_lossy().into_owned()),
         None => None,
     };
+    if !args.connect.headers.is_empty() {
+        crate::elog!(
+            "note: header values are not written to toolgate.toml (they may be credentials): pass them as --header or TOOLGATE_HEADERS from a secret"
+        );
+    }
     write_new(
         &config,
-        &config_text(args.server.as_deref(), wrote_tasks.as_deref()),
+        &config_text_with(
+            args.server.as_deref(),
+            wrote_tasks.as_deref(),
+            &connect_lines(&args.connect),
+        ),
         args.force,
     )?;
     write_new(
@@ -83,6 +99,13 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
             "fill in `server` in {} (your server's command line or URL) first, then `toolgate init --server … --force` writes a starter suite",
             config.display()
         );
+    }
+    if let Some(e) = not_started {
+        let server = args.server.as_deref().unwrap_or_default();
+        return Err(e.context(format!(
+            "the settings and workflows are written, but the server `{server}` could not be started to write a starter suite: build or install it so that the command runs here, then `toolgate init --server … --force` (it keeps an existing task file) or `toolgate generate -o {}`",
+            args.tasks.display()
+        )));
     }
     match &wrote_tasks {
         Some(t) => crate::elog!(
@@ -110,7 +133,7 @@ async fn bootstrap_suite(
         server: Some(server.to_string()),
         server_args: vec![],
         mcp_config: None,
-        connect: Default::default(),
+        connect: args.connect.clone(),
     };
     let catalog = crate::adapt::load_catalog(&server_args, cfg).await?;
     let pick = match args.writer.as_deref() {

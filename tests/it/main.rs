@@ -34,6 +34,7 @@ mod hostile_retry;
 mod hostile_secrets;
 mod hostile_text;
 mod incremental;
+mod init_first_try;
 mod llm;
 mod llm_concurrency;
 mod local;
