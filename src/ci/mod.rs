@@ -315,7 +315,7 @@ pub async fn run(
     // GitHub: annotations, the comment, then the summary and outputs (which report it).
     let mut comment_url = String::new();
     if gh.actions {
-        let annotations = crate::report::github::annotations(&lint);
+        let annotations = crate::report::github::annotations_folded(&lint);
         // Keep stdout pure JSON when JSON was asked for (the runner reads commands on stderr too).
         if format == Format::Json {
             eprint!("{}", crate::secrets::shown::mask_shown(&annotations));

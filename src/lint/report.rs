@@ -187,7 +187,13 @@ pub fn grouped<'a>(findings: &[&'a ReportFinding]) -> Vec<Shown<'a>> {
         let tool = f.tool.as_deref().unwrap_or("catalog");
         match f.group.as_ref() {
             Some(g) => match index.get(&(f.code.as_str(), g.key.as_str())) {
-                Some(&i) => entries[i].1.push(tool),
+                // A tool with several findings in one group (two parameters of one shared
+                // definition) is counted and named once.
+                Some(&i) => {
+                    if !entries[i].1.contains(&tool) {
+                        entries[i].1.push(tool);
+                    }
+                }
                 None => {
                     index.insert((&f.code, &g.key), entries.len());
                     entries.push((f, vec![tool]));
@@ -263,5 +269,24 @@ mod grouping_tests {
         // Alone in its group, a finding keeps its own message.
         assert_eq!(shown[2].message, "`d` parameter `path` has no description");
         assert_eq!(shown[1].tools, ["b"]);
+    }
+
+    /// Issue 43: a tool with two findings in one group (24 tools named "in 48 tools") counts
+    /// once.
+    #[test]
+    fn a_tool_counts_once_in_its_group() {
+        let fs = [
+            finding("a", Some("param:path:1")),
+            finding("a", Some("param:path:1")),
+            finding("c", Some("param:path:1")),
+        ];
+        let all: Vec<&ReportFinding> = fs.iter().collect();
+        let shown = grouped(&all);
+        assert_eq!(shown[0].tools, ["a", "c"]);
+        assert!(
+            shown[0].message.contains("in 2 tools"),
+            "{}",
+            shown[0].message
+        );
     }
 }
