@@ -1,7 +1,7 @@
 //! `toolgate run SERVER -t tasks.jsonl -m bm25` and `toolgate report DIR`: flags to options,
 //! then the eval stage (or the improve stage), the gate, and the printed report.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
@@ -16,6 +16,65 @@ use crate::models;
 use crate::out::print;
 use crate::record::RunFile;
 
+/// Whether `flag` is on this process's command line (`--flag V` or `--flag=V`).
+fn given(flag: &str) -> bool {
+    let eq = format!("{flag}=");
+    std::env::args().any(|a| a == flag || a.starts_with(&eq))
+}
+
+/// `--resume` continues the run as it was asked (issue 43 point 4): each setting the run
+/// recorded (trials, split, steps, seed, base URL, concurrency) is reused when it is not given
+/// again, and one given with another value is refused rather than mixing two runs in one.
+fn reuse_recorded(opts: &mut EvalOptions, prev: &RunFile, dir: &Path) -> anyhow::Result<()> {
+    let differs = |flag: &str, recorded: String, given: String| {
+        anyhow::anyhow!(
+            "{} was run with {flag} {recorded}; resume it with the same value (or leave {flag} out), not {given}",
+            dir.display()
+        )
+    };
+    if !given("--trials") {
+        opts.trials = prev.trials;
+    } else if opts.trials != prev.trials {
+        return Err(differs(
+            "--trials",
+            prev.trials.to_string(),
+            opts.trials.to_string(),
+        ));
+    }
+    if !given("--split") {
+        opts.split = <crate::tasks::SplitArg as clap::ValueEnum>::from_str(&prev.split, true)
+            .map_err(|e| anyhow::anyhow!("{}: split `{}`: {e}", dir.display(), prev.split))?;
+    } else if opts.split.as_str() != prev.split {
+        return Err(differs(
+            "--split",
+            prev.split.clone(),
+            opts.split.as_str().into(),
+        ));
+    }
+    if !given("--max-steps") {
+        opts.max_steps = prev.max_steps.max(1);
+    } else if opts.max_steps != prev.max_steps.max(1) {
+        return Err(differs(
+            "--max-steps",
+            prev.max_steps.to_string(),
+            opts.max_steps.to_string(),
+        ));
+    }
+    if opts.model.llm.seed.is_none() {
+        opts.model.llm.seed = prev.seed;
+    }
+    if opts.model.base_url.is_none() {
+        opts.model.base_url = prev.base_url.clone();
+    }
+    if opts.model.llm.concurrency.is_none()
+        && let Some(c) = prev.concurrency
+    {
+        opts.model.llm.concurrency = Some(c);
+        opts.concurrency = c;
+    }
+    Ok(())
+}
+
 pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let policy = policy(&args.gate)?;
     let mut opts = EvalOptions::try_from(args)?;
@@ -23,6 +82,13 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
         Some(dir) => Some(RunFile::read(dir)?),
         None => None,
     };
+    if let Some(prev) = &previous {
+        reuse_recorded(
+            &mut opts,
+            prev,
+            args.resume.as_deref().unwrap_or(Path::new(".")),
+        )?;
+    }
     let mut server = args.server.clone();
     if server.server.is_none() && server.server_args.is_empty() && cfg.server.is_none() {
         server.server = previous.as_ref().map(|p| p.catalog.source.clone());
@@ -57,7 +123,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     crate::fsio::pin_reviewed([tasks_path.as_path()])?;
     let own = load_catalog(&server, cfg).await?;
-    let tasks = eval::load_tasks(&own, &tasks_path, args.split)?;
+    let tasks = eval::load_tasks(&own, &tasks_path, opts.split)?;
     let mut alone = Vec::new();
     let (catalog, belt, curve_input) = match &args.belt {
         Some(_) if args.fix || !args.mutate.is_empty() => {

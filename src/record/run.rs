@@ -226,6 +226,12 @@ pub struct RunFile {
     /// The seed passed to APIs that accept one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The provider URL given with --base-url, for `--resume` (never one holding credentials).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// The --concurrency given, for `--resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
     /// The slice of the suite this run covers (`--shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<super::shard::Shard>,

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
-fn catalog(dir: &Path) -> PathBuf {
+pub(crate) fn catalog(dir: &Path) -> PathBuf {
     let p = dir.join("catalog.json");
     std::fs::write(
         &p,
@@ -27,7 +27,7 @@ fn catalog(dir: &Path) -> PathBuf {
     p
 }
 
-fn tasks(dir: &Path, requests: &[&str]) -> PathBuf {
+pub(crate) fn tasks(dir: &Path, requests: &[&str]) -> PathBuf {
     let p = dir.join("tasks.jsonl");
     let lines: Vec<String> = requests
         .iter()
@@ -94,7 +94,7 @@ impl Respond for Scripted {
     }
 }
 
-async fn openai_mock(delay: Duration) -> (MockServer, Arc<AtomicUsize>) {
+pub(crate) async fn openai_mock(delay: Duration) -> (MockServer, Arc<AtomicUsize>) {
     let server = MockServer::start().await;
     mount_canary(&server).await;
     let calls = Arc::new(AtomicUsize::new(0));
@@ -110,7 +110,7 @@ async fn openai_mock(delay: Duration) -> (MockServer, Arc<AtomicUsize>) {
     (server, calls)
 }
 
-fn predictions(dir: &Path) -> Vec<Value> {
+pub(crate) fn predictions(dir: &Path) -> Vec<Value> {
     std::fs::read_to_string(dir.join("predictions.jsonl"))
         .unwrap_or_default()
         .lines()
@@ -118,7 +118,10 @@ fn predictions(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
-async fn run(args: Vec<String>, envs: Vec<(&'static str, String)>) -> std::process::Output {
+pub(crate) async fn run(
+    args: Vec<String>,
+    envs: Vec<(&'static str, String)>,
+) -> std::process::Output {
     tokio::task::spawn_blocking(move || {
         let mut cmd = toolgate();
         cmd.args(&args);
@@ -131,7 +134,7 @@ async fn run(args: Vec<String>, envs: Vec<(&'static str, String)>) -> std::proce
     .unwrap()
 }
 
-fn s(x: impl AsRef<std::ffi::OsStr>) -> String {
+pub(crate) fn s(x: impl AsRef<std::ffi::OsStr>) -> String {
     x.as_ref().to_string_lossy().to_string()
 }
 

@@ -45,6 +45,7 @@ mod one_slot;
 mod orphans;
 mod ratchet;
 mod recipes;
+mod resume;
 mod reviewed_files;
 mod rules;
 mod sampler;

@@ -40,6 +40,8 @@ pub(super) fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         split: "all".into(),
         max_steps: 1,
         seed: None,
+        base_url: None,
+        concurrency: None,
         shard: None,
         reused: None,
         belt: None,

@@ -249,6 +249,12 @@ pub struct RunFileV1 {
     pub max_steps: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The provider URL given with --base-url (never one holding credentials).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// The --concurrency given, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::record::shard::Shard>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -280,6 +286,8 @@ impl From<internal::RunFile> for RunFileV1 {
             split: v.split,
             max_steps: v.max_steps,
             seed: v.seed,
+            base_url: v.base_url,
+            concurrency: v.concurrency,
             shard: v.shard,
             reused: v.reused,
             belt: v.belt,
@@ -306,6 +314,8 @@ impl From<RunFileV1> for internal::RunFile {
             split: v.split,
             max_steps: v.max_steps,
             seed: v.seed,
+            base_url: v.base_url,
+            concurrency: v.concurrency,
             shard: v.shard,
             reused: v.reused,
             belt: v.belt,

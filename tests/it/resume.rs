@@ -1,0 +1,95 @@
+//! Issue 43 point 4: `run --resume DIR` with no other flag continues the run as it was asked.
+//! A 3-trial LLM run against a local endpoint (its --base-url given once) is killed part way;
+//! resumed with the folder alone it makes every (task, trial) decision exactly once. A resume
+//! that asks for other trials is refused instead of mixing two runs.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use crate::common::read_json;
+use crate::llm::{catalog, openai_mock, predictions, run, s, tasks};
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_three_trial_run_resumes_from_its_folder_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, _calls) = openai_mock(Duration::from_millis(150)).await;
+    let reqs: Vec<String> = (0..8).map(|i| format!("book room {i}")).collect();
+    let reqs: Vec<&str> = reqs.iter().map(String::as_str).collect();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), &reqs));
+    let out = dir.path().join("run");
+    let bin = assert_cmd::cargo::cargo_bin!("toolgate");
+    let mut child = std::process::Command::new(bin)
+        .args(["run", &s(&cat), "-t", &s(&t), "-m", "openai-compat:m"])
+        .args(["--base-url", &format!("{}/v1", server.uri())])
+        .args(["--trials", "3", "--concurrency", "1", "--no-cache", "--out"])
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while predictions(&out).len() < 5 {
+        assert!(std::time::Instant::now() < deadline, "no progress");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        predictions(&out).len() < 24,
+        "killed too late to test resume"
+    );
+
+    // Other trials than recorded: refused, nothing written.
+    let before = predictions(&out).len();
+    let o = run(
+        vec![
+            "run".into(),
+            "--resume".into(),
+            s(&out),
+            "--trials".into(),
+            "2".into(),
+        ],
+        vec![],
+    )
+    .await;
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--trials 3"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(predictions(&out).len(), before);
+
+    // The folder alone: trials, base URL and concurrency come from run.json.
+    let o = run(
+        vec![
+            "run".into(),
+            "--resume".into(),
+            s(&out),
+            "--no-cache".into(),
+        ],
+        vec![],
+    )
+    .await;
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p = predictions(&out);
+    let pairs: HashSet<(String, u64)> = p
+        .iter()
+        .map(|x| {
+            (
+                x["task_id"].as_str().unwrap().to_string(),
+                x["trial"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert_eq!(p.len(), 24, "no decision repeated");
+    assert_eq!(pairs.len(), 24, "no (task, trial) lost");
+    let run_json = read_json(&out.join("run.json"));
+    assert_eq!(run_json["status"], "complete");
+    assert_eq!(run_json["trials"], 3);
+}
