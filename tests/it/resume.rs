@@ -93,3 +93,49 @@ async fn a_killed_three_trial_run_resumes_from_its_folder_alone() {
     assert_eq!(run_json["status"], "complete");
     assert_eq!(run_json["trials"], 3);
 }
+
+/// An endpoint that answers HTTP 500 to everything stops the run after a few replies in a
+/// row, naming the status and the body, as a refused connection does; the run is partial and
+/// resumable, not 70 decisions' worth of retries.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_that_only_fails_is_stopped_after_a_few_replies() {
+    use wiremock::{Mock, MockServer, ResponseTemplate, matchers::method};
+    let dir = tempfile::tempdir().unwrap();
+    let api = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(500).set_body_string("upstream database is down"))
+        .mount(&api)
+        .await;
+    let reqs: Vec<String> = (0..30).map(|i| format!("book room {i}")).collect();
+    let reqs: Vec<&str> = reqs.iter().map(String::as_str).collect();
+    let (cat, t) = (catalog(dir.path()), tasks(dir.path(), &reqs));
+    let out = dir.path().join("run");
+    let o = run(
+        vec![
+            "run".into(),
+            s(&cat),
+            "-t".into(),
+            s(&t),
+            "-m".into(),
+            "openai-compat:m".into(),
+            "--base-url".into(),
+            format!("{}/v1", api.uri()),
+            "--concurrency".into(),
+            "1".into(),
+            "--no-cache".into(),
+            "--out".into(),
+            s(&out),
+        ],
+        vec![],
+    )
+    .await;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("replies in a row were server errors"), "{err}");
+    assert!(err.contains("HTTP 500"), "{err}");
+    assert!(err.contains("upstream database is down"), "{err}");
+    let sent = api.received_requests().await.unwrap_or_default().len();
+    // Eight failing replies (retries included), the description canary's, and nothing more.
+    assert!(sent <= 12, "{sent} requests sent to a failing endpoint");
+    let run_json = read_json(&out.join("run.json"));
+    assert_ne!(run_json["status"], "complete", "{run_json:#}");
+}

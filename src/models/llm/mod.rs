@@ -104,6 +104,9 @@ pub struct LlmModel {
     /// Connection attempts in a row that reached nothing (refused, unresolved, connect
     /// timeout); any reply resets it. At [`DEAD_AFTER`] the endpoint is stopped.
     unreachable: AtomicUsize,
+    /// Replies in a row that were server errors (5xx); any other reply resets it. At
+    /// [`FAILING_AFTER`] the endpoint is stopped.
+    server_errors: AtomicUsize,
     /// The llama-server toolgate started for a `local:` spec (stopped when dropped).
     local: Option<Arc<crate::models::local::LocalServer>>,
 }
@@ -111,6 +114,11 @@ pub struct LlmModel {
 /// Connection attempts in a row that reach nothing before an endpoint is stopped for the rest
 /// of the run: a dead endpoint ends a run in seconds, not after every decision's retries.
 pub const DEAD_AFTER: usize = 3;
+
+/// Server errors (HTTP 5xx) in a row, retries included, before an endpoint is stopped for the
+/// rest of the run (issue 43 point 4: an endpoint answering 500 to everything took 403 s for
+/// 70 tasks); an outage shows in a few replies, a passing hiccup is retried.
+pub const FAILING_AFTER: usize = 8;
 
 impl LlmModel {
     pub fn new(
@@ -168,6 +176,7 @@ impl LlmModel {
             one_slot,
             halted: Mutex::new(None),
             unreachable: AtomicUsize::new(0),
+            server_errors: AtomicUsize::new(0),
             local: None,
             opts,
         })

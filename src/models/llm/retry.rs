@@ -194,6 +194,11 @@ impl LlmModel {
             let outcome: Result<Value, (DecisionError, Option<Duration>)> = match sent {
                 Ok(resp) => {
                     let status = resp.status();
+                    if status.is_server_error() {
+                        self.server_errors.fetch_add(1, Ordering::SeqCst);
+                    } else {
+                        self.server_errors.store(0, Ordering::SeqCst);
+                    }
                     let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
                     if let Some(n) = wait_note {
                         self.note(format!("{}: {n}", self.spec));
@@ -251,6 +256,10 @@ impl LlmModel {
                     let unparsable = status.as_u16() == 500
                         && (lower.contains("does not match the expected")
                             || lower.contains("failed to parse tool call"));
+                    if unparsable {
+                        // The model's output, not the endpoint, failed: no sign of an outage.
+                        self.server_errors.store(0, Ordering::SeqCst);
+                    }
                     if !unparsable
                         && (status.as_u16() == 429
                             || status.as_u16() == 408
@@ -289,6 +298,15 @@ impl LlmModel {
             let Err((err, wait)) = outcome else {
                 unreachable!("successes return early")
             };
+            let failing = self.server_errors.load(Ordering::SeqCst);
+            if failing >= super::FAILING_AFTER {
+                return Err(self.halt(format!(
+                    "{} at {}: {failing} replies in a row were server errors (last: {}), so the endpoint was stopped for the rest of the run. Fix the server or try later, then resume the run",
+                    self.endpoint.provider.name,
+                    crate::secrets::redact_url(&self.endpoint.base_url),
+                    err.message
+                )));
+            }
             let dead = self.unreachable.load(Ordering::SeqCst);
             if dead >= DEAD_AFTER {
                 return Err(self.halt(format!(
