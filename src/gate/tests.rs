@@ -3,7 +3,7 @@
 use super::*;
 use crate::record::gate::GateResult;
 
-mod fixtures;
+pub(super) mod fixtures;
 use fixtures::{comparison, delta, run};
 
 #[test]

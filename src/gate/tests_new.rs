@@ -67,3 +67,27 @@ fn a_failure_of_a_newer_kind_reads_as_a_failure() {
     .unwrap();
     assert!(matches!(known, GateReason::NewFindings { count: 1, .. }));
 }
+
+/// An endpoint stopped while the description canary was sent, after every decision was made,
+/// leaves a complete run whose descriptions are unproven: it does not pass.
+#[test]
+fn a_complete_run_whose_endpoint_stopped_at_the_canary_does_not_pass() {
+    let mut run = super::tests::fixtures::run(RunStatus::Complete, 3, 3, 0);
+    let model: crate::record::run::ModelInfo = serde_json::from_value(serde_json::json!({
+        "spec": "openai-compat:m", "deterministic": false, "trials": 1,
+        "stopped": "3 requests in a row got only server errors",
+        "descriptions": {"outcome": "could_not_check", "reach": false,
+                         "why": "the endpoint was stopped before the canary was sent"}
+    }))
+    .expect("a model record");
+    run.models = vec![model];
+    let mut d = GateDecision::default();
+    run_reasons(&run, &GatePolicy::default(), &mut d);
+    assert!(
+        d.reasons
+            .iter()
+            .any(|r| matches!(r, GateReason::DescriptionsUnproven { .. })),
+        "{:?}",
+        d.reasons
+    );
+}

@@ -5,7 +5,7 @@ use crate::record::run::{CatalogInfo, ModelResult, SuiteInfo};
 use crate::score::Rate;
 use crate::score::compare::Delta;
 
-pub(super) fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
+pub(crate) fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
     let mut metrics = crate::score::Metrics {
         n,
         accuracy: Rate::new(k, n),

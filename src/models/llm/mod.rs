@@ -104,8 +104,8 @@ pub struct LlmModel {
     /// Connection attempts in a row that reached nothing (refused, unresolved, connect
     /// timeout); any reply resets it. At [`DEAD_AFTER`] the endpoint is stopped.
     unreachable: AtomicUsize,
-    /// Replies in a row that were server errors (5xx); any other reply resets it. At
-    /// [`FAILING_AFTER`] the endpoint is stopped.
+    /// Requests in a row that failed with a server error (5xx) after all their retries; any
+    /// other reply resets it. At [`FAILING_AFTER`] the endpoint is stopped.
     server_errors: AtomicUsize,
     /// The llama-server toolgate started for a `local:` spec (stopped when dropped).
     local: Option<Arc<crate::models::local::LocalServer>>,
@@ -115,10 +115,10 @@ pub struct LlmModel {
 /// of the run: a dead endpoint ends a run in seconds, not after every decision's retries.
 pub const DEAD_AFTER: usize = 3;
 
-/// Server errors (HTTP 5xx) in a row, retries included, before an endpoint is stopped for the
-/// rest of the run (issue 43 point 4: an endpoint answering 500 to everything took 403 s for
-/// 70 tasks); an outage shows in a few replies, a passing hiccup is retried.
-pub const FAILING_AFTER: usize = 8;
+/// Requests in a row that fail with server errors (HTTP 5xx) after all their retries before an
+/// endpoint is stopped for the rest of the run (issue 43 point 4: an endpoint answering 500 to
+/// everything took 403 s for 70 tasks); a passing hiccup is retried within one request.
+pub const FAILING_AFTER: usize = 3;
 
 impl LlmModel {
     pub fn new(

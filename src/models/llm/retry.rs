@@ -153,7 +153,10 @@ impl LlmModel {
         let mut attempt = 0u32;
         // A one-slot endpoint gets one retry after a timeout, once its slot is free.
         let mut slot_retried = false;
+        // This attempt's reply was a server error (5xx).
+        let mut server_error;
         loop {
+            server_error = false;
             if let Some(cause) = self.stopped() {
                 return Err(CallError::Failed(DecisionError::new(
                     ErrorKind::Stopped,
@@ -194,9 +197,9 @@ impl LlmModel {
             let outcome: Result<Value, (DecisionError, Option<Duration>)> = match sent {
                 Ok(resp) => {
                     let status = resp.status();
-                    if status.is_server_error() {
-                        self.server_errors.fetch_add(1, Ordering::SeqCst);
-                    } else {
+                    server_error = status.is_server_error();
+                    if !server_error {
+                        // The endpoint answered as an endpoint should (a reply or a 4xx).
                         self.server_errors.store(0, Ordering::SeqCst);
                     }
                     let (wait, wait_note) = retry_after(resp.headers(), self.opts.max_wait);
@@ -298,15 +301,6 @@ impl LlmModel {
             let Err((err, wait)) = outcome else {
                 unreachable!("successes return early")
             };
-            let failing = self.server_errors.load(Ordering::SeqCst);
-            if failing >= super::FAILING_AFTER {
-                return Err(self.halt(format!(
-                    "{} at {}: {failing} replies in a row were server errors (last: {}), so the endpoint was stopped for the rest of the run. Fix the server or try later, then resume the run",
-                    self.endpoint.provider.name,
-                    crate::secrets::redact_url(&self.endpoint.base_url),
-                    err.message
-                )));
-            }
             let dead = self.unreachable.load(Ordering::SeqCst);
             if dead >= DEAD_AFTER {
                 return Err(self.halt(format!(
@@ -349,6 +343,19 @@ impl LlmModel {
                 }
             }
             if attempt >= self.opts.retries {
+                if server_error {
+                    // Requests in a row that failed with server errors after all their retries:
+                    // an endpoint that only fails stops the run soon, as a dead one does.
+                    let failing = self.server_errors.fetch_add(1, Ordering::SeqCst) + 1;
+                    if failing >= super::FAILING_AFTER {
+                        return Err(self.halt(format!(
+                            "{} at {}: {failing} requests in a row got only server errors, retries included (last: {}), so the endpoint was stopped for the rest of the run. Fix the server or try later, then resume the run",
+                            self.endpoint.provider.name,
+                            crate::secrets::redact_url(&self.endpoint.base_url),
+                            err.message
+                        )));
+                    }
+                }
                 return Err(CallError::Failed(DecisionError::new(
                     err.kind,
                     format!("{} (after {} retries)", err.message, self.opts.retries),
