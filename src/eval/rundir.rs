@@ -168,12 +168,7 @@ pub async fn evaluate(
                 split: opts.split.as_str().into(),
                 max_steps: opts.max_steps.max(1),
                 seed: opts.model.llm.seed,
-                // Kept for --resume; a URL with credentials in it is not written down.
-                base_url: opts
-                    .model
-                    .base_url
-                    .clone()
-                    .filter(|u| crate::secrets::redact_url(u) == *u),
+                base_url: RunFile::resumable_url(opts.model.base_url.as_deref()),
                 concurrency: opts.model.llm.concurrency,
                 shard: opts.shard,
                 reused: None,

@@ -243,9 +243,8 @@ fn run_reasons(run: &RunFile, policy: &GatePolicy, d: &mut GateDecision) {
         });
     }
     for m in run.models.iter().filter(|m| !m.deterministic) {
-        // A stopped endpoint already blocks an incomplete run (above, with its cause): no
-        // second reason. One stopped after the last decision, while the description canary
-        // was sent, left a complete run: the unproven descriptions block it here.
+        // A stopped endpoint blocks an incomplete run above; one stopped at the canary, after
+        // the last decision, left a complete run: its unproven descriptions block it here.
         if m.stopped.is_some() && run.status != RunStatus::Complete {
             continue;
         }

@@ -255,6 +255,14 @@ pub struct RunFile {
 }
 
 impl RunFile {
+    /// The base URL kept for `--resume`: never one holding credentials.
+    pub fn resumable_url(url: Option<&str>) -> Option<String> {
+        url.filter(|u| crate::secrets::redact_url(u) == *u)
+            .map(str::to_string)
+    }
+}
+
+impl RunFile {
     pub fn result(&self, model: &str) -> Option<&ModelResult> {
         self.results.iter().find(|r| r.model == model)
     }

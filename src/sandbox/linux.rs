@@ -2,14 +2,14 @@
 //! the parent builds for it (built before the fork, so the child only makes system calls).
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context;
-use landlock::{
-    ABI, Access, AccessFs, AccessNet, BitFlags, Ruleset, RulesetAttr, RulesetCreated,
-    RulesetCreatedAttr, Scope, path_beneath_rules,
-};
+use landlock::RulesetCreated;
+
+use super::landlock::{landlock_abi, ruleset};
+use super::statement::statement;
 
 use super::seccomp::Filters;
 use super::warden::Warden;
@@ -66,6 +66,24 @@ struct CapData {
 }
 
 const CAP_VERSION_3: u32 = 0x2008_0522;
+
+/// capset's data for capabilities 0–31 (`set` effective and permitted, `inheritable`); none
+/// of 32–63.
+fn caps(set: u32, inheritable: u32) -> [CapData; 2] {
+    let none = CapData {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    };
+    [
+        CapData {
+            effective: set,
+            permitted: set,
+            inheritable,
+        },
+        none,
+    ]
+}
 
 /// `r` is 0, else the errno as an error. Between fork and exec nothing is formatted or
 /// allocated; std hands the parent only the errno anyway (`what` names the step for readers).
@@ -164,18 +182,7 @@ impl Plan {
             } else {
                 0
             };
-            let data = [
-                CapData {
-                    effective: keep | setpcap,
-                    permitted: keep | setpcap,
-                    inheritable: keep,
-                },
-                CapData {
-                    effective: 0,
-                    permitted: 0,
-                    inheritable: 0,
-                },
-            ];
+            let data = caps(keep | setpcap, keep);
             check(
                 libc::syscall(libc::SYS_capset, &header, data.as_ptr()) as libc::c_int,
                 "clearing capabilities",
@@ -214,18 +221,7 @@ impl Plan {
                     ),
                     "securebits",
                 )?;
-                let only_read = [
-                    CapData {
-                        effective: keep,
-                        permitted: keep,
-                        inheritable: keep,
-                    },
-                    CapData {
-                        effective: 0,
-                        permitted: 0,
-                        inheritable: 0,
-                    },
-                ];
+                let only_read = caps(keep, keep);
                 check(
                     libc::syscall(libc::SYS_capset, &header, only_read.as_ptr()) as libc::c_int,
                     "keeping only the read capability",
@@ -276,60 +272,12 @@ pub(crate) fn install(cmd: &mut tokio::process::Command, plan: Plan) {
     }
 }
 
-/// The Landlock ABI this kernel offers (0: none).
-fn landlock_abi() -> i32 {
-    // SAFETY: landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION) only returns
-    // the version.
-    let v = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            std::ptr::null::<u8>(),
-            0usize,
-            1u32,
-        )
-    };
-    i32::try_from(v).unwrap_or(0).max(0)
-}
-
 fn last_cap() -> u32 {
     std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
         .ok()
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(40)
         .min(63)
-}
-
-/// Character devices any program writes to.
-const DEVICES: &[&str] = &[
-    "/dev/null",
-    "/dev/zero",
-    "/dev/full",
-    "/dev/tty",
-    "/dev/ptmx",
-    "/dev/pts",
-];
-
-fn ruleset(
-    writable: &[PathBuf],
-    reads: &super::reads::Reads,
-    strict: bool,
-) -> anyhow::Result<RulesetCreated> {
-    let write: BitFlags<AccessFs> = AccessFs::from_write(ABI::V10);
-    let read: BitFlags<AccessFs> = AccessFs::from_read(ABI::V10);
-    let mut rs = Ruleset::default().handle_access(write | read)?;
-    let mut scope: BitFlags<Scope> = Scope::Signal.into();
-    if strict {
-        rs = rs.handle_access(AccessNet::from_all(ABI::V10))?;
-        scope |= Scope::AbstractUnixSocket;
-    }
-    let rs = rs.scope(scope)?.create()?;
-    let device = AccessFs::WriteFile | AccessFs::Truncate | AccessFs::IoctlDev;
-    Ok(rs
-        .add_rules(path_beneath_rules(writable, write | read))?
-        .add_rules(path_beneath_rules(&reads.full, read))?
-        .add_rules(path_beneath_rules(&reads.list, AccessFs::ReadDir))?
-        .add_rules(path_beneath_rules(super::reads::READ_DEVICES, read))?
-        .add_rules(path_beneath_rules(DEVICES, device | read))?)
 }
 
 pub(super) fn prepare(
@@ -449,40 +397,4 @@ fn userns_possible() -> bool {
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())
         .is_some_and(|n| n > 0)
-}
-
-fn statement(
-    mode: SandboxMode,
-    uid: Option<u32>,
-    abi: i32,
-    writable: &[PathBuf],
-    root: bool,
-) -> String {
-    let who = match uid {
-        Some(u) => format!(", uid {u}"),
-        None if root => ", uid 0 (--sandbox-uid 0)".to_string(),
-        None => String::new(),
-    };
-    let shown: Vec<String> = writable.iter().map(|p| shown(p)).collect();
-    let writes = if abi > 0 {
-        format!(
-            "writes only beneath {} (Landlock ABI {abi})",
-            shown.join(", ")
-        )
-    } else {
-        "writes not limited (this kernel has no Landlock)".to_string()
-    };
-    let net = if mode == SandboxMode::Strict {
-        ", no network"
-    } else {
-        ""
-    };
-    format!(
-        "{}: no_new_privs, no capabilities{who}, {writes}{net}",
-        mode.as_str()
-    )
-}
-
-fn shown(p: &Path) -> String {
-    p.display().to_string()
 }

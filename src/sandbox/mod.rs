@@ -16,12 +16,18 @@
 //! `/proc` entries (a parent shell's environment) and root-only files.
 
 #[cfg(target_os = "linux")]
+mod landlock;
+#[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod programs;
 #[cfg(target_os = "linux")]
 mod reads;
 pub mod reaper;
 #[cfg(target_os = "linux")]
 mod seccomp;
+#[cfg(target_os = "linux")]
+mod statement;
 #[cfg(target_os = "linux")]
 pub mod warden;
 
@@ -148,7 +154,7 @@ pub fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<P
         .or_else(|| std::env::current_dir().ok())?;
     #[cfg(target_os = "linux")]
     {
-        reads::which(program, &cwd)
+        programs::which(program, &cwd)
     }
     #[cfg(not(target_os = "linux"))]
     {

@@ -20,6 +20,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::programs::{install_root, is_toolchain, program_paths, venv_interpreters};
+
 /// Directories read whole: the system's programs and libraries, and the kernel interfaces a
 /// runtime reads (CPU count, cgroup limits). Not `/opt` or the rest of `/sys`: a root
 /// toolgate's server keeps `CAP_DAC_READ_SEARCH`, which reads past file modes, so only trees
@@ -69,9 +71,6 @@ const BUDGET: usize = 20_000;
 
 /// Interpreters looked up on PATH besides the command.
 const TOOLCHAINS: &[&str] = &["python3", "python", "node", "uv", "npx", "bun", "deno"];
-
-/// Levels of links and `#!` interpreters followed from the command.
-const HOPS: usize = 6;
 
 /// The read rules: trees read whole, trees whose entry names alone may be listed.
 #[derive(Debug, Default)]
@@ -200,27 +199,6 @@ fn real(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Whether `root` is an installation of an interpreter: `bin/` holds a python or node that is
-/// an ELF executable (a folder a committed `pyvenv.cfg` or link merely names is not).
-fn is_toolchain(root: &Path) -> bool {
-    use std::io::Read;
-    let Ok(entries) = std::fs::read_dir(root.join("bin")) else {
-        return false;
-    };
-    entries.flatten().take(512).any(|e| {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if !(name.starts_with("python") || name == "node") {
-            return false;
-        }
-        let mut magic = [0u8; 4];
-        std::fs::File::open(e.path())
-            .and_then(|mut f| f.read_exact(&mut magic))
-            .is_ok()
-            && magic == *b"\x7fELF"
-    })
-}
-
 /// Sorted, without duplicates or trees inside another kept one.
 fn dedup(mut v: Vec<PathBuf>) -> Vec<PathBuf> {
     v.sort();
@@ -321,46 +299,6 @@ fn all_readable(dir: &Path, budget: &mut usize) -> bool {
     true
 }
 
-/// The interpreter a virtual environment was made from (`pyvenv.cfg`'s `home`, and each link of
-/// `bin/python`), for `root` itself or its `.venv`: `uv run` or a venv's script runs it.
-fn venv_interpreters(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for name in ["", ".venv", "venv", ".env", "env"] {
-        let venv = root.join(name);
-        let Ok(cfg) = std::fs::read_to_string(venv.join("pyvenv.cfg")) else {
-            continue;
-        };
-        for line in cfg.lines() {
-            if let Some((k, v)) = line.split_once('=')
-                && k.trim() == "home"
-            {
-                out.push(Path::new(v.trim()).join("python"));
-            }
-        }
-        out.extend(links(&venv.join("bin/python")));
-    }
-    out
-}
-
-/// Each target on the way from `p` through its links, and where they end.
-fn links(p: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut link = p.to_path_buf();
-    for _ in 0..HOPS {
-        match std::fs::read_link(&link) {
-            Ok(t) => {
-                link = link.parent().map_or(t.clone(), |d| d.join(&t));
-                out.push(link.clone());
-            }
-            Err(_) => break,
-        }
-    }
-    if let Ok(real) = std::fs::canonicalize(p) {
-        out.push(real);
-    }
-    out
-}
-
 /// The git checkout `p` lies in (the folder holding `.git`), if any.
 fn checkout_of(p: &Path) -> Option<PathBuf> {
     let start = if p.is_dir() { p } else { p.parent()? };
@@ -370,142 +308,6 @@ fn checkout_of(p: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-/// The command, found as `execvp` would, then each link target and `#!` interpreter it leads
-/// to (`/usr/bin/env X` resolves X on PATH).
-fn program_paths(program: &str, cwd: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut next = vec![program.to_string()];
-    for _ in 0..HOPS {
-        let Some(name) = next.pop() else {
-            break;
-        };
-        let Some(found) = which(&name, cwd) else {
-            continue;
-        };
-        out.push(found.clone());
-        // Each link on the way (a venv's python → the interpreter it was made from).
-        out.extend(links(&found));
-        if let Ok(real) = std::fs::canonicalize(&found)
-            && let Some((interp, arg)) = shebang(&real)
-        {
-            let base = Path::new(&interp).file_name().and_then(|n| n.to_str());
-            if base == Some("env") {
-                if let Some(a) = arg {
-                    next.push(a);
-                }
-            } else {
-                next.push(interp);
-            }
-        }
-    }
-    out
-}
-
-/// The first match of `name` on PATH (or `name` itself when it holds a slash).
-pub(crate) fn which(name: &str, cwd: &Path) -> Option<PathBuf> {
-    if name.contains('/') {
-        let p = cwd.join(name);
-        return p.exists().then_some(p);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| cwd.join(d).join(name))
-        .find(|p| p.is_file())
-}
-
-/// `#!interpreter [arg]` of a script: the interpreter, and the first word after it (the
-/// program `env` runs; `-S` and other flags skipped).
-fn shebang(p: &Path) -> Option<(String, Option<String>)> {
-    use std::io::Read;
-    let mut head = [0u8; 256];
-    let n = std::fs::File::open(p).ok()?.read(&mut head).ok()?;
-    let text = std::str::from_utf8(&head[..n]).ok()?;
-    let line = text.strip_prefix("#!")?.lines().next()?;
-    let mut words = line.split_whitespace();
-    let interp = words.next()?.to_string();
-    let arg = words.find(|w| !w.starts_with('-')).map(str::to_string);
-    Some((interp, arg))
-}
-
-/// The installation a program lies in: `…/bin/x` → `…` (also `sbin`, `shims`, `libexec`,
-/// `node_modules/.bin`),
-/// else its folder. Never the home folder itself, `~/.local` or `/`: there only the folder.
-fn install_root(p: &Path, home: Option<&Path>) -> PathBuf {
-    let parent = p.parent().unwrap_or(Path::new("/"));
-    let named = parent.file_name().and_then(|n| n.to_str());
-    if matches!(named, Some("bin" | "sbin" | "shims" | "libexec" | ".bin"))
-        && let Some(up) = parent.parent()
-    {
-        let too_wide =
-            up == Path::new("/") || home.is_some_and(|h| up == h || up == h.join(".local"));
-        if !too_wide {
-            return up.to_path_buf();
-        }
-    }
-    parent.to_path_buf()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_install_root_is_above_its_bin_but_never_home_or_root() {
-        let home = Path::new("/root");
-        assert_eq!(
-            install_root(
-                Path::new("/root/.pyenv/versions/3.12/bin/python3"),
-                Some(home)
-            ),
-            PathBuf::from("/root/.pyenv/versions/3.12")
-        );
-        assert_eq!(
-            install_root(Path::new("/root/.pyenv/shims/python3"), Some(home)),
-            PathBuf::from("/root/.pyenv")
-        );
-        assert_eq!(
-            install_root(Path::new("/root/.local/bin/uvx"), Some(home)),
-            PathBuf::from("/root/.local/bin")
-        );
-        assert_eq!(
-            install_root(Path::new("/root/bin/tool"), Some(home)),
-            PathBuf::from("/root/bin")
-        );
-        assert_eq!(
-            install_root(Path::new("/srv/app/server.py"), Some(home)),
-            PathBuf::from("/srv/app")
-        );
-    }
-
-    #[test]
-    fn a_hidden_path_splits_its_tree() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join(".git")).unwrap();
-        std::fs::write(root.join(".git/config"), "x").unwrap();
-        std::fs::create_dir_all(root.join("src")).unwrap();
-        std::fs::write(root.join("package.json"), "{}").unwrap();
-        let mut reads = Reads::default();
-        let mut budget = BUDGET;
-        grant(root, &[root.join(".git")], &mut reads, &mut budget);
-        assert_eq!(reads.list, vec![root.to_path_buf()]);
-        assert!(reads.full.contains(&root.join("src")));
-        assert!(reads.full.contains(&root.join("package.json")));
-        assert!(!reads.full.iter().any(|p| p.starts_with(root.join(".git"))));
-    }
-
-    #[test]
-    fn shebangs_name_their_interpreter_or_envs_program() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = dir.path().join("a");
-        std::fs::write(&a, "#!/usr/bin/env -S node --flag\n").unwrap();
-        assert_eq!(
-            shebang(&a),
-            Some(("/usr/bin/env".into(), Some("node".into())))
-        );
-        std::fs::write(&a, "#!/opt/py/bin/python3\nprint()\n").unwrap();
-        assert_eq!(shebang(&a), Some(("/opt/py/bin/python3".into(), None)));
-        std::fs::write(&a, "plain").unwrap();
-        assert_eq!(shebang(&a), None);
-    }
-}
+#[path = "reads_tests.rs"]
+mod tests;

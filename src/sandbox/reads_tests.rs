@@ -1,0 +1,64 @@
+//! Tests of `reads`.
+
+use super::*;
+use crate::sandbox::programs::shebang;
+
+#[test]
+fn an_install_root_is_above_its_bin_but_never_home_or_root() {
+    let home = Path::new("/root");
+    assert_eq!(
+        install_root(
+            Path::new("/root/.pyenv/versions/3.12/bin/python3"),
+            Some(home)
+        ),
+        PathBuf::from("/root/.pyenv/versions/3.12")
+    );
+    assert_eq!(
+        install_root(Path::new("/root/.pyenv/shims/python3"), Some(home)),
+        PathBuf::from("/root/.pyenv")
+    );
+    assert_eq!(
+        install_root(Path::new("/root/.local/bin/uvx"), Some(home)),
+        PathBuf::from("/root/.local/bin")
+    );
+    assert_eq!(
+        install_root(Path::new("/root/bin/tool"), Some(home)),
+        PathBuf::from("/root/bin")
+    );
+    assert_eq!(
+        install_root(Path::new("/srv/app/server.py"), Some(home)),
+        PathBuf::from("/srv/app")
+    );
+}
+
+#[test]
+fn a_hidden_path_splits_its_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/config"), "x").unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("package.json"), "{}").unwrap();
+    let mut reads = Reads::default();
+    let mut budget = BUDGET;
+    grant(root, &[root.join(".git")], &mut reads, &mut budget);
+    assert_eq!(reads.list, vec![root.to_path_buf()]);
+    assert!(reads.full.contains(&root.join("src")));
+    assert!(reads.full.contains(&root.join("package.json")));
+    assert!(!reads.full.iter().any(|p| p.starts_with(root.join(".git"))));
+}
+
+#[test]
+fn shebangs_name_their_interpreter_or_envs_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    std::fs::write(&a, "#!/usr/bin/env -S node --flag\n").unwrap();
+    assert_eq!(
+        shebang(&a),
+        Some(("/usr/bin/env".into(), Some("node".into())))
+    );
+    std::fs::write(&a, "#!/opt/py/bin/python3\nprint()\n").unwrap();
+    assert_eq!(shebang(&a), Some(("/opt/py/bin/python3".into(), None)));
+    std::fs::write(&a, "plain").unwrap();
+    assert_eq!(shebang(&a), None);
+}
