@@ -9,11 +9,13 @@ pub mod fork;
 mod inputs;
 mod lint_delta;
 pub mod policy;
+pub mod prepare;
 pub mod relay;
 pub mod settings;
 pub mod shards;
 pub mod sinks;
 pub mod templates;
+pub mod workflow;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

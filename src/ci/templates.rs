@@ -78,9 +78,11 @@ lint_fail_on = "error"        # error | warning | never
 fail_on_new = "warning"       # error | warning | never
 lock_check = "fail"           # fail | warn | off
 out = "toolgate-out"
-# The base to compare with: a baseline file committed on the default branch
-# (`toolgate ci --write-baseline toolgate-baseline.json`) or a downloaded output directory.
-# base = "toolgate-baseline.json"
+# The base to compare with: the output of the last successful run on the default branch, which
+# the workflow (toolgate.yml) downloads here before the gate (none on the first run: a notice).
+# A committed baseline file works too: `toolgate ci --write-baseline toolgate-baseline.json`,
+# commit it, and set base = "toolgate-baseline.json".
+base = "toolgate-base"
 # badge = "toolgate-badge.svg"
 # comment = true              # post/update one pull-request comment (GitHub)
 # comment_id = "default"      # tells several toolgate comments on one PR apart
@@ -92,7 +94,7 @@ out = "toolgate-out"
 
 /// `uses:` for the action: a SHA pin as given, or the tag with a note to pin it (zizmor's
 /// unpinned-uses audit is told why it is allowed until then).
-fn action_line(action_ref: Option<&str>) -> String {
+pub(crate) fn action_line(action_ref: Option<&str>) -> String {
     let r = action_ref.unwrap_or(ACTION_REF);
     let pinned = r
         .rsplit_once('@')
@@ -106,46 +108,8 @@ fn action_line(action_ref: Option<&str>) -> String {
     }
 }
 
-/// What the workflow `toolgate init` writes does besides the gate.
-#[derive(Clone, Debug, Default)]
-pub struct WorkflowOptions<'a> {
-    /// `uses:` of the action (pinned or the tag).
-    pub action_ref: Option<&'a str>,
-    /// Split the evaluation over a matrix of this many jobs and gate in one fan-in job.
-    pub shards: Option<u32>,
-    /// Publish the badge (SVG and shields endpoint JSON) from the default branch to the
-    /// `toolgate-badge` branch in a job of its own, the only one that may write.
-    pub publish_badge: bool,
-}
-
-const CHECKOUT: &str =
-    "      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
-        with:
-          persist-credentials: false
-          # History, so toolgate reads the gate settings and reviewed files of the base
-          # revision: a pull request cannot move its own goalposts.
-          fetch-depth: 0
-";
-const UPLOAD: &str = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2";
-const DOWNLOAD: &str =
+pub(crate) const DOWNLOAD: &str =
     "actions/download-artifact@d3f86a106a0bac45b974a628896c90dbdf5c8093 # v4.3.0";
-
-/// The gate step's inputs, shared by the one-job and the fan-in workflow.
-const GATE_INPUTS: &str = "          config: toolgate.toml
-          base: toolgate-baseline.json
-          # The comment is posted by toolgate-comment.yml (fork-safe): this job runs the pull
-          # request's code, so it holds a read-only token.
-          comment: false
-          # incremental: true   # re-run only the tasks a change can reach (LLM suites)
-";
-const LLM_HINT: &str =
-    "          # Without a model the gate measures findability (a search over the definitions),
-          # not tool accuracy. For tool accuracy add `model: openai:gpt-4o-mini` and
-          # `max-cost: \"2\"` (dollars; the estimate is printed first) above and its key below;
-          # restore .toolgate-cache with actions/cache so an unchanged PR costs 0 calls.
-        # env:
-        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
-";
 
 /// The fork-safe comment workflow: on `workflow_run` of the evaluation, it downloads the
 /// run's `toolgate` artefact and posts the comment from it (`ci --comment-from`), running none
@@ -187,138 +151,6 @@ jobs:
           comment-from: ${{{{ runner.temp }}}}/toolgate-artifact
 "
     )
-}
-
-pub fn workflow_text(o: &WorkflowOptions) -> String {
-    let action = action_line(o.action_ref);
-    let mut w = String::from(
-        "# Runs toolgate on every pull request: pin check, lint, evaluation, comparison with the
-# committed baseline, a job summary and one sticky comment. Written by `toolgate init`.
-name: toolgate
-
-on:
-  pull_request:
-    # `labeled`: a maintainer's toolgate-accept-settings label is judged on its own event.
-    types: [opened, synchronize, reopened, labeled]
-  push:
-    branches: [main]
-
-permissions: {}
-
-jobs:
-",
-    );
-    let gate_needs = match o.shards {
-        Some(n) => {
-            let list: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
-            w.push_str(&format!(
-                "  # {n} jobs each evaluate one slice of the suite (a stable hash of each task id);
-  # the `toolgate` job joins them and gates exactly as one unsharded run would.
-  evaluate:
-    runs-on: ubuntu-latest
-    if: ${{{{ github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings' }}}}
-    permissions:
-      contents: read
-    strategy:
-      fail-fast: false
-      matrix:
-        shard: [{list}]
-    steps:
-{CHECKOUT}      - uses: {action}
-        with:
-          config: toolgate.toml
-          shard: ${{{{ matrix.shard }}}}/{n}
-{LLM_HINT}      - uses: {UPLOAD}
-        with:
-          name: toolgate-shard-${{{{ matrix.shard }}}}
-          path: toolgate-out/run
-          if-no-files-found: error
-
-",
-                list = list.join(", ")
-            ));
-            // The fan-in runs even when a shard failed, so the comment says which one.
-            "    needs: evaluate
-    if: ${{ !cancelled() && (github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings') }}
-"
-        }
-        None => "    if: ${{ github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings' }}
-",
-    };
-    w.push_str(&format!(
-        "  toolgate:
-    runs-on: ubuntu-latest
-{gate_needs}    permissions:
-      contents: read
-    steps:
-{CHECKOUT}"
-    ));
-    if o.shards.is_some() {
-        w.push_str(&format!(
-            "      - uses: {DOWNLOAD}
-        with:
-          pattern: toolgate-shard-*
-          path: toolgate-shards
-"
-        ));
-    }
-    w.push_str(&format!(
-        "      - uses: {action}
-        id: toolgate
-        with:
-{GATE_INPUTS}"
-    ));
-    if o.shards.is_some() {
-        w.push_str(
-            "          merge: toolgate-shards
-",
-        );
-    } else {
-        w.push_str(LLM_HINT);
-    }
-    w.push_str(&format!(
-        "      - uses: {UPLOAD}
-        if: always()
-        with:
-          name: toolgate
-          path: toolgate-out
-"
-    ));
-    if o.publish_badge {
-        w.push_str(&format!(
-            "
-  # On the default branch only: publish badge.svg and badge.json (a shields.io endpoint) to the
-  # `toolgate-badge` branch. Link them from the README:
-  #   ![toolgate](https://raw.githubusercontent.com/OWNER/REPO/toolgate-badge/badge.svg)
-  #   ![toolgate](https://img.shields.io/endpoint?url=https://raw.githubusercontent.com/OWNER/REPO/toolgate-badge/badge.json)
-  badge:
-    needs: toolgate
-    if: ${{{{ !cancelled() && github.event_name == 'push' && github.ref == 'refs/heads/main' }}}}
-    runs-on: ubuntu-latest
-    permissions:
-      contents: write   # pushes the one `toolgate-badge` branch; nothing else runs here
-    steps:
-      - uses: {DOWNLOAD}
-        with:
-          name: toolgate
-          path: toolgate-out
-      - name: publish the badge
-        env:
-          GH_TOKEN: ${{{{ github.token }}}}
-          REPO: ${{{{ github.repository }}}}
-          SERVER: ${{{{ github.server_url }}}}
-        run: |
-          test -f toolgate-out/badge.svg || {{ echo \"no badge: this run measured nothing\"; exit 0; }}
-          mkdir badge && cp toolgate-out/badge.svg toolgate-out/badge.json badge/
-          cd badge
-          git init -q -b toolgate-badge
-          git add badge.svg badge.json
-          git -c user.name=\"github-actions[bot]\" -c user.email=\"41898282+github-actions[bot]@users.noreply.github.com\" commit -qm \"toolgate badge for ${{GITHUB_SHA}}\"
-          git push -qf \"https://x-access-token:${{GH_TOKEN}}@${{SERVER#https://}}/${{REPO}}.git\" HEAD:toolgate-badge
-"
-        ));
-    }
-    w
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 // `toolgate init`: a starter toolgate.toml and a GitHub workflow.
-#[derive(Args, Debug)]
+#[derive(Args, Clone, Debug)]
 pub struct InitArgs {
     /// Directory to write into.
     #[arg(default_value = ".", value_name = "DIR")]

@@ -84,12 +84,19 @@ pub async fn run(
     let folded = ci::policy::flags::fold(cfg, a)?;
     let mut base_policy = if a.comment_from.is_none() {
         let review_env = if no_github && pr_event { &actions } else { &gh };
-        ci::policy::prepare(review_env, &folded.config, config_path, explicit).await
+        ci::policy::prepare(
+            review_env,
+            &folded.config,
+            config_path,
+            explicit,
+            &folded.origins,
+        )
+        .await
     } else {
         None
     };
     if let Some(p) = &mut base_policy {
-        ci::policy::flags::annotate(&mut p.review, &folded.origins);
+        ci::policy::flags::annotate(&mut p.review, &folded.origins, &p.inherited);
         if let Some(shard) = &a.shard {
             p.review.notes.push(format!(
                 "This job evaluates shard {}/{} only: its exit code says the shard ran, not that the gate passed; the fan-in job (`ci --merge`) gives the verdict. If this workflow has no fan-in job, something set --shard (TOOLGATE_SHARD) to skip the gate.",

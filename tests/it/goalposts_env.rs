@@ -132,3 +132,43 @@ fn comment_from_and_resume_are_refused_in_a_pull_request() {
         assert!(report.to_string().contains(says), "{var}: {report:#}");
     }
 }
+
+/// The README's one-input workflow: no settings file, the server given as the action's input
+/// (`TOOLGATE_SERVER`). In a pull request the job's server applies, since the base revision's
+/// settings set none, and is named as the job's own; a looser switch beside it still does not.
+#[test]
+fn the_job_names_the_server_where_the_base_revision_sets_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir(&dir).unwrap();
+    crate::goalposts::git(&dir, &["init", "-q", "-b", "main"]);
+    std::fs::copy(
+        crate::common::fixture("example/after.json"),
+        dir.join("catalog.json"),
+    )
+    .unwrap();
+    crate::goalposts::git(&dir, &["add", "-A"]);
+    crate::goalposts::git(&dir, &["commit", "-qm", "base"]);
+    let base = crate::goalposts::git(&dir, &["rev-parse", "HEAD"]);
+    std::fs::write(dir.join("README.md"), "change\n").unwrap();
+    let env = [
+        ("TOOLGATE_SERVER", "catalog.json"),
+        ("TOOLGATE_LINT_FAIL_ON", "never"),
+    ];
+    let (code, report, _) = pr_ci_with(&dir, &base, &[], json!({}), &env, &[]);
+    assert_eq!(report["status"], "ok", "{report:#}");
+    assert_eq!(report["server"], "catalog.json", "{report:#}");
+    let notes = report["settings"]["notes"].to_string();
+    assert!(
+        notes.contains("server (variable TOOLGATE_SERVER)"),
+        "{notes}"
+    );
+    assert_eq!(
+        named(
+            &report,
+            "ci.lint_fail_on (from the variable TOOLGATE_LINT_FAIL_ON)"
+        )["applied"],
+        "base"
+    );
+    assert!(code == 0 || code == 1, "{code}: {report:#}");
+}

@@ -35,6 +35,7 @@ mod hostile_secrets;
 mod hostile_text;
 mod incremental;
 mod init_first_try;
+mod init_workflow;
 mod llm;
 mod llm_concurrency;
 mod local;

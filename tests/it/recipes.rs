@@ -53,10 +53,50 @@ fn tool_names(stdout: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// The `run:` lines of the workflow in a recipe's README, before toolgate's own: the install
+/// and build steps as a user copies them.
+fn readme_steps(name: &str) -> Vec<String> {
+    let text =
+        std::fs::read_to_string(root().join("examples").join(name).join("README.md")).unwrap();
+    let start = text.find("```yaml\n").expect("a workflow in the README") + 8;
+    let end = start + text[start..].find("```").unwrap();
+    let y: serde_json::Value = serde_yaml_ng::from_str(&text[start..end]).unwrap();
+    let steps: Vec<String> = y["jobs"]["toolgate"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["run"].as_str())
+        .filter(|r| !r.starts_with("toolgate"))
+        .map(str::to_string)
+        .collect();
+    assert!(!steps.is_empty(), "{name}: no install step");
+    steps
+}
+
+/// Runs `steps` in `dir` with `sh -c`, as a workflow's `run:` would.
+fn run_steps(dir: &Path, steps: &[String], env: &[(&str, String)]) {
+    for step in steps {
+        let o = Command::new("sh")
+            .current_dir(dir)
+            .args(["-c", step])
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "`{step}`: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
 #[test]
 fn node_recipe_says_to_build_first_then_checks_the_built_server() {
     let (_tmp, dir) = recipe("node-server");
-    std::os::unix::fs::symlink(third_party("npm/node_modules"), dir.join("node_modules")).unwrap();
+    assert!(
+        dir.join("package-lock.json").is_file(),
+        "`npm ci` needs the lock file"
+    );
     let o = toolgate()
         .current_dir(&dir)
         .arg("inspect")
@@ -66,12 +106,10 @@ fn node_recipe_says_to_build_first_then_checks_the_built_server() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("npm run build"), "{err}");
-    let built = Command::new("npm")
-        .current_dir(&dir)
-        .args(["run", "--silent", "build"])
-        .status()
-        .unwrap();
-    assert!(built.success());
+    // The README's steps as written: `npm ci && npm run build`, from the committed lock file.
+    let steps = readme_steps("node-server");
+    assert!(steps.iter().any(|s| s.contains("npm ci")), "{steps:?}");
+    run_steps(&dir, &steps, &[]);
     let o = toolgate()
         .current_dir(&dir)
         .args(["inspect", "--json"])
@@ -105,15 +143,19 @@ fn python_recipe_runs_through_uv_with_settings_in_pyproject() {
     std::fs::create_dir(dir.join(".git")).unwrap();
     let uv = third_party("venv/bin/uv");
     let cache = root().join(".third-party/uv-cache");
-    let synced = Command::new(&uv)
-        .current_dir(&dir)
-        .args(["sync", "--quiet"])
-        .env("UV_CACHE_DIR", &cache)
-        .status()
-        .unwrap();
-    assert!(synced.success(), "uv sync");
-    // uv on PATH for the server command; settings found from a folder below.
+    // The README's steps as written (`uv sync --frozen`, from the committed uv.lock), with uv
+    // on PATH as setup-uv leaves it; settings found from a folder below.
     let path = on_path(&uv);
+    let steps = readme_steps("python-server");
+    assert_eq!(steps, ["uv sync --frozen"]);
+    run_steps(
+        &dir,
+        &steps,
+        &[
+            ("PATH", path.clone()),
+            ("UV_CACHE_DIR", cache.display().to_string()),
+        ],
+    );
     let o = toolgate()
         .current_dir(dir.join("src"))
         .args(["inspect", "--json"])

@@ -115,11 +115,92 @@ pub fn fold(cfg: &Config, a: &CiArgs) -> anyhow::Result<Folded> {
     })
 }
 
+/// Settings the job may give (as an action input, a flag or a variable) where the base
+/// revision's settings file sets nothing: what to check and with what (the server, the task
+/// file, the models, the base, the belt) and budgets (a run cut short by one is partial, never
+/// a pass). Then the job's value applies and is named as the job's, not reviewed in a settings
+/// file. Thresholds and switches are not here: a looser one than the base's (or its default)
+/// never applies; nor is anything that reaches the server or a provider (credentials passed
+/// through, sandbox, writes, headers, the provider's URL).
+const JOB_MAY_SET: &[&str] = &[
+    "server",
+    "ci.mcp_config",
+    "ci.models",
+    "ci.tasks",
+    "ci.base",
+    "ci.belt",
+    "ci.trials",
+    "ci.split",
+    "ci.seed",
+    "ci.max_steps",
+    "ci.max_calls",
+    "ci.max_cost",
+];
+
+fn at<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+    key.split('.').try_fold(v, |v, k| v.get(k))
+}
+
+/// Copies into `base` the job's values (in `head`, given as flags or variables per `origins`)
+/// of the keys in [`JOB_MAY_SET`] that `base` leaves unset; returns them with their origins.
+pub fn inherit(
+    base: &mut Config,
+    head: &Config,
+    origins: &BTreeMap<String, String>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut b = serde_json::to_value(&*base)?;
+    let h = serde_json::to_value(head)?;
+    let mut taken = Vec::new();
+    for (key, from) in origins {
+        if !JOB_MAY_SET.contains(&key.as_str()) || !at(&b, key).is_none_or(empty) {
+            continue;
+        }
+        let Some(value) = at(&h, key).cloned() else {
+            continue;
+        };
+        let (parent, leaf) = match key.rsplit_once('.') {
+            Some((p, l)) => (at_mut(&mut b, p), l),
+            None => (Some(&mut b), key.as_str()),
+        };
+        if let Some(obj) = parent.and_then(|p| p.as_object_mut()) {
+            obj.insert(leaf.to_string(), value);
+            taken.push((key.clone(), from.clone()));
+        }
+    }
+    let dir = base.dir.clone();
+    *base = serde_json::from_value(b)?;
+    base.dir = dir;
+    Ok(taken)
+}
+
+fn at_mut<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut serde_json::Value> {
+    key.split('.').try_fold(v, |v, k| v.get_mut(k))
+}
+
+/// Says which settings the job gave where the base revision's settings set nothing.
+pub fn note_inherited(review: &mut SettingsReview, taken: &[(String, String)]) {
+    if taken.is_empty() {
+        return;
+    }
+    let list: Vec<String> = taken.iter().map(|(k, f)| format!("{k} ({f})")).collect();
+    review.notes.push(format!(
+        "Given by this job where the base revision's settings set nothing, so applied as the job's own (not reviewed in a settings file; put them in toolgate.toml to have them reviewed): {}.",
+        list.join(", ")
+    ));
+}
+
 /// Names where each changed setting came from, and lists the settings given as flags or
 /// variables that the base revision also has (so each is seen to have been checked).
-pub fn annotate(review: &mut SettingsReview, origins: &BTreeMap<String, String>) {
+pub fn annotate(
+    review: &mut SettingsReview,
+    origins: &BTreeMap<String, String>,
+    inherited: &[(String, String)],
+) {
     let mut same = Vec::new();
     for (setting, from) in origins {
+        if inherited.iter().any(|(k, _)| k == setting) {
+            continue;
+        }
         match review.changes.iter_mut().find(|c| &c.setting == setting) {
             Some(change) => change.setting = format!("{setting} (from the {from})"),
             None => same.push(format!("{setting} ({from})")),
@@ -181,7 +262,7 @@ mod tests {
             }],
             ..Default::default()
         };
-        annotate(&mut review, &f.origins);
+        annotate(&mut review, &f.origins, &[]);
         assert!(
             review.changes[0]
                 .setting
@@ -192,5 +273,42 @@ mod tests {
             "{:?}",
             review.notes
         );
+    }
+
+    #[test]
+    fn the_job_sets_only_what_to_check_where_the_base_sets_nothing() {
+        let mut base = Config::default();
+        base.ci.tasks = Some("reviewed.jsonl".into());
+        let mut head = Config {
+            server: Some("node dist/index.js".into()),
+            ..Default::default()
+        };
+        head.ci.tasks = Some("easy.jsonl".into());
+        head.ci.lock_check = Some(crate::gate::LockCheck::Off);
+        head.connect.pass_env = vec!["GITHUB_TOKEN".into()];
+        let origins: BTreeMap<String, String> =
+            ["server", "ci.tasks", "ci.lock_check", "connect.pass_env"]
+                .into_iter()
+                .map(|k| (k.to_string(), "variable X".to_string()))
+                .collect();
+        let taken = inherit(&mut base, &head, &origins).unwrap();
+        assert_eq!(taken, [("server".to_string(), "variable X".to_string())]);
+        assert_eq!(base.server.as_deref(), Some("node dist/index.js"));
+        // The base's own task file stays; a switch and a credential are never the job's.
+        assert_eq!(
+            base.ci.tasks.as_deref(),
+            Some(std::path::Path::new("reviewed.jsonl"))
+        );
+        assert_eq!(base.ci.lock_check, None);
+        assert!(base.connect.pass_env.is_empty());
+        let mut review = SettingsReview::default();
+        note_inherited(&mut review, &taken);
+        annotate(&mut review, &origins, &taken);
+        assert!(
+            review.notes[0].contains("server (variable X)"),
+            "{:?}",
+            review.notes
+        );
+        assert!(!review.notes[1].contains("server"), "{:?}", review.notes);
     }
 }

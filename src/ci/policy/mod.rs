@@ -31,6 +31,9 @@ pub struct Prepared {
     /// Why the base revision could not be read: the gate cannot be judged (exit 2) unless a
     /// maintainer's override accepts the pull request's own settings.
     pub unreadable: Option<String>,
+    /// Settings the job gave where the base revision's settings set nothing (see
+    /// [`flags::inherit`]), with where each came from.
+    pub inherited: Vec<(String, String)>,
 }
 
 /// Whether the override label lets this pull request's own values apply, and what to say.
@@ -102,6 +105,7 @@ pub async fn prepare(
     head: &Config,
     config_path: Option<&std::path::Path>,
     explicit: bool,
+    origins: &std::collections::BTreeMap<String, String>,
 ) -> Option<Prepared> {
     if !gh.actions {
         return None;
@@ -133,6 +137,7 @@ pub async fn prepare(
                 review,
                 tree: None,
                 unreadable: (!overridden).then_some(why),
+                inherited: Vec::new(),
             });
         }
     };
@@ -190,8 +195,18 @@ pub async fn prepare(
             }
         }
     };
+    let mut inherited = Vec::new();
     let config = match base {
-        Some(base) => {
+        Some(mut base) => {
+            match flags::inherit(&mut base, head, origins) {
+                Ok(taken) => {
+                    flags::note_inherited(&mut review, &taken);
+                    inherited = taken;
+                }
+                Err(e) => review.notes.push(format!(
+                    "The job's own settings could not be laid over the base revision's ({e:#}): only the base revision's apply."
+                )),
+            }
             let (config, changes) = review_settings(&base, head, overridden);
             review.changes.extend(changes);
             config
@@ -203,6 +218,7 @@ pub async fn prepare(
         review,
         tree: Some(tree),
         unreadable: unreadable.filter(|_| !overridden),
+        inherited,
     })
 }
 
