@@ -46,6 +46,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
                 .unwrap_or(models::provider::DEFAULT_CONCURRENCY),
             max_steps: args.max_steps.max(1),
             shard: args.shard,
+            only: args.only.clone(),
             incremental: None,
             model: model_options(args)?,
             max_cost: args.max_cost,

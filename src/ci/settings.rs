@@ -131,6 +131,7 @@ pub fn resolve(
         concurrency: pick!(concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
         max_steps: pick!(max_steps).unwrap_or(1).max(1),
         shard: None,
+        only: Vec::new(),
         incremental: None,
         model: Default::default(),
         max_cost: pick!(max_cost),

@@ -188,9 +188,37 @@ pub fn write_github(
     let Some(p) = &gh.output else {
         return Ok(());
     };
-    let first = r.run.results.first().map(|m| &m.metrics.accuracy);
+    // A run that measured nothing (exit 2) has no score: its outputs say why instead.
+    let errored = r.status == CiStatus::Errored;
+    let first = r
+        .run
+        .results
+        .first()
+        .map(|m| &m.metrics.accuracy)
+        .filter(|_| !errored);
     let score = |f: fn(&crate::score::Rate) -> f64| {
         first.map(|a| format!("{:.4}", f(a))).unwrap_or_default()
+    };
+    let cause = if errored {
+        let causes: Vec<String> = r
+            .failures
+            .iter()
+            .filter(|f| f.exit() == crate::gate::Exit::CouldNotRun)
+            .map(ToString::to_string)
+            .collect();
+        let text = if causes.is_empty() {
+            r.reasons.join("; ")
+        } else {
+            causes.join("; ")
+        };
+        let line = text.lines().next().unwrap_or_default().to_string();
+        if line.is_empty() {
+            "the run measured nothing".to_string()
+        } else {
+            line
+        }
+    } else {
+        String::new()
     };
     let mut outs: Vec<(&str, String)> = vec![
         ("passed", r.passed.to_string()),
@@ -228,7 +256,7 @@ pub fn write_github(
         ("catalog-sha256", r.catalog_sha256.clone()),
         ("suite-sha256", r.run.suite.sha256.clone()),
         ("comment-url", comment_url.to_string()),
-        ("error", String::new()),
+        ("error", cause),
         (
             "out-dir",
             r.outputs
@@ -240,6 +268,7 @@ pub fn write_github(
     ];
     let delta = r
         .first_comparison()
+        .filter(|_| !errored)
         .map(|m| format!("{:.4}", m.overall.delta))
         .unwrap_or_default();
     outs.push(("score-delta", delta));

@@ -114,6 +114,10 @@ pub struct OutputArgs {
     /// Format printed on stdout.
     #[arg(long, value_enum, default_value_t = Format::Terminal)]
     pub format: Format,
+    /// List every info finding in the terminal and in annotations (`--format github`); by
+    /// default they are folded to one line per rule (JSON, SARIF and Markdown keep each one).
+    #[arg(long)]
+    pub all_findings: bool,
     /// Also write the JSON report (v1 schema) to FILE.
     #[arg(long, value_name = "FILE")]
     pub output_json: Option<PathBuf>,
@@ -304,6 +308,11 @@ pub struct RunArgs {
     /// confusion matrix keeps scoring the first call.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub max_steps: u32,
+    /// Re-measure only these tools (repeatable or comma-separated): the suite's tasks that
+    /// expect one of them or lure toward one, against the whole catalog. run.json records it;
+    /// its score is the subset's, so it is never compared as the whole suite's.
+    #[arg(long, value_name = "TOOL", value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Measure a description change without touching the server: `TOOL:new description`
     /// re-runs that tool's tasks (expected or lure) against a catalog where only that
     /// description is patched, and compares paired trials with an exact McNemar test.

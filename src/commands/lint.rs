@@ -71,7 +71,7 @@ pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
         print(&crate::lint::settings::Accepted::stubs(&open));
         return Ok(Exit::Pass);
     }
-    let text = render_lint(&report, args.output.format);
+    let text = crate::report::render_lint_as(&report, args.output.format, args.output.all_findings);
     if args.output.format == crate::report::Format::Github {
         // Annotations are workflow commands by design (their data escaped where made).
         crate::out::command(&text);

@@ -22,8 +22,49 @@ fn given(flag: &str) -> bool {
     std::env::args().any(|a| a == flag || a.starts_with(&eq))
 }
 
+/// `--only TOOL…`: the suite's tasks that expect one of the tools or lure toward one; the
+/// catalog stays whole, so each is still chosen among every tool.
+fn only_tasks(
+    catalog: &crate::catalog::Catalog,
+    tasks: Vec<crate::tasks::Task>,
+    only: &[String],
+) -> anyhow::Result<Vec<crate::tasks::Task>> {
+    if only.is_empty() {
+        return Ok(tasks);
+    }
+    let names: Vec<String> = catalog.tools.iter().map(|t| t.name().to_string()).collect();
+    if let Some(missing) = only.iter().find(|t| !names.contains(t)) {
+        bail!(
+            "--only {}: the catalog has no tool of that name (its tools: {})",
+            crate::report::terminal::plain(missing),
+            crate::report::terminal::plain(&crate::text::list_some(&names, 10))
+        );
+    }
+    let total = tasks.len();
+    let kept: Vec<crate::tasks::Task> = tasks
+        .into_iter()
+        .filter(|t| {
+            t.expected.as_ref().is_some_and(|e| only.contains(&e.tool))
+                || t.lure.as_ref().is_some_and(|l| only.contains(l))
+        })
+        .collect();
+    if kept.is_empty() {
+        bail!(
+            "--only {}: no task of the suite expects these tools or lures toward them",
+            crate::report::terminal::plain(&only.join(","))
+        );
+    }
+    crate::elog!(
+        "--only: {} of the suite's {total} tasks (those that expect {} or lure toward them), each among all {} tools of the catalog; the score is this subset's",
+        kept.len(),
+        crate::report::terminal::plain(&only.join(", ")),
+        names.len()
+    );
+    Ok(kept)
+}
+
 /// `--resume` continues the run as it was asked (issue 43 point 4): each setting the run
-/// recorded (trials, split, steps, seed, base URL, concurrency) is reused when it is not given
+/// recorded (trials, split, steps, seed, base URL, concurrency, --only) is reused when it is not given
 /// again, and one given with another value is refused rather than mixing two runs in one.
 fn reuse_recorded(opts: &mut EvalOptions, prev: &RunFile, dir: &Path) -> anyhow::Result<()> {
     let differs = |flag: &str, recorded: String, given: String| {
@@ -58,6 +99,20 @@ fn reuse_recorded(opts: &mut EvalOptions, prev: &RunFile, dir: &Path) -> anyhow:
             "--max-steps",
             prev.max_steps.to_string(),
             opts.max_steps.to_string(),
+        ));
+    }
+    let recorded = prev.only.clone().unwrap_or_default();
+    if !given("--only") {
+        opts.only = recorded;
+    } else if opts.only != recorded {
+        return Err(differs(
+            "--only",
+            if recorded.is_empty() {
+                "(the whole suite)".into()
+            } else {
+                recorded.join(",")
+            },
+            opts.only.join(","),
         ));
     }
     if opts.model.llm.seed.is_none() {
@@ -123,7 +178,11 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     }
     crate::fsio::pin_reviewed([tasks_path.as_path()])?;
     let own = load_catalog(&server, cfg).await?;
-    let tasks = eval::load_tasks(&own, &tasks_path, opts.split)?;
+    let tasks = only_tasks(
+        &own,
+        eval::load_tasks(&own, &tasks_path, opts.split)?,
+        &opts.only,
+    )?;
     let mut alone = Vec::new();
     let (catalog, belt, curve_input) = match &args.belt {
         Some(_) if args.fix || !args.mutate.is_empty() => {
@@ -175,8 +234,10 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     rd.run.ablation = ablation(args, &opts, &catalog, &tasks, policy.alpha).await?;
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
-    if decision.passed() {
+    if decision.passed() && opts.only.is_empty() {
         write_badge(&rd.run, &args.gate)?;
+    } else if !opts.only.is_empty() && args.gate.badge.is_some() {
+        crate::elog!("no badge: a --only run measures a subset of the suite, not the server");
     }
     print_run(&rd.run, args.format);
     Ok(verdict(&decision))

@@ -24,6 +24,9 @@ pub struct EvalOptions {
     pub max_steps: u32,
     /// Run only this slice of the suite (`--shard K/N`).
     pub shard: Option<super::shard::Shard>,
+    /// The tools re-measured (`run --only`); empty for the whole suite. The tasks are chosen
+    /// before the evaluation starts; this is recorded in run.json.
+    pub only: Vec<String>,
     /// Reuse this base's decisions where a change cannot reach (`--incremental`).
     pub incremental: Option<IncrementalBase>,
     pub model: ModelOptions,
@@ -51,6 +54,7 @@ impl Default for EvalOptions {
             concurrency: 4,
             max_steps: 1,
             shard: None,
+            only: Vec::new(),
             incremental: None,
             model: ModelOptions::default(),
             max_cost: None,

@@ -171,6 +171,7 @@ pub async fn evaluate(
                 base_url: RunFile::resumable_url(opts.model.base_url.as_deref()),
                 concurrency: opts.model.llm.concurrency,
                 shard: opts.shard,
+                only: (!opts.only.is_empty()).then(|| opts.only.clone()),
                 reused: None,
                 belt: None,
                 curve: None,

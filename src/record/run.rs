@@ -235,6 +235,10 @@ pub struct RunFile {
     /// The slice of the suite this run covers (`--shard K/N`); absent for a whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<super::shard::Shard>,
+    /// The tools this run re-measured (`--only`): the suite's tasks that expect one of them or
+    /// lure toward one, against the whole catalog; absent for a run of the whole suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only: Option<Vec<String>>,
     /// Decisions reused from a base (`--incremental`); absent for a run that made them all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused: Option<super::reuse::Reuse>,

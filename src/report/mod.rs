@@ -30,10 +30,17 @@ pub enum Format {
     Markdown,
 }
 
-/// A lint report in `format`.
+/// A lint report in `format`, info findings folded to one line per rule in the terminal and
+/// in annotations (JSON, SARIF and Markdown keep each one).
 pub fn render_lint(report: &LintReport, format: Format) -> String {
+    render_lint_as(report, format, false)
+}
+
+/// [`render_lint`], with every info finding on its own line when `every` (`--all-findings`).
+pub fn render_lint_as(report: &LintReport, format: Format, every: bool) -> String {
     match format {
-        Format::Terminal => terminal::lint(report),
+        Format::Terminal => terminal::lint(report, every),
+        Format::Github if !every => github::annotations_folded(report),
         Format::Json => pretty(&serde_json::to_value(report).unwrap_or_default()),
         Format::Sarif => pretty(&sarif::lint(report)),
         Format::Github => github::annotations(report),

@@ -121,12 +121,25 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
 }
 
 /// The findings and the summary line; severities coloured when the process's palette is on.
-pub fn lint(report: &LintReport) -> String {
-    lint_in(report, super::style::palette())
+/// Info findings are folded to one line per rule unless `every`.
+pub fn lint(report: &LintReport, every: bool) -> String {
+    lint_in(report, super::style::palette(), every)
 }
 
-fn lint_in(report: &LintReport, p: Palette) -> String {
+/// One rule's folded info findings: how many, in which tools, and the first one's message.
+#[derive(Default)]
+struct Folded<'a> {
+    findings: usize,
+    tools: std::collections::BTreeSet<&'a str>,
+    first: Option<String>,
+}
+
+/// Tools a folded line names before "…".
+const FOLDED_TOOLS_SHOWN: usize = 3;
+
+fn lint_in(report: &LintReport, p: Palette, every: bool) -> String {
     let mut out = String::new();
+    let mut folded: std::collections::BTreeMap<(&str, &str), Folded> = Default::default();
     // One line per finding; each rule's fix once, after the findings, with its count (a rule
     // that fires on forty parameters does not repeat its advice forty times).
     // A rule whose findings each carry their own fix ("declare \"enum\": [...]") keeps it
@@ -142,6 +155,16 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
     let all: Vec<&crate::report::ReportFinding> = report.findings.iter().collect();
     for shown in crate::lint::report::grouped(&all) {
         let f = shown.first;
+        if !every && f.severity == Severity::Info {
+            let e = folded.entry((&f.code, &f.slug)).or_default();
+            e.findings += 1;
+            e.tools.extend(shown.tools.iter().copied());
+            e.first.get_or_insert_with(|| shown.message.clone());
+            if shared(&f.code) {
+                by_rule.entry((&f.code, &f.slug)).or_insert((0, &f.help)).0 += shown.tools.len();
+            }
+            continue;
+        }
         let tool = match shown.tools.len() {
             1 => f.tool.clone(),
             n => Some(format!(
@@ -169,6 +192,33 @@ fn lint_in(report: &LintReport, p: Palette) -> String {
         } else {
             out.push_str(&format!("        fix: {}\n", plain(&f.help)));
         }
+    }
+    for ((code, slug), e) in &folded {
+        let names: Vec<String> = e
+            .tools
+            .iter()
+            .take(FOLDED_TOOLS_SHOWN)
+            .map(|t| plain(t))
+            .collect();
+        let more = if e.tools.len() > FOLDED_TOOLS_SHOWN {
+            ", …"
+        } else {
+            ""
+        };
+        let where_ = match e.tools.len() {
+            0 => "the catalog".to_string(),
+            1 => format!("1 tool ({}{more})", names.join(", ")),
+            n => format!("{n} tools ({}{more})", names.join(", ")),
+        };
+        out.push_str(&format!(
+            "{} {code} {slug}  {} finding(s) in {where_}, e.g.: {}\n",
+            p.severity(Severity::Info, &format!("{:<7}", Severity::Info.as_str())),
+            e.findings,
+            plain(e.first.as_deref().unwrap_or_default())
+        ));
+    }
+    if !folded.is_empty() {
+        out.push_str("(info findings are folded to one line per rule: `toolgate lint --all-findings` lists each)\n");
     }
     for ((code, slug), (n, help)) in &by_rule {
         out.push_str(&format!("fix {code} {slug} ({n}): {}\n", plain(help)));
@@ -219,6 +269,68 @@ const ACCEPTED_SHOWN: usize = 10;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn info_findings_fold_to_one_line_per_rule_unless_every_one_is_asked() {
+        use crate::lint::Severity;
+        use crate::report::{LintReport, ReportFinding};
+        let finding = |tool: &str, code: &str, severity: Severity| ReportFinding {
+            code: code.into(),
+            slug: "slug".into(),
+            severity,
+            tool: Some(tool.into()),
+            pointer: format!("/{tool}/{code}"),
+            message: format!("about {tool}\u{1b}[31m"),
+            help: "fix it".into(),
+            docs_url: String::new(),
+            file: None,
+            line: None,
+            related: vec![],
+            pair: None,
+            group: None,
+        };
+        let mut report = LintReport {
+            schema_version: String::new(),
+            toolgate_version: String::new(),
+            source: String::new(),
+            catalog_sha256: String::new(),
+            tool_count: 5,
+            tokenizer: String::new(),
+            total_tokens: 0,
+            summary: Default::default(),
+            findings: vec![],
+            accepted: vec![],
+        };
+        for t in ["a", "b", "c", "d", "e"] {
+            report.findings.push(finding(t, "TG007", Severity::Info));
+        }
+        report
+            .findings
+            .push(finding("a", "TG004", Severity::Warning));
+        let p = super::Palette::PLAIN;
+        let folded = super::lint_in(&report, p, false);
+        let info: Vec<&str> = folded.lines().filter(|l| l.starts_with("info")).collect();
+        assert_eq!(info.len(), 1, "{folded}");
+        assert!(
+            info[0].contains("5 finding(s) in 5 tools (a, b, c, …)"),
+            "{folded}"
+        );
+        assert!(
+            !folded.contains('\u{1b}'),
+            "server text is escaped: {folded}"
+        );
+        assert!(folded.contains("warning TG004"), "{folded}");
+        assert!(folded.contains("--all-findings"), "{folded}");
+        // The rule's fix still counts every tool once.
+        assert!(folded.contains("fix TG007 slug (5)"), "{folded}");
+        let every = super::lint_in(&report, p, true);
+        assert_eq!(
+            every.lines().filter(|l| l.starts_with("info")).count(),
+            5,
+            "{every}"
+        );
+        assert!(!every.contains("--all-findings"), "{every}");
+    }
+
     #[test]
     fn first_sentences_stop_at_the_sentence_not_at_a_dot_in_a_word() {
         assert_eq!(

@@ -391,3 +391,38 @@ s.serve_forever()
         assert!(!tmp.path().join("nogh/toolgate").exists());
     }
 }
+
+/// Issue 43 point 4: a run that measured nothing (exit 2: here a threshold asked of a suite
+/// nobody reviewed) writes the `error` output with its cause and no score.
+#[test]
+fn an_errored_run_names_its_cause_and_writes_no_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("output");
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["ci", "--server", &fixture("example/after.json")])
+        .args(["--lock", &fixture("example/toolgate.lock")])
+        .args(["--fail-under", "0.5", "--comment", "false"])
+        .env("GITHUB_ACTIONS", "true")
+        .env("GITHUB_OUTPUT", &out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let value = |k: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{k}=")))
+            .unwrap_or_else(|| panic!("no {k} output: {text}"))
+            .to_string()
+    };
+    assert_eq!(value("passed"), "false");
+    assert_eq!(value("score"), "", "{text}");
+    assert_eq!(value("score-low"), "");
+    let error = value("error");
+    assert!(error.contains("review"), "the cause is named: {error}");
+}

@@ -142,3 +142,90 @@ async fn an_endpoint_that_only_fails_is_stopped_after_a_few_replies() {
     let run_json = read_json(&out.join("run.json"));
     assert_ne!(run_json["status"], "complete", "{run_json:#}");
 }
+
+/// Issue 43 point 4: `run --only TOOL…` re-measures a subset (the tasks that expect one of the
+/// tools or lure toward one) against the whole catalog, records it, and keeps it on resume.
+#[test]
+fn run_only_remeasures_a_subset_against_the_whole_catalog() {
+    use crate::common::{fixture, toolgate};
+    let dir = tempfile::tempdir().unwrap();
+    let (server, tasks) = (
+        fixture("example/after.json"),
+        fixture("example/tasks.jsonl"),
+    );
+    let only = ["create_event", "find_events"];
+    // The subset, counted here from the task file itself.
+    let mut want = HashSet::new();
+    for line in std::fs::read_to_string(&tasks).unwrap().lines() {
+        let t: serde_json::Value = serde_json::from_str(line).unwrap();
+        let expects = t["expected"]["tool"]
+            .as_str()
+            .is_some_and(|x| only.contains(&x));
+        let lures = t["lure"].as_str().is_some_and(|x| only.contains(&x));
+        if expects || lures {
+            want.insert(t["id"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(want.len() > 10 && want.len() < 130, "{}", want.len());
+    let out = dir.path().join("run");
+    let o = toolgate()
+        .args([
+            "run",
+            &server,
+            "-t",
+            &tasks,
+            "--only",
+            &only.join(","),
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["only"], serde_json::json!(only));
+    assert_eq!(run["suite"]["tasks"], want.len());
+    // Chosen among every tool of the catalog, not the subset's.
+    let all = read_json(std::path::Path::new(&server))["tools"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(run["catalog"]["tools"].as_array().unwrap().len(), all);
+    let got: HashSet<String> = predictions(&out)
+        .iter()
+        .map(|p| p["task_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(got, want);
+    // A resume keeps the subset; another one is refused.
+    let o = toolgate()
+        .args(["run", "--resume"])
+        .arg(&out)
+        .args(["--only", "create_event"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--only"),
+        "{o:?}"
+    );
+    // A tool the catalog does not have is named.
+    let o = toolgate()
+        .args([
+            "run",
+            &server,
+            "-t",
+            &tasks,
+            "--only",
+            "no_such_tool",
+            "--out",
+        ])
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no_such_tool") && err.contains("no tool of that name"),
+        "{err}"
+    );
+}

@@ -43,6 +43,7 @@ pub(crate) fn run(status: RunStatus, k: u64, n: u64, errors: u64) -> RunFile {
         base_url: None,
         concurrency: None,
         shard: None,
+        only: None,
         reused: None,
         belt: None,
         curve: None,

@@ -257,6 +257,9 @@ pub struct RunFileV1 {
     pub concurrency: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<crate::record::shard::Shard>,
+    /// The tools re-measured with `--only`; absent for a run of the whole suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused: Option<crate::record::reuse::Reuse>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,6 +292,7 @@ impl From<internal::RunFile> for RunFileV1 {
             base_url: v.base_url,
             concurrency: v.concurrency,
             shard: v.shard,
+            only: v.only,
             reused: v.reused,
             belt: v.belt,
             curve: v.curve,
@@ -317,6 +321,7 @@ impl From<RunFileV1> for internal::RunFile {
             base_url: v.base_url,
             concurrency: v.concurrency,
             shard: v.shard,
+            only: v.only,
             reused: v.reused,
             belt: v.belt,
             curve: v.curve,
