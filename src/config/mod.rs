@@ -86,7 +86,7 @@ pub struct ConnectConfig {
     )]
     pub sandbox_write: Vec<PathBuf>,
     /// A file or directory the sandboxed server may also read (repeatable or comma-separated):
-    /// besides the system folders, the workspace without .git, its program's installation and
+    /// besides the system folders, the workspace without git's configuration, its program's installation and
     /// the paths its arguments name.
     #[arg(
         long,

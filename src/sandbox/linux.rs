@@ -305,6 +305,9 @@ pub(super) fn prepare(
         if !full.exists() {
             anyhow::bail!("--sandbox-write {}: no such directory", w.display());
         }
+        if let Some(u) = uid {
+            super::uid::warn_unwritable(&full, u);
+        }
         writable.push(full);
     }
     if strict && abi < 4 && !root && !userns_possible() {
@@ -356,7 +359,7 @@ pub(super) fn prepare(
         );
     }
     statement.push_str(if abi > 0 {
-        ", reads only system folders, the workspace without .git, its program's installation and what its arguments name"
+        ", reads only system folders, the workspace without git's configuration, its program's installation and what its arguments name"
     } else {
         ", reads not limited"
     });
@@ -373,8 +376,12 @@ pub(super) fn prepare(
         });
     }
     let home = dir.path().display().to_string();
+    let mut env = vec![("HOME".into(), home.clone()), ("TMPDIR".into(), home)];
+    if uid.is_some() {
+        env.extend(super::uid::git_trusts_any_owner());
+    }
     Ok(Prepared {
-        env: vec![("HOME".into(), home.clone()), ("TMPDIR".into(), home)],
+        env,
         statement,
         uid,
         plan: Some(Plan {

@@ -29,6 +29,8 @@ mod seccomp;
 #[cfg(target_os = "linux")]
 mod statement;
 #[cfg(target_os = "linux")]
+mod uid;
+#[cfg(target_os = "linux")]
 pub mod warden;
 
 use std::path::PathBuf;

@@ -62,8 +62,18 @@ const SENSITIVE: &[&str] = &[
     "/mnt", "/media", "/srv", "/opt", "/usr",
 ];
 
-/// Top-level names in the workspace the server may not read.
-const HIDDEN_NAMES: &[&str] = &[".git", ".toolgate-cache", "toolgate-out"];
+/// Paths in the workspace (and in a repository an argument names) the server may not read:
+/// git's configuration, where `actions/checkout` leaves the job's token (`extraheader`), also
+/// in a submodule's (under `.git/modules`) and a worktree's; toolgate's cache and output. The
+/// rest of `.git` (HEAD, refs, objects: what the files already show) stays readable, so a git
+/// MCP server can open its repository.
+const HIDDEN_NAMES: &[&str] = &[
+    ".git/config",
+    ".git/config.worktree",
+    ".git/modules",
+    ".toolgate-cache",
+    "toolgate-out",
+];
 
 /// Most directory entries looked at while splitting trees around hidden paths and walking
 /// `/etc` (a bound on the work; what is left over is not granted).
@@ -166,8 +176,14 @@ pub(crate) fn plan(launch: &Launch, extra: &[PathBuf]) -> Reads {
         } else {
             checkout_of(&c).unwrap_or_else(|| c.parent().map_or(c.clone(), Path::to_path_buf))
         };
-        for name in HIDDEN_NAMES {
-            hidden.push(root.join(name));
+        // Hidden relative to the repository the path lies in too (an argument naming `.git`).
+        for r in [Some(root.clone()), checkout_of(&root)]
+            .into_iter()
+            .flatten()
+        {
+            for name in HIDDEN_NAMES {
+                hidden.push(r.join(name));
+            }
         }
         if safe(&root) {
             trees.push(root);

@@ -62,3 +62,32 @@ fn shebangs_name_their_interpreter_or_envs_program() {
     std::fs::write(&a, "plain").unwrap();
     assert_eq!(shebang(&a), None);
 }
+
+#[test]
+fn git_configuration_is_hidden_but_the_repository_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = real(dir.path()).join("repo");
+    std::fs::create_dir_all(repo.join(".git/refs")).unwrap();
+    std::fs::create_dir_all(repo.join(".git/modules/sub")).unwrap();
+    std::fs::write(repo.join(".git/config"), "[http]\n\textraheader = x\n").unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    // The workspace elsewhere; the repository named by an argument, even as its `.git`.
+    let ws = tempfile::tempdir().unwrap();
+    for arg in [repo.clone(), repo.join(".git")] {
+        let args = vec![arg.display().to_string()];
+        let reads = plan(
+            &Launch {
+                program: "true",
+                args: &args,
+                cwd: Some(ws.path()),
+            },
+            &[],
+        );
+        let granted = |p: &Path| reads.full.iter().any(|t| p.starts_with(t));
+        assert!(granted(&repo.join(".git/HEAD")), "{arg:?}: {reads:?}");
+        assert!(granted(&repo.join(".git/refs")), "{arg:?}: {reads:?}");
+        for hidden in [".git/config", ".git/modules/sub"] {
+            assert!(!granted(&repo.join(hidden)), "{arg:?} {hidden}: {reads:?}");
+        }
+    }
+}

@@ -183,11 +183,15 @@ fn no_mode_reads_git_credentials_toolgates_home_or_shadow() {
     std::fs::set_permissions(&private, PermissionsExt::from_mode(0o600)).unwrap();
     let own = checkout.join("server.json");
     std::fs::write(&own, "{}").unwrap();
+    // The rest of .git is the repository a git server opens: readable.
+    let head = checkout.join(".git/HEAD");
+    std::fs::write(&head, "ref: refs/heads/main\n").unwrap();
     let args = format!(
-        "--read git={} --read home={} --read shadow=/etc/shadow --read own={}",
+        "--read git={} --read home={} --read shadow=/etc/shadow --read own={} --read head={}",
         git_config.display(),
         private.display(),
-        own.display()
+        own.display(),
+        head.display()
     );
     let run = |flags: &[&str]| -> std::collections::BTreeMap<String, String> {
         let snap = tmp.path().join("snap.json");
@@ -230,10 +234,12 @@ fn no_mode_reads_git_credentials_toolgates_home_or_shadow() {
                 "{flags:?} {route}: {found:?}"
             );
         }
-        assert!(
-            found["read:own"].starts_with("read("),
-            "{flags:?}: {found:?}"
-        );
+        for route in ["read:own", "read:head"] {
+            assert!(
+                found[route].starts_with("read("),
+                "{flags:?} {route}: {found:?}"
+            );
+        }
     }
     let control = run(&["--sandbox", "off"]);
     assert!(control["read:git"].starts_with("read("), "{control:?}");

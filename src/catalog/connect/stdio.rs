@@ -50,6 +50,11 @@ impl StderrTail {
             "eacces",
             "read-only file system",
             "operation not permitted",
+            "not permitted",
+            "access denied",
+            "unable to open",
+            "cannot open",
+            "could not open",
         ]
         .iter()
         .any(|w| text.contains(w))
@@ -255,7 +260,13 @@ pub(super) async fn connect_stdio<V: Visit>(
                 .map(|f| format!(" The connection was cut: {f}."))
                 .unwrap_or_default();
             let hint = if stderr.mentions_permission() {
-                sandbox.failure_hint()
+                // On a line of its own, after the server's words.
+                let h = sandbox.failure_hint();
+                if h.is_empty() {
+                    h
+                } else {
+                    format!("\n{}", h.trim_start())
+                }
             } else {
                 String::new()
             };
