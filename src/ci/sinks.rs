@@ -154,7 +154,7 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
         crate::elog!("toolgate: {e:#}");
     }
     if let Some(p) = &gh.output {
-        let first_line = error.lines().next().unwrap_or_default().to_string();
+        let first_line = github::outputs::inert(&error);
         if let Err(e) =
             github::outputs::write_outputs(p, &[("passed", "false".into()), ("error", first_line)])
         {
@@ -256,7 +256,7 @@ pub fn write_github(
         ("catalog-sha256", r.catalog_sha256.clone()),
         ("suite-sha256", r.run.suite.sha256.clone()),
         ("comment-url", comment_url.to_string()),
-        ("error", cause),
+        ("error", github::outputs::inert(&cause)),
         (
             "out-dir",
             r.outputs

@@ -469,3 +469,39 @@ fn a_new_settings_file_or_a_committed_cache_cannot_loosen_the_gate() {
     let notes = report["settings"]["notes"].to_string();
     assert!(notes.contains("cached model replies"), "{notes}");
 }
+
+/// Issue 42 point 7: when the base's settings come from a parent folder (the pull request adds
+/// a nearer toolgate.toml), the base's server command runs in the base's settings folder, as it
+/// would on the base revision; it used to run in the pull request's and fail.
+#[test]
+fn the_base_server_runs_in_the_base_settings_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir(&dir).unwrap();
+    let base = base_repo(&dir);
+    let pkg = dir.join("pkg");
+    std::fs::create_dir(&pkg).unwrap();
+    let toml = std::fs::read_to_string(dir.join("toolgate.toml")).unwrap();
+    std::fs::write(
+        pkg.join("toolgate.toml"),
+        toml.replace("catalog.json", "../catalog.json")
+            .replace("\"toolgate.lock\"", "\"../toolgate.lock\"")
+            .replace("\"tasks.jsonl\"", "\"../tasks.jsonl\"")
+            .replace(
+                "\"toolgate-baseline.json\"",
+                "\"../toolgate-baseline.json\"",
+            )
+            .replace("fail_under = 0.45", "fail_under = 0.01"),
+    )
+    .unwrap();
+    let (code, report, _) = pr_ci_with(&pkg, &base, &[], json!({}), &[], &[]);
+    assert_eq!(report["status"], "ok", "{report:#}");
+    assert_eq!(code, 0, "{:#}", report["reasons"]);
+    assert_eq!(
+        change(&report, "settings file")["base"],
+        "../toolgate.toml",
+        "{:#}",
+        report["settings"]
+    );
+    assert_eq!(change(&report, "ci.fail_under")["applied"], "base");
+}

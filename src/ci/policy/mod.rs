@@ -146,6 +146,7 @@ pub async fn prepare(
     // pyproject.toml) or deletes the base's is compared with the base's own settings.
     let head_path = config_path.map(std::path::Path::to_path_buf);
     let mut unreadable = None;
+    let mut base_dir: Option<Option<std::path::PathBuf>> = None;
     let base = match tree.settings_file(head_path.as_deref().filter(|_| explicit)) {
         Err(e) => {
             review.notes.push(format!("{e:#}"));
@@ -155,6 +156,15 @@ pub async fn prepare(
         Ok(found) => {
             let base_path = found.as_ref().map(|(p, _)| p.clone());
             if base_path != head_path {
+                // The base's server command runs in the base's settings folder, as it would on
+                // the base revision (a pull request that adds a nearer file does not move it).
+                base_dir = Some(
+                    base_path
+                        .as_deref()
+                        .and_then(std::path::Path::parent)
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map(std::path::Path::to_path_buf),
+                );
                 let shown = |p: &Option<std::path::PathBuf>| {
                     p.as_ref()
                         .map_or("none".to_string(), |p| p.display().to_string())
@@ -207,8 +217,14 @@ pub async fn prepare(
                     "The job's own settings could not be laid over the base revision's ({e:#}): only the base revision's apply."
                 )),
             }
-            let (config, changes) = review_settings(&base, head, overridden);
+            let (mut config, changes) = review_settings(&base, head, overridden);
             review.changes.extend(changes);
+            if let Some(dir) = base_dir
+                && !overridden
+                && config.server == base.server
+            {
+                config.dir = dir;
+            }
             config
         }
         None => head.clone(),
