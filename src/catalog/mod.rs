@@ -105,6 +105,12 @@ pub struct ServerMeta {
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// `serverInfo.title` and `serverInfo.description`: with the name, the server card a hosted
+    /// tool search reads first (`toolsearch-card`). Server text: bounded where it is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
     /// Which protocol era the server spoke, when it was not the `initialize` handshake (a

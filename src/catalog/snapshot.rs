@@ -65,6 +65,11 @@ fn from_snapshot(shown: &str, mut top: Map<String, Value>) -> anyhow::Result<Cat
         .map(|v| ServerMeta {
             name: v.get("name").and_then(Value::as_str).map(str::to_string),
             version: v.get("version").and_then(Value::as_str).map(str::to_string),
+            title: v.get("title").and_then(Value::as_str).map(str::to_string),
+            description: v
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             protocol_version: None,
             era: None,
         })
@@ -110,10 +115,16 @@ pub fn to_value(catalog: &Catalog) -> Value {
         top.insert("instructions".into(), json!(i));
     }
     if catalog.server.name.is_some() {
-        top.insert(
-            "serverInfo".into(),
-            json!({"name": catalog.server.name, "version": catalog.server.version}),
-        );
+        let mut info = json!({"name": catalog.server.name, "version": catalog.server.version});
+        for (key, v) in [
+            ("title", &catalog.server.title),
+            ("description", &catalog.server.description),
+        ] {
+            if let (Some(v), Some(map)) = (v, info.as_object_mut()) {
+                map.insert(key.into(), json!(v));
+            }
+        }
+        top.insert("serverInfo".into(), info);
     }
     Value::Object(top)
 }
@@ -155,5 +166,16 @@ mod tests {
         assert_eq!(c.instructions.as_deref(), Some("hi"));
         let v = to_value(&c);
         assert_eq!(v["tools"][0]["execution"]["taskSupport"], "x");
+    }
+    /// The server card (`serverInfo` title and description) survives a snapshot.
+    #[test]
+    fn the_server_card_is_kept_in_a_snapshot() {
+        let text = r#"{"serverInfo": {"name": "n", "version": "1", "title": "T", "description": "D"},
+            "tools": [{"name": "a", "inputSchema": {"type": "object"}}]}"#;
+        let c = super::parse(text, "s").unwrap();
+        assert_eq!(c.server.title.as_deref(), Some("T"));
+        assert_eq!(c.server.description.as_deref(), Some("D"));
+        let again = super::parse(&super::to_value(&c).to_string(), "s").unwrap();
+        assert_eq!(again.server.description.as_deref(), Some("D"));
     }
 }

@@ -246,8 +246,8 @@ pub struct RunArgs {
     #[arg(short = 't', long, value_name = "FILE")]
     pub tasks: Option<std::path::PathBuf>,
     /// Model spec (repeatable) [default: bm25]: `bm25[:<min_score>]` (offline BM25 router),
-    /// `toolsearch[:k]` / `toolsearch-names[:k]` / `toolsearch-codex[:k]` (a host's tool search,
-    /// emulated: findability@k),
+    /// `toolsearch[:k]` / `toolsearch-names[:k]` / `toolsearch-codex[:k]` /
+    /// `toolsearch-card[:k]` (a host's tool search, emulated: findability@k),
     /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
     /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
     /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`; or

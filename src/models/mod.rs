@@ -3,6 +3,7 @@
 
 pub mod bm25;
 pub mod cache;
+pub mod card_search;
 pub mod codex_search;
 pub mod cost;
 pub mod discover;
@@ -278,6 +279,9 @@ pub fn build(
     Ok(match spec.kind() {
         ModelKind::Bm25 => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
         ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
+        ModelKind::ToolSearch if head == "toolsearch-card" => {
+            Box::new(card_search::CardSearch::from_spec(rest, catalog)?)
+        }
         ModelKind::ToolSearch if head == "toolsearch-codex" => {
             Box::new(codex_search::CodexSearch::from_spec(rest, catalog)?)
         }

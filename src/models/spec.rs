@@ -117,14 +117,16 @@ impl FromStr for ModelSpec {
         let kind = match head {
             "bm25" => ModelKind::Bm25,
             "replay" => ModelKind::Replay,
-            "toolsearch" | "toolsearch-names" | "toolsearch-codex" => ModelKind::ToolSearch,
+            "toolsearch" | "toolsearch-names" | "toolsearch-codex" | "toolsearch-card" => {
+                ModelKind::ToolSearch
+            }
             h if h == "embed" || h.starts_with("embed@") => ModelKind::Embed,
             h if h == "hybrid" || h.starts_with("hybrid@") => ModelKind::Hybrid,
             _ => {
                 let Some(p) = provider::provider(head) else {
                     let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
                     return Err(format!(
-                        "unknown model `{spec}`: use bm25, toolsearch[:k], toolsearch-names[:k], toolsearch-codex[:k], embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
+                        "unknown model `{spec}`: use bm25, toolsearch[:k], toolsearch-names[:k], toolsearch-codex[:k], toolsearch-card[:k], embed:<dir>, hybrid:<dir>, replay:<file>, or <provider>:<model> with provider one of {}",
                         names.join(", ")
                     ));
                 };

@@ -10,6 +10,7 @@ const ROUTERS: &[&str] = &[
     "toolsearch",
     "toolsearch-names",
     "toolsearch-codex",
+    "toolsearch-card",
     "embed",
     "hybrid",
 ];

@@ -132,7 +132,7 @@ pub fn badge_model(spec: &str) -> String {
     let kind = kind.split('@').next().unwrap_or(kind);
     let name = match kind {
         "bm25" | "embed" | "hybrid" | "replay" | "toolsearch" | "toolsearch-names"
-        | "toolsearch-codex" => kind.to_string(),
+        | "toolsearch-codex" | "toolsearch-card" => kind.to_string(),
         "local" => std::path::Path::new(rest)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

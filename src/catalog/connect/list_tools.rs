@@ -22,6 +22,11 @@ pub(super) async fn list_tools(
         catalog.server = ServerMeta {
             name: info.server_info.as_ref().map(|s| s.name.clone()),
             version: info.server_info.as_ref().map(|s| s.version.clone()),
+            title: info.server_info.as_ref().and_then(|s| s.title.clone()),
+            description: info
+                .server_info
+                .as_ref()
+                .and_then(|s| s.description.clone()),
             protocol_version: Some(info.protocol_version.to_string()),
             era: None,
         };

@@ -14,7 +14,7 @@ pub(super) fn measured_by(model: &str) -> String {
             " · an {kind} search over the tool definitions (is the right tool found first?), not a model's choice"
         ),
         "replay" => " · replayed answers".into(),
-        "toolsearch" | "toolsearch-names" | "toolsearch-codex" => format!(
+        "toolsearch" | "toolsearch-names" | "toolsearch-codex" | "toolsearch-card" => format!(
             " · {kind}, an emulated host tool search (top-1 of its results; see findability@k), not a model's choice"
         ),
         _ => format!(" · {}", crate::report::markdown::code(&name)),

@@ -174,7 +174,7 @@ mod tests {
 fn shown_k(spec: &str) -> usize {
     let (head, rest) = spec.split_once(':').unwrap_or((spec, ""));
     let k = match head {
-        "toolsearch" | "toolsearch-names" => rest.parse().unwrap_or(5),
+        "toolsearch" | "toolsearch-names" | "toolsearch-card" => rest.parse().unwrap_or(5),
         "toolsearch-codex" => rest.parse().unwrap_or(8),
         _ => 3,
     };
