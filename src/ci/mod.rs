@@ -186,7 +186,6 @@ pub async fn run(
     };
     rd.finalize(on, &tasks, &s.policy)?;
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
-    let run: RunFile = rd.run.clone();
     put("run_json", &rd.dir.join(crate::record::files::RUN_FILE));
     put(
         "report_html",
@@ -199,7 +198,8 @@ pub async fn run(
     let outcomes = read_outcomes(&rd.dir)?;
     let (at_risk, at_risk_total) = crate::report::ci::at_risk::collect(&outcomes, &tasks);
     let predictions = rd.predictions()?;
-    drop(rd);
+    // Moved, not copied: at scale the run is tens of megabytes.
+    let run: RunFile = rd.run;
 
     // Compare with the base, then decide.
     let comparison = base
@@ -239,15 +239,31 @@ pub async fn run(
     let measured = decision.exit() != Exit::CouldNotRun;
 
     // Files. A run that measured nothing leaves no badge and no baseline behind.
-    if measured {
-        let mut baseline = Baseline::new(run.clone(), outcomes, lint.clone(), head_lock)
-            .with_decisions(predictions, &catalog, &tasks);
+    let (run, lint) = if measured {
+        // The run and the lint report go into the baseline and come back out: at scale each is
+        // tens of megabytes, and the baseline is streamed (10,000 tools: 82 MB), never held
+        // as one text.
+        let mut baseline = Baseline::new(run, outcomes, lint, head_lock).with_decisions(
+            predictions,
+            &catalog,
+            &tasks,
+        );
         baseline.policy = Some(applied_policy(s, &catalog.source));
-        let text = baseline.to_text()?;
-        write_file(&out.file(files::BASELINE_JSON), &text)?;
+        baseline.write(&out.file(files::BASELINE_JSON))?;
+        let Baseline {
+            run,
+            lint: Some(lint),
+            ..
+        } = baseline
+        else {
+            anyhow::bail!("internal error: the baseline lost the lint report");
+        };
         put("baseline", &out.file(files::BASELINE_JSON));
         if let Some(p) = &s.write_baseline {
-            write_file(p, &text)?;
+            let from = out.file(files::BASELINE_JSON);
+            crate::fsio::write_atomic_with(p, &mut |w| {
+                std::io::copy(&mut std::fs::File::open(&from)?, w).map(|_| ())
+            })?;
             crate::elog!(
                 "wrote the baseline {} (commit it to compare pull requests with it)",
                 p.display()
@@ -265,12 +281,16 @@ pub async fn run(
                 put("badge_json", &badge::endpoint_path(p));
             }
         }
-    } else if s.write_baseline.is_some() || s.badge.is_some() {
-        notices.push(
-            "No badge or baseline was written: this run's numbers cannot stand for the server."
-                .into(),
-        );
-    }
+        (run, lint)
+    } else {
+        if s.write_baseline.is_some() || s.badge.is_some() {
+            notices.push(
+                "No badge or baseline was written: this run's numbers cannot stand for the server."
+                    .into(),
+            );
+        }
+        (run, lint)
+    };
     put("summary", &out.file(files::SUMMARY_MD));
     put("ci_json", &out.file(files::CI_JSON));
     put("junit", &out.file(files::JUNIT_XML));

@@ -72,28 +72,33 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
         );
         return Ok(None);
     }
-    let (neutral, map) = neutral_names(req.catalog);
-    let arms: [(Option<Arm>, Catalog, Vec<Task>); 3] = [
-        (None, req.catalog.clone(), req.tasks.to_vec()),
-        (
-            Some(Arm::NoDescriptions),
-            without_descriptions(req.catalog),
-            req.tasks.to_vec(),
-        ),
-        (Some(Arm::NeutralNames), neutral, renamed(req.tasks, &map)),
-    ];
+    // One arm at a time, each catalog made, run and dropped before the next: at scale a
+    // catalog copy is tens of megabytes. The full arm runs on the catalog as it is.
+    let arms: [Option<Arm>; 3] = [None, Some(Arm::NoDescriptions), Some(Arm::NeutralNames)];
     let bar = crate::progress::bar(decisions as u64, "ablation decisions");
     let mut outcomes = Vec::with_capacity(arms.len());
     let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut skipped = 0usize;
-    for (_, catalog, tasks) in &arms {
+    for arm in &arms {
+        use std::borrow::Cow;
+        let (catalog, tasks): (Cow<Catalog>, Cow<[Task]>) = match arm {
+            None => (Cow::Borrowed(req.catalog), Cow::Borrowed(req.tasks)),
+            Some(Arm::NoDescriptions) => (
+                Cow::Owned(without_descriptions(req.catalog)),
+                Cow::Borrowed(req.tasks),
+            ),
+            Some(Arm::NeutralNames) => {
+                let (neutral, map) = neutral_names(req.catalog);
+                (Cow::Owned(neutral), Cow::Owned(renamed(req.tasks, &map)))
+            }
+        };
         let built: Vec<Box<dyn models::Model>> = specs
             .iter()
-            .map(|s| models::build(s, catalog, req.model))
+            .map(|s| models::build(s, &catalog, req.model))
             .collect::<anyhow::Result<_>>()?;
         normalised = built.iter().map(|m| m.spec()).collect();
         let (ran, _, lines) =
-            runner::in_memory(&built, catalog, tasks, req.concurrency, Some(&bar)).await?;
+            runner::in_memory(&built, &catalog, &tasks, req.concurrency, Some(&bar)).await?;
         skipped += ran.skipped;
         outcomes.push(lines);
     }
@@ -105,7 +110,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
     }
     let mut results = Vec::new();
     for model in &normalised {
-        for (i, (arm, _, _)) in arms.iter().enumerate() {
+        for (i, arm) in arms.iter().enumerate() {
             if let Some(arm) = arm {
                 results.push(arm_result(
                     model,

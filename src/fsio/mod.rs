@@ -26,7 +26,11 @@ fn temp_path(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
     dir.join(file)
 }
 
-fn write_then_rename(tmp: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+fn write_then_rename(
+    tmp: &Path,
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -44,8 +48,12 @@ fn write_then_rename(tmp: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()
     {
         let _ = std::fs::set_permissions(tmp, meta.permissions());
     }
-    f.write_all(bytes)
-        .and_then(|()| f.sync_all())
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut f);
+    fill(&mut w)
+        .and_then(|()| w.flush())
+        .with_context(|| format!("could not write {}", path.display()))?;
+    drop(w);
+    f.sync_all()
         .with_context(|| format!("could not write {}", path.display()))?;
     drop(f);
     std::fs::rename(tmp, path)
@@ -55,6 +63,15 @@ fn write_then_rename(tmp: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()
 /// Replaces `path` with `bytes` atomically: either the old content or the new one is there,
 /// never a part. Creates missing parent folders. Errors name the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_atomic_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] of what `fill` writes, streamed to the temporary file (a large JSON file is
+/// never one string in memory).
+pub fn write_atomic_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -70,7 +87,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         )
     })?;
     let tmp = temp_path(&dir, name);
-    let result = write_then_rename(&tmp, path, bytes);
+    let result = write_then_rename(&tmp, path, fill);
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
