@@ -123,6 +123,17 @@ pub fn write_shown(path: &Path, text: &str) -> anyhow::Result<()> {
     write_file(path, &crate::secrets::shown::mask_shown(text))
 }
 
+/// [`write_shown`] of `value` as pretty JSON (newline-terminated), streamed to the file
+/// through the mask: a report of tens of megabytes is never one string in memory.
+pub fn write_shown_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+    crate::fsio::write_atomic_with(path, &mut |w| {
+        let mut m = crate::secrets::shown::MaskLines::new(w);
+        serde_json::to_writer_pretty(&mut m, value)?;
+        std::io::Write::write_all(&mut m, b"\n")?;
+        std::io::Write::flush(&mut m)
+    })
+}
+
 /// Writes `text` to `path` atomically, creating its folder, naming the file on failure.
 pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
     write_bytes(path, text.as_bytes())

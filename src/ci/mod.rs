@@ -37,7 +37,7 @@ use crate::record::RunFile;
 use crate::record::contract::ContractReport;
 use crate::record::read_outcomes;
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
-use crate::report::{Format, LintReport, badge, render_lint};
+use crate::report::{Format, LintReport, badge};
 use files::OutDir;
 
 /// Where `toolgate ci`'s run comes from.
@@ -110,13 +110,11 @@ pub async fn run(
             .then(|| s.policy.lock_path.clone())
     });
     let lint = LintReport::for_catalog(&catalog, lint_settings, locate.as_deref())?;
-    write_shown(
-        &out.file(files::LINT_JSON),
-        &render_lint(&lint, Format::Json),
-    )?;
-    write_shown(
+    // Streamed through the mask: at scale each is tens of megabytes.
+    crate::out::write_shown_json(&out.file(files::LINT_JSON), &lint)?;
+    crate::out::write_shown_json(
         &out.file(files::LINT_SARIF),
-        &render_lint(&lint, Format::Sarif),
+        &crate::report::sarif::lint(&lint),
     )?;
     put("lint_json", &out.file(files::LINT_JSON));
     put("sarif", &out.file(files::LINT_SARIF));
@@ -357,10 +355,7 @@ pub async fn run(
     let summary =
         crate::secrets::shown::mask_shown(&ci_report::markdown(&report, &lint, &full_run));
     write_shown(&out.file(files::SUMMARY_MD), &summary)?;
-    write_shown(
-        &out.file(files::CI_JSON),
-        &format!("{}\n", serde_json::to_string_pretty(&report)?),
-    )?;
+    crate::out::write_shown_json(&out.file(files::CI_JSON), &report)?;
     if gh.actions {
         sinks::write_github(gh, &report, &summary, &comment_url)?;
     }

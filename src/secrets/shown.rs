@@ -169,9 +169,76 @@ pub fn mask_shown(text: &str) -> String {
     mask_with(text, &known).0
 }
 
+/// A writer that masks what passes through it line by line, as [`mask_shown`] masks a whole
+/// text (a secret value and a token shape never span a line break in toolgate's JSON and
+/// Markdown), so a large report is streamed to its file instead of held as one string.
+pub struct MaskLines<W: std::io::Write> {
+    inner: W,
+    line: Vec<u8>,
+    known: Vec<String>,
+}
+
+impl<W: std::io::Write> MaskLines<W> {
+    pub fn new(inner: W) -> Self {
+        MaskLines {
+            inner,
+            line: Vec::new(),
+            known: values(&[]),
+        }
+    }
+
+    fn emit(&mut self) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line);
+        if self.known.is_empty() && !token_shapes().is_match(&text) {
+            self.inner.write_all(&self.line)?;
+        } else {
+            let masked = mask_with(&text, &self.known).0;
+            self.inner.write_all(masked.as_bytes())?;
+        }
+        self.line.clear();
+        Ok(())
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for MaskLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(i) = rest.iter().position(|b| *b == b'\n') {
+            self.line.extend_from_slice(&rest[..=i]);
+            self.emit()?;
+            rest = &rest[i + 1..];
+        }
+        self.line.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.line.is_empty() {
+            self.emit()?;
+        }
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masking_line_by_line_is_masking_the_whole_text() {
+        use std::io::Write;
+        let text = "{\n  \"a\": \"ghp_0123456789abcdefghijABCDEFGHIJ0123\",\n  \"b\": \"plain\"\n}";
+        let mut out = Vec::new();
+        {
+            let mut w = MaskLines::new(&mut out);
+            for chunk in text.as_bytes().chunks(7) {
+                w.write_all(chunk).unwrap();
+            }
+            w.flush().unwrap();
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), mask_shown(text));
+        assert!(!mask_shown(text).contains("ghp_0123"));
+    }
 
     #[test]
     fn words_are_not_secrets_and_keys_are() {
