@@ -238,16 +238,24 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
         out.push_str(&format!("<p class=fail><b>{label}:</b> {}</p>", esc(&text)));
     }
     if !m.argument_problems.is_empty() {
-        out.push_str("<h3>Wrong arguments (right tool)</h3><table class=args><thead><tr><th>task</th><th>tool</th><th>what was wrong</th></tr></thead><tbody>");
+        out.push_str("<h3>Wrong arguments (right tool)</h3><table class=args><thead><tr><th>task</th><th>tool</th><th>layer</th><th>what was wrong</th></tr></thead><tbody>");
         for a in &m.argument_problems {
             out.push_str(&format!(
-                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
                 esc(&a.task_id),
                 esc(&a.tool),
+                a.layer.map(|l| l.label()).unwrap_or("–"),
                 esc(&a.problems.join("; "))
             ));
         }
         out.push_str("</tbody></table>");
+        let total = crate::report::run::argument_problems_total(m);
+        if total > m.argument_problems.len() {
+            out.push_str(&format!(
+                "<p>…and {} more (each trial's grade is in outcomes.jsonl).</p>",
+                total - m.argument_problems.len()
+            ));
+        }
     }
     let a = &m.attribution;
     out.push_str(&format!(

@@ -103,8 +103,9 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
                 continue;
             }
             let when = match i.cmp(&at) {
-                std::cmp::Ordering::Less => "before",
+                _ if other.turn.is_some() && other.turn == step.turn => "beside",
                 _ if d.steps.is_empty() => "beside",
+                std::cmp::Ordering::Less => "before",
                 _ => "after",
             };
             match write_risk(catalog, &other.tool) {
@@ -195,11 +196,46 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
         if let Some(want) = &exp.arguments {
             let schema = catalog.tool(called).and_then(|t| t.input_schema());
             let mismatches = compare_args(want, args, schema);
-            g.args_correct = Some(mismatches.is_empty());
+            // Validity is the layer under value match: a call its tool would reject is
+            // never "arguments correct", whatever its values.
+            g.args_correct = Some(g.args_valid != Some(false) && mismatches.is_empty());
             g.notes.extend(mismatches);
         }
     }
     g
+}
+
+/// Which layer of argument grading failed, for a graded call of the right tool: `schema`
+/// when the tool would reject the call (the values were not the first problem), `values`
+/// when it is valid but an expected value differs, `None` when neither failed.
+pub fn args_layer(g: &Graded) -> Option<ArgsLayer> {
+    if g.args_valid == Some(false) {
+        Some(ArgsLayer::Schema)
+    } else if g.args_correct == Some(false) {
+        Some(ArgsLayer::Values)
+    } else {
+        None
+    }
+}
+
+/// The layer of argument grading a call failed ([`args_layer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgsLayer {
+    /// Invalid against the tool's input schema (missing required, wrong type, unknown key).
+    Schema,
+    /// Valid, but an expected value differs.
+    Values,
+}
+
+impl ArgsLayer {
+    /// How a report names the layer.
+    pub fn label(self) -> &'static str {
+        match self {
+            ArgsLayer::Schema => "invalid (schema)",
+            ArgsLayer::Values => "wrong value",
+        }
+    }
 }
 
 /// The call that serves the task: the first error-free call of the expected (or an

@@ -173,6 +173,7 @@ fn every_call_of_a_reply_is_scored_and_writes_after_the_right_call_fail() {
         tool: tool.into(),
         arguments: Some(json!({"at": "09:00"}).as_object().unwrap().clone()),
         error: None,
+        turn: None,
     };
     let parallel = |first: &str, rest: &[&str]| Decision {
         tool: Some(first.into()),
@@ -276,4 +277,111 @@ fn times_of_day_paths_negation_and_nested_unknown_keys() {
             "`rows[1].idd` is not a parameter of this tool"
         ]
     );
+}
+
+/// Issue 41 point 1: validity is the layer under value match. Four schema-invalid calls
+/// whose values all match are never "arguments correct", and the layer that failed is named.
+#[test]
+fn a_schema_invalid_call_is_never_arguments_correct() {
+    let catalog = Catalog {
+        tools: vec![
+            crate::catalog::Tool::from_value(
+                json!({"name": "book", "inputSchema": {"type": "object",
+                    "properties": {"room": {"type": "string"}, "seats": {"type": "integer"},
+                        "filter": {"type": "object", "properties": {"floor": {"type": "integer"}},
+                            "additionalProperties": false}},
+                    "required": ["room", "seats"], "additionalProperties": false}}),
+                "t",
+            )
+            .unwrap(),
+        ],
+        ..Default::default()
+    };
+    let task: Task = serde_json::from_value(json!({"id": "t", "request": "book Vega",
+        "kind": "direct", "expected": {"tool": "book", "arguments": {"room": "Vega"}}}))
+    .unwrap();
+    let with = |args: serde_json::Value| {
+        let d = Decision {
+            tool: Some("book".into()),
+            arguments: args.as_object().cloned(),
+            ..Default::default()
+        };
+        grade(&task, &d, &catalog, &mut ArgChecker::new(&catalog))
+    };
+    for (args, why) in [
+        (json!({"room": "Vega"}), "missing required"),
+        (json!({"room": "Vega", "seats": "four"}), "wrong type"),
+        (
+            json!({"room": "Vega", "seats": 4, "colour": "red"}),
+            "unknown key",
+        ),
+        (
+            json!({"room": "Vega", "seats": 4, "filter": {"flor": 2}}),
+            "unknown nested key",
+        ),
+    ] {
+        let g = with(args);
+        assert_eq!(g.outcome, Outcome::Correct, "{why}");
+        assert_eq!(g.args_valid, Some(false), "{why}: {g:?}");
+        assert_eq!(g.args_correct, Some(false), "{why}: {g:?}");
+        assert_eq!(args_layer(&g), Some(ArgsLayer::Schema), "{why}");
+    }
+    let g = with(json!({"room": "Lyra", "seats": 4}));
+    assert_eq!((g.args_valid, g.args_correct), (Some(true), Some(false)));
+    assert_eq!(args_layer(&g), Some(ArgsLayer::Values));
+    let g = with(json!({"room": "vega", "seats": 4}));
+    assert_eq!((g.args_valid, g.args_correct), (Some(true), Some(true)));
+    assert_eq!(args_layer(&g), None);
+}
+
+/// Issue 41 point 1: the text an edit replaces must match the file byte for byte, so it
+/// compares with case, spaces and line breaks — by its name (`oldText`, `old_string`) or by a
+/// schema description that says so — while free text stays forgiving.
+#[test]
+fn edit_text_compares_byte_for_byte() {
+    // The filesystem server's edit_file, as it lists it.
+    let edits = json!({"type": "array", "items": {"type": "object", "properties": {
+        "oldText": {"type": "string", "description": "Text to search for - must match exactly"},
+        "newText": {"type": "string", "description": "Text to replace with"}},
+        "required": ["oldText", "newText"]}});
+    let want = json!([{"oldText": "fn Main() {", "newText": "fn main() {"}]);
+    let lower = json!([{"oldText": "fn main() {", "newText": "fn main() {"}]);
+    assert!(!values_match(&want, &lower, "edits", Some(&edits)));
+    assert!(values_match(&want, &want.clone(), "edits", Some(&edits)));
+    let spaced = json!([{"oldText": "fn  Main() {", "newText": "fn main() {"}]);
+    assert!(!values_match(&want, &spaced, "edits", Some(&edits)));
+    // By name alone, with no schema.
+    assert!(!values_match(
+        &json!("Hello World"),
+        &json!("hello world"),
+        "old_string",
+        None
+    ));
+    assert!(!values_match(
+        &json!("x = 1\n"),
+        &json!("x = 1"),
+        "new_str",
+        None
+    ));
+    // By the description alone.
+    let exact = json!({"type": "string", "description": "The label, verbatim."});
+    assert!(!values_match(
+        &json!("Urgent"),
+        &json!("urgent"),
+        "label",
+        Some(&exact)
+    ));
+    // Free text and names stay forgiving.
+    assert!(values_match(
+        &json!("Urgent"),
+        &json!("urgent"),
+        "label",
+        None
+    ));
+    assert!(values_match(
+        &json!("lunch with Ann"),
+        &json!("Lunch with ann"),
+        "message",
+        None
+    ));
 }

@@ -34,8 +34,15 @@ fn is_zero(v: &u64) -> bool {
 pub struct ArgumentProblem {
     pub task_id: String,
     pub tool: String,
+    /// The layer that failed: the schema (the tool would reject the call) or a value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<super::grade::ArgsLayer>,
     pub problems: Vec<String>,
 }
+
+/// How many right-tool calls with wrong arguments [`Metrics::argument_problems`] keeps; the
+/// count of all of them is `attribution.argument_problems`.
+pub const ARGUMENT_PROBLEMS_KEPT: usize = 50;
 
 /// One graded trial of one task.
 #[derive(Clone, Debug)]
@@ -95,7 +102,8 @@ pub struct Metrics {
     /// fixed by an annotation.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unasked_unannotated: u64,
-    /// Right tool, wrong arguments: which argument and why (up to 20 tasks).
+    /// Right tool, wrong arguments: which layer, which argument and why (the first
+    /// [`ARGUMENT_PROBLEMS_KEPT`]; `attribution.argument_problems` counts them all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argument_problems: Vec<ArgumentProblem>,
     /// Errors counted by cause ("connection refused", "HTTP 500", "context length exceeded", …).
@@ -196,10 +204,11 @@ impl Metrics {
                 o.graded.outcome == Outcome::Correct
                     && (o.graded.args_valid == Some(false) || o.graded.args_correct == Some(false))
             })
-            .take(20)
+            .take(ARGUMENT_PROBLEMS_KEPT)
             .map(|o| ArgumentProblem {
                 task_id: o.task.id.clone(),
                 tool: o.called.clone().unwrap_or_default(),
+                layer: super::grade::args_layer(&o.graded),
                 problems: o.graded.notes.iter().take(5).cloned().collect(),
             })
             .collect();

@@ -157,6 +157,43 @@ fn case_sensitive(key: &str, want: &str) -> bool {
         })
 }
 
+/// Values a tool matches byte for byte, as their role implies: the text an edit replaces or
+/// inserts (`oldText`, `old_string`, `new_str`, a search-and-replace pair), a patch or diff,
+/// or any parameter whose schema description says it must match exactly or verbatim.
+/// Case, spaces and line breaks are meaning there.
+fn verbatim(key: &str, schema: Option<&Value>) -> bool {
+    const KEYS: &[&str] = &[
+        "oldtext",
+        "old_text",
+        "oldstring",
+        "old_string",
+        "oldstr",
+        "old_str",
+        "newtext",
+        "new_text",
+        "newstring",
+        "new_string",
+        "newstr",
+        "new_str",
+        "search_text",
+        "replace_text",
+        "find_text",
+        "replacement_text",
+        "patch",
+        "diff",
+    ];
+    static EXACT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(must|should|has to|needs to)\s+(be\s+)?match(es)?\s+exactly|\bexact(ly)?\s+(match|text|string|copy|content)|\bverbatim\b|byte[ -]for[ -]byte|character[ -]for[ -]character|including (all )?(whitespace|indentation)")
+            .expect("regex")
+    });
+    let k = key.to_lowercase();
+    KEYS.contains(&k.as_str())
+        || schema
+            .and_then(|s| s.get("description"))
+            .and_then(Value::as_str)
+            .is_some_and(|d| EXACT.is_match(d))
+}
+
 /// `got` holds `want` only under a negation `want` does not have: "do not include drafts"
 /// for "include drafts", "without attachments" for "attachments".
 fn negates(got: &str, want: &str) -> bool {
@@ -299,6 +336,9 @@ pub fn values_match(want: &Value, got: &Value, key: &str, schema: Option<&Value>
             }
             if let (Some(a), Some(b)) = (time_of_day(w), time_of_day(g)) {
                 return a == b;
+            }
+            if verbatim(key, schema) {
+                return w == g;
             }
             if case_sensitive(key, w) {
                 return norm_space(w) == norm_space(g);

@@ -497,13 +497,17 @@ fn replayed_decisions_are_scored_with_their_arguments() {
         m["errors"], 2,
         "an invented tool and an uncovered task are errors"
     );
+    // `vega` is not among the room enum's values (`Vega`): the tool would reject the call,
+    // so its arguments are not correct whatever the values (issue 41 point 1).
     assert_eq!(
         (
             m["args_correct"]["k"].as_u64(),
             m["args_correct"]["n"].as_u64()
         ),
-        (Some(1), Some(1))
+        (Some(0), Some(1))
     );
+    assert_eq!(m["args_valid"]["k"], 0, "{m}");
+    assert_eq!(m["argument_problems"][0]["layer"], "schema", "{m}");
     assert_eq!(m["attribution"]["description_confusion"], 1);
     assert_eq!(m["attribution"]["model_mechanics"], 2);
     std::fs::write(&log, "{\"task_id\": \"a\", \"arguments\": [1]}\n").unwrap();

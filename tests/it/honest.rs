@@ -448,8 +448,8 @@ fn replayed_arguments_and_unasked_writes_are_graded_exactly() {
     assert_eq!(buckets, failed, "{}", m["attribution"]);
     assert_eq!(
         (&m["args_correct"]["k"], &m["args_correct"]["n"]),
-        (&json!(1), &json!(4)),
-        "paid≠unpaid, Ann≠Joanne, 12:00:00≠12:00:30; only `unknown` has the right values: {m}"
+        (&json!(0), &json!(4)),
+        "paid≠unpaid, Ann≠Joanne, 12:00:00≠12:00:30; `unknown` has the right values but a key its tool would reject (issue 41 point 1): {m}"
     );
     assert_eq!(m["args_valid"]["k"], 4, "the unknown key is invalid: {m}");
     let problems: Vec<String> = m["argument_problems"]
@@ -475,6 +475,21 @@ fn replayed_arguments_and_unasked_writes_are_graded_exactly() {
         "{md}"
     );
     assert!(md.contains("is not a parameter of this tool"), "{md}");
+    // The layer that failed is named: the schema under the values.
+    let layer = |id: &str| {
+        m["argument_problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["task_id"] == id)
+            .map(|p| p["layer"].clone())
+    };
+    assert_eq!(layer("unknown"), Some(json!("schema")));
+    assert_eq!(layer("paid"), Some(json!("values")));
+    assert!(
+        md.contains("| invalid (schema) |") && md.contains("| wrong value |"),
+        "{md}"
+    );
 }
 
 /// `--mutate` measures the whole suite: a description that pulls another tool's tasks toward

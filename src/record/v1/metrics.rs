@@ -123,6 +123,10 @@ impl From<AttributionV1> for m::Attribution {
 pub struct ArgumentProblemV1 {
     pub task_id: String,
     pub tool: String,
+    /// `schema` or `values`: the layer of argument grading that failed (absent in runs of
+    /// older toolgates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<crate::score::grade::ArgsLayer>,
     pub problems: Vec<String>,
 }
 
@@ -131,6 +135,7 @@ impl From<m::ArgumentProblem> for ArgumentProblemV1 {
         ArgumentProblemV1 {
             task_id: v.task_id,
             tool: v.tool,
+            layer: v.layer,
             problems: v.problems,
         }
     }
@@ -141,6 +146,7 @@ impl From<ArgumentProblemV1> for m::ArgumentProblem {
         m::ArgumentProblem {
             task_id: v.task_id,
             tool: v.tool,
+            layer: v.layer,
             problems: v.problems,
         }
     }

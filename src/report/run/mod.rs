@@ -9,7 +9,9 @@ pub mod ablation;
 pub mod curve;
 pub mod findability;
 mod sections;
-pub(crate) use sections::{legend, probe_line, smoke_line, stopped_line, unasked_sentences};
+pub(crate) use sections::{
+    argument_problems_total, legend, probe_line, smoke_line, stopped_line, unasked_sentences,
+};
 mod tables;
 
 use crate::report::terminal::{cell, plain};

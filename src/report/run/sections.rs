@@ -110,19 +110,39 @@ pub(super) fn problems_terminal(m: &Metrics) -> String {
     }
     for a in m.argument_problems.iter().take(SHOWN_TERMINAL) {
         out.push_str(&format!(
-            "wrong arguments    {} `{}`: {}\n",
+            "wrong arguments    {} `{}`: {}{}\n",
             crate::report::terminal::plain(&a.task_id),
             crate::report::terminal::plain(&a.tool),
+            layer_prefix(a),
             crate::report::terminal::plain(&a.problems.join("; "))
         ));
     }
-    if m.argument_problems.len() > SHOWN_TERMINAL {
+    let shown = m.argument_problems.len().min(SHOWN_TERMINAL);
+    if argument_problems_total(m) > shown {
+        let where_ = if m.argument_problems.len() > shown {
+            " (report.md and run.json list more)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "wrong arguments    …and {} more (every one is in report.md and run.json)\n",
-            m.argument_problems.len() - SHOWN_TERMINAL
+            "wrong arguments    …and {} more{where_}\n",
+            argument_problems_total(m) - shown
         ));
     }
     out
+}
+
+/// How many right-tool calls had wrong arguments: every one, not only the rows kept.
+pub(crate) fn argument_problems_total(m: &Metrics) -> usize {
+    (m.attribution.argument_problems as usize).max(m.argument_problems.len())
+}
+
+/// "invalid (schema): " or "wrong value: " before a problem's notes (nothing for runs of
+/// older toolgates, which did not record the layer).
+pub(crate) fn layer_prefix(a: &crate::score::metrics::ArgumentProblem) -> String {
+    a.layer
+        .map(|l| format!("{}: ", l.label()))
+        .unwrap_or_default()
 }
 
 /// Lines of a list the terminal shows before it says how many more there are.
@@ -162,19 +182,21 @@ pub(super) fn problems_markdown(m: &Metrics) -> String {
         out.push_str(&format!("\n**{label}:** {text}\n"));
     }
     if !m.argument_problems.is_empty() {
-        out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | what was wrong |\n|---|---|---|\n");
+        out.push_str("\n**Wrong arguments** (right tool)\n\n| task | tool | layer | what was wrong |\n|---|---|---|---|\n");
         for a in m.argument_problems.iter().take(SHOWN_MARKDOWN) {
             out.push_str(&format!(
-                "| {} | {} | {} |\n",
+                "| {} | {} | {} | {} |\n",
                 code(&a.task_id),
                 code(&a.tool),
+                a.layer.map(|l| l.label()).unwrap_or("–"),
                 crate::report::markdown::message(&a.problems.join("; "))
             ));
         }
-        if m.argument_problems.len() > SHOWN_MARKDOWN {
+        let shown = m.argument_problems.len().min(SHOWN_MARKDOWN);
+        if argument_problems_total(m) > shown {
             out.push_str(&format!(
-                "\n…and {} more (every one is in run.json).\n",
-                m.argument_problems.len() - SHOWN_MARKDOWN
+                "\n…and {} more (each trial's grade is in outcomes.jsonl).\n",
+                argument_problems_total(m) - shown
             ));
         }
     }
@@ -238,6 +260,7 @@ mod tests {
                 .map(|i| ArgumentProblem {
                     task_id: format!("t{i}"),
                     tool: "edit_file".into(),
+                    layer: Some(crate::score::grade::ArgsLayer::Values),
                     problems: vec!["`oldText` differs".into()],
                 })
                 .collect(),
@@ -246,7 +269,20 @@ mod tests {
         let t = problems_terminal(&m);
         assert_eq!(t.matches("wrong arguments    t").count(), SHOWN_TERMINAL);
         assert!(t.contains("…and 13 more"), "{t}");
+        assert!(t.contains("`edit_file`: wrong value: `oldText`"), "{t}");
         let md = problems_markdown(&m);
         assert!(!md.contains("more"), "23 rows fit: {md}");
+        // Only the first rows are kept in the metrics; the count says how many there were.
+        let mut m = m;
+        m.attribution.argument_problems = 80;
+        let t = problems_terminal(&m);
+        assert!(t.contains("…and 70 more"), "{t}");
+        let md = problems_markdown(&m);
+        assert!(md.contains("…and 57 more"), "{md}");
+        // Every row of the table has the header's four cells.
+        for line in md.lines().filter(|l| l.starts_with('|')) {
+            let cells = line.matches('|').count() - line.matches("\\|").count();
+            assert_eq!(cells, 5, "{line}");
+        }
     }
 }
