@@ -133,6 +133,75 @@ pub fn description_run(request: &str, description: &str) -> Option<String> {
         .map(|w| w.join(" "))
 }
 
+/// The first identifier-shaped word of the request (`soil_moisture`, `mistingSchedule`: an
+/// underscore inside it, or a lower-case letter followed by a capital) whose words are two or
+/// more consecutive words of the tool's name, or all the words of one of its parameters' names.
+/// A person does not write `soil_moisture`; a request that does quotes the definition.
+pub fn partial_identifier<'a>(
+    request: &str,
+    tool: &str,
+    params: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let name: Vec<String> = text::name_words(tool)
+        .iter()
+        .map(|w| w.to_lowercase())
+        .collect();
+    let params: Vec<Vec<String>> = params
+        .into_iter()
+        .take(MAX_PARAMS)
+        .map(|p| {
+            text::name_words(p)
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect()
+        })
+        .filter(|w: &Vec<String>| w.len() >= 2)
+        .collect();
+    request
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| identifier_shaped(t))
+        .take(MAX_IDENTIFIERS)
+        .find(|t| {
+            let words: Vec<String> = text::name_words(t)
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect();
+            words.len() >= 2
+                && (name.windows(words.len()).any(|w| w == words.as_slice())
+                    || params.iter().any(|p| p == &words))
+        })
+        .map(str::to_string)
+}
+
+/// How many parameter names and request identifiers [`partial_identifier`] reads.
+const MAX_PARAMS: usize = 200;
+const MAX_IDENTIFIERS: usize = 200;
+
+/// `soil_moisture` or `mistingSchedule`: an underscore between letters or digits, or a
+/// lower-case letter followed by a capital.
+fn identifier_shaped(t: &str) -> bool {
+    let c: Vec<char> = t.chars().collect();
+    c.windows(3)
+        .any(|w| w[1] == '_' && w[0].is_alphanumeric() && w[2].is_alphanumeric())
+        || c.windows(2)
+            .any(|w| w[0].is_lowercase() && w[1].is_uppercase())
+}
+
+/// What a request echoes of a catalog tool (its name, its description, or part of its name
+/// or a parameter's name as an identifier), said for a reviewer; `None` when nothing.
+pub fn echo_of(request: &str, tool: &crate::catalog::Tool) -> Option<String> {
+    echo(request, tool.name(), tool.description().unwrap_or("")).or_else(|| {
+        let params = tool
+            .input_schema()
+            .and_then(|s| s.get("properties"))
+            .and_then(serde_json::Value::as_object)
+            .map(|p| p.keys().map(String::as_str).collect::<Vec<_>>())
+            .unwrap_or_default();
+        partial_identifier(request, tool.name(), params)
+            .map(|id| format!("it quotes part of the definition as an identifier (`{id}`)"))
+    })
+}
+
 /// What a request echoes of its tool, said for a reviewer; `None` when it echoes nothing.
 pub fn echo(request: &str, tool: &str, description: &str) -> Option<String> {
     if name_echo(request, tool) {
@@ -177,6 +246,36 @@ mod tests {
             None
         );
         assert_eq!(description_run("working tree", "working tree"), None);
+    }
+
+    /// Issue 41 point 5: a partial identifier of the name or a parameter is echo; English
+    /// words and unrelated identifiers are not.
+    #[test]
+    fn partial_identifiers_are_echo() {
+        let soil = |r: &str| partial_identifier(r, "get_soil_moisture", ["bed_id"]);
+        assert_eq!(
+            soil("what is the soil_moisture in bed 3?").as_deref(),
+            Some("soil_moisture")
+        );
+        assert_eq!(
+            soil("how wet is the soilMoisture now").as_deref(),
+            Some("soilMoisture")
+        );
+        assert_eq!(soil("check bed_id 4").as_deref(), Some("bed_id"));
+        assert_eq!(soil("how wet is the soil in bed 3?"), None);
+        assert_eq!(soil("soil moisture in bed 3"), None, "English words");
+        assert_eq!(soil("check my_garden please"), None, "not this tool's");
+        assert_eq!(soil("check moisture_soil"), None, "not in the name's order");
+        let mist =
+            |r: &str| partial_identifier(r, "update_greenhouse", ["mistingSchedule", "zone"]);
+        assert_eq!(
+            mist("set the mistingSchedule to every 2 hours").as_deref(),
+            Some("mistingSchedule")
+        );
+        assert_eq!(mist("mist the plants every 2 hours"), None);
+        assert_eq!(mist("set zone 4"), None, "one word is English");
+        // iPhone-style words are not identifiers of the tool.
+        assert_eq!(partial_identifier("my iPhone", "get_phone", []), None);
     }
 
     #[test]

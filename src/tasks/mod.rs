@@ -6,6 +6,7 @@ pub mod leak;
 pub mod quality;
 pub mod review;
 pub mod sampler;
+pub mod solvable;
 pub mod task;
 pub mod template;
 pub mod validate;

@@ -112,6 +112,7 @@ pub fn validate(
     let mut checker = ArgChecker::new(catalog);
     // Which tools a request names, found without trying every tool on every request.
     let leak_index = LeakIndex::new(catalog.tools.iter().map(|t| t.name()));
+    let solve_index = super::solvable::SolveIndex::new(catalog);
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut exact: HashMap<String, usize> = HashMap::new();
     let mut near: HashMap<String, usize> = HashMap::new();
@@ -220,10 +221,7 @@ pub fn validate(
             .leaked(&task.request)
             .iter()
             .any(|&i| catalog.tools[i].name() == tool.name());
-        if !named
-            && let Some(why) =
-                super::echo::echo(&task.request, tool.name(), tool.description().unwrap_or(""))
-        {
+        if !named && let Some(why) = super::echo::echo_of(&task.request, tool) {
             push(
                 line,
                 id,
@@ -233,6 +231,9 @@ pub fn validate(
                     tool.name()
                 ),
             );
+        }
+        if !named && let Some(why) = solve_index.check(catalog, &task.request, tool.name()) {
+            push(line, id, Severity::Warning, why);
         }
         if let Some(n) = per_tool.get_mut(tool.name()) {
             *n += 1;

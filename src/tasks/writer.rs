@@ -70,6 +70,7 @@ pub async fn generate(
 ) -> Generated {
     let listing = catalog_listing(catalog);
     let sibling = super::template::most_similar_siblings(catalog);
+    let solve = super::solvable::SolveIndex::new(catalog);
     let mut tasks = Vec::new();
     let mut unsampleable = Vec::new();
     let mut rejected: Vec<(String, String)> = Vec::new();
@@ -141,9 +142,7 @@ pub async fn generate(
                 if let Some(why) = super::quality::echoed(&text, &prompt) {
                     problems.push(format!("echo: {why}"));
                 }
-                if let Some(why) =
-                    super::echo::echo(&text, tool.name(), tool.description().unwrap_or(""))
-                {
+                if let Some(why) = super::echo::echo_of(&text, tool) {
                     problems.push(format!("echo: {why}"));
                 }
                 let missing = super::quality::missing_values(&text, &args);
@@ -152,6 +151,10 @@ pub async fn generate(
                         "unsolvable: the request omits {}",
                         missing.join(", ")
                     ));
+                }
+                // Kept as a warning for the reviewer when no rewrite mends it.
+                if let Some(why) = solve.check(catalog, &text, tool.name()) {
+                    problems.push(format!("label: {why}"));
                 }
                 if let Some(t) = catalog.tools.iter().find(|t| leaks(&text, t.name())) {
                     problems.push(format!("the request names `{}`", t.name()));

@@ -370,12 +370,7 @@ mod tests {
         let catalog = catalog();
         for t in a.tasks.iter().filter(|t| t.expected.is_some()) {
             let tool = catalog.tool(t.expected_tool().unwrap()).unwrap();
-            assert_eq!(
-                echo::echo(&t.request, tool.name(), tool.description().unwrap_or("")),
-                None,
-                "{}",
-                t.request
-            );
+            assert_eq!(echo::echo_of(&t.request, tool), None, "{}", t.request);
         }
         for t in &a.tasks {
             assert!(

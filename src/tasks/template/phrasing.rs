@@ -181,8 +181,7 @@ pub(super) fn candidates<R: rand::Rng>(
 
 /// True when a template request would echo or name its tool (or the lure's name).
 pub(super) fn echoes(request: &str, tool: &Tool) -> bool {
-    super::super::leak::leaks(request, tool.name())
-        || echo::echo(request, tool.name(), tool.description().unwrap_or("")).is_some()
+    super::super::leak::leaks(request, tool.name()) || echo::echo_of(request, tool).is_some()
 }
 
 #[cfg(test)]
