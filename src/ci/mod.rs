@@ -169,6 +169,7 @@ pub async fn run(
                 model: &s.model_options()?,
                 when: s.ablation,
                 concurrency: s.eval.concurrency,
+                run_dir: Some(&rd.dir),
             })
             .await?;
             if let Some(why) = &rd.incremental_note {

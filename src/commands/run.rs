@@ -231,7 +231,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if let Some((own, belt)) = &curve_input {
         rd.run.curve = curve(args, &opts, own, belt, &tasks, policy.alpha).await?;
     }
-    rd.run.ablation = ablation(args, &opts, &catalog, &tasks, policy.alpha).await?;
+    rd.run.ablation = ablation(args, &opts, &catalog, &tasks, policy.alpha, &rd.dir).await?;
     let decision = rd.finalize(&catalog, &eval::shard::select(&tasks, opts.shard), &policy)?;
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
     if decision.passed() && opts.only.is_empty() {
@@ -251,6 +251,7 @@ async fn ablation(
     catalog: &crate::catalog::Catalog,
     tasks: &[crate::tasks::Task],
     alpha: f64,
+    run_dir: &std::path::Path,
 ) -> anyhow::Result<Option<crate::score::ablation::Ablation>> {
     use crate::eval::ablation::{Request, measure};
     use crate::eval::curve::When;
@@ -270,6 +271,7 @@ async fn ablation(
         model: &opts.model,
         when,
         concurrency: opts.concurrency,
+        run_dir: Some(run_dir),
     })
     .await
 }

@@ -25,6 +25,10 @@ pub struct Request<'a> {
     pub model: &'a ModelOptions,
     pub when: When,
     pub concurrency: usize,
+    /// The run's directory, whose trial-0 decisions on the catalog as it is are the full arm:
+    /// no request is sent twice, cache or not (`--no-cache` sent each one again). Without
+    /// it the full arm runs in memory.
+    pub run_dir: Option<&'a std::path::Path>,
 }
 
 /// The models the check measures, and why others are left out.
@@ -97,6 +101,19 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
             .map(|s| models::build(s, &catalog, req.model))
             .collect::<anyhow::Result<_>>()?;
         normalised = built.iter().map(|m| m.spec()).collect();
+        if arm.is_none()
+            && let Some(dir) = req.run_dir
+        {
+            let mut preds = Vec::new();
+            crate::record::for_each_prediction(dir, |p| {
+                if p.trial == 0 && normalised.contains(&p.model) {
+                    preds.push(p);
+                }
+            })?;
+            bar.inc((req.tasks.len() * specs.len()) as u64);
+            outcomes.push(runner::score(&catalog, &tasks, &normalised, &preds).1);
+            continue;
+        }
         let (ran, _, lines) =
             runner::in_memory(&built, &catalog, &tasks, req.concurrency, Some(&bar)).await?;
         skipped += ran.skipped;

@@ -46,6 +46,7 @@ mod one_slot;
 mod orphans;
 mod ratchet;
 mod recipes;
+mod requests_once;
 mod resume;
 mod reviewed_files;
 mod rules;

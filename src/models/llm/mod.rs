@@ -21,6 +21,7 @@ mod budget;
 mod decide;
 mod inflight;
 mod probe;
+mod quirks;
 mod retry;
 mod slot;
 
@@ -29,6 +30,7 @@ pub use decide::reply_to_decision;
 use decide::synthetic_result;
 use inflight::InFlight;
 pub use probe::advice;
+use quirks::Quirk;
 use retry::CallError;
 
 /// A provider's answer to one request body: the reply, whether it came from the response
@@ -109,6 +111,8 @@ pub struct LlmModel {
     server_errors: AtomicUsize,
     /// The llama-server toolgate started for a `local:` spec (stopped when dropped).
     local: Option<Arc<crate::models::local::LocalServer>>,
+    /// The parameters this endpoint rejected in an earlier run, read from the cache once.
+    quirks: std::sync::Once,
 }
 
 /// Connection attempts in a row that reach nothing before an endpoint is stopped for the rest
@@ -178,6 +182,7 @@ impl LlmModel {
             unreachable: AtomicUsize::new(0),
             server_errors: AtomicUsize::new(0),
             local: None,
+            quirks: std::sync::Once::new(),
             opts,
         })
     }
@@ -242,18 +247,13 @@ impl LlmModel {
         trial: u32,
         budgeted: bool,
     ) -> Result<Reply, DecisionError> {
+        self.recall_quirks();
         loop {
             let mut body = make_body(self.temperature.load(Ordering::SeqCst));
             if self.completion_tokens.load(Ordering::SeqCst) {
                 body = wire::with_completion_tokens(body);
             }
-            // A server toolgate started listens on a new port each run: keyed by its model
-            // file (`self.model`), not the port.
-            let endpoint = if self.local.is_some() {
-                "local"
-            } else {
-                &self.endpoint.base_url
-            };
+            let endpoint = self.cache_endpoint();
             let key = Cache::key(
                 self.endpoint.provider.name,
                 endpoint,
@@ -272,19 +272,15 @@ impl LlmModel {
             let (reply, cached, elapsed) = match outcome {
                 Ok(fetched) => fetched,
                 Err(CallError::TemperatureRejected) => {
-                    self.temperature.store(false, Ordering::SeqCst);
-                    self.note(format!(
-                        "{} rejected temperature 0; sent without a temperature",
-                        self.spec
-                    ));
+                    if self.temperature.load(Ordering::SeqCst) {
+                        self.learn(Quirk::Temperature, false);
+                    }
                     continue;
                 }
                 Err(CallError::MaxTokensRejected) => {
-                    self.completion_tokens.store(true, Ordering::SeqCst);
-                    self.note(format!(
-                        "{} refused `max_tokens`; the reply bound is sent as `max_completion_tokens`",
-                        self.spec
-                    ));
+                    if !self.completion_tokens.load(Ordering::SeqCst) {
+                        self.learn(Quirk::MaxTokens, false);
+                    }
                     continue;
                 }
                 Err(CallError::Failed(e)) => return Err(e),
