@@ -23,8 +23,8 @@ struct Record {
     /// Where the expected tool stood in the decision's ranking (ranking models, tasks that
     /// expect a tool).
     rank: Option<Option<usize>>,
-    /// Every step's tool, for decisions of several steps.
-    steps: Option<Vec<String>>,
+    /// Every call's tool and the reply it was made in, for decisions of several calls.
+    steps: Option<crate::score::preconditions::Calls>,
 }
 
 /// A line of `outcomes.jsonl`, by index until it is written.
@@ -138,7 +138,8 @@ impl<'a> Scorer<'a> {
             graded,
             text: d.text.clone(),
             rank,
-            steps: (d.steps.len() > 1).then(|| d.steps.iter().map(|s| s.tool.clone()).collect()),
+            steps: (d.steps.len() > 1)
+                .then(|| d.steps.iter().map(|s| (s.tool.clone(), s.turn)).collect()),
         });
     }
 
@@ -165,7 +166,7 @@ impl<'a> Scorer<'a> {
             // Suite order, not arrival order: concurrent, resumed and merged runs score
             // identically.
             recs.sort_unstable_by_key(|r| (r.task, r.trial));
-            let mut stepped: Vec<(&Task, Vec<String>)> = Vec::new();
+            let mut stepped: Vec<(&Task, crate::score::preconditions::Calls)> = Vec::new();
             let mut ranked: Vec<(&str, Option<usize>)> = Vec::new();
             let mut obs = Vec::with_capacity(recs.len());
             let positions: Vec<u32> = recs.iter().map(|r| r.task).collect();

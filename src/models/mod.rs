@@ -92,8 +92,13 @@ impl Decision {
             tool: tool.clone(),
             arguments: self.arguments.clone(),
             error: None,
+            turn: Some(0),
         }];
-        out.extend(self.parallel_calls.iter().cloned());
+        // Calls of the same reply: made together with the first.
+        out.extend(self.parallel_calls.iter().map(|s| Step {
+            turn: Some(0),
+            ..s.clone()
+        }));
         out
     }
 }
@@ -106,6 +111,11 @@ pub struct Step {
     pub arguments: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The model's reply this call was made in (0 for the first): calls of one reply were
+    /// made together, in parallel, and none of them comes before another. Absent in replayed
+    /// logs and files of older toolgates, where each call is its own step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
 }
 
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -99,6 +99,7 @@ impl Replay {
                     tool: c.tool,
                     arguments: c.arguments,
                     error: None,
+                    turn: None,
                 })
                 .collect();
             let (tool, arguments) = match steps.first() {

@@ -13,14 +13,26 @@ pub const SYSTEM_PROMPT: &str = "You are an assistant that can use tools. When o
 /// A conversation turn beyond the first user message (for multi-step runs).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Turn {
-    /// The assistant called `name` with `arguments` (call id `id`).
-    Call {
-        id: String,
-        name: String,
-        arguments: Value,
-    },
-    /// The (synthetic) result of call `id`.
-    Result { id: String, content: String },
+    /// One assistant reply and every call it made: parallel calls stay one turn, as the
+    /// model sent them (never replayed as turns one after the other).
+    Calls(Vec<TurnCall>),
+    /// The (synthetic) results of one reply's calls, in its order.
+    Results(Vec<CallResult>),
+}
+
+/// One call of an assistant turn: `name` with `arguments`, call id `id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: Value,
+}
+
+/// The result of call `id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallResult {
+    pub id: String,
+    pub content: String,
 }
 
 /// Tools as the wire format wants them.
@@ -56,10 +68,11 @@ pub fn body(
                 json!({"role": "user", "content": request}),
             ];
             for t in turns {
-                messages.push(match t {
-                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": "", "tool_calls": [{"id": id, "type": "function", "function": {"name": name, "arguments": arguments.to_string()}}]}),
-                    Turn::Result { id, content } => json!({"role": "tool", "tool_call_id": id, "content": content}),
-                });
+                match t {
+                    // One assistant message with every call; one `tool` message per result.
+                    Turn::Calls(calls) => messages.push(json!({"role": "assistant", "content": "", "tool_calls": calls.iter().map(|c| json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments.to_string()}})).collect::<Vec<_>>()})),
+                    Turn::Results(results) => messages.extend(results.iter().map(|r| json!({"role": "tool", "tool_call_id": r.id, "content": r.content}))),
+                }
             }
             // A bounded reply: a local one-slot server generating without a limit holds its
             // only slot for minutes, and every retry queues behind it.
@@ -75,9 +88,11 @@ pub fn body(
         Wire::Anthropic => {
             let mut messages = vec![json!({"role": "user", "content": request})];
             for t in turns {
+                // One assistant message with a tool_use block per call; every result in the
+                // one user message that follows (the Messages API requires it).
                 messages.push(match t {
-                    Turn::Call { id, name, arguments } => json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": name, "input": arguments}]}),
-                    Turn::Result { id, content } => json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": content}]}),
+                    Turn::Calls(calls) => json!({"role": "assistant", "content": calls.iter().map(|c| json!({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments})).collect::<Vec<_>>()}),
+                    Turn::Results(results) => json!({"role": "user", "content": results.iter().map(|r| json!({"type": "tool_result", "tool_use_id": r.id, "content": r.content})).collect::<Vec<_>>()}),
                 });
             }
             let mut b = json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "system": SYSTEM_PROMPT, "messages": messages, "tools": tools, "tool_choice": {"type": "auto"}});
@@ -306,5 +321,61 @@ mod tests {
         let r = parse(Wire::Anthropic, &v).unwrap();
         assert_eq!(r.calls[0].name, "book_room");
         assert_eq!(r.text.as_deref(), Some("Booking it."));
+    }
+
+    /// Issue 41 point 7: a reply with two calls goes back as one assistant turn with both,
+    /// then both results (OpenAI: one `tool` message each; Anthropic: one user message), and a
+    /// one-call turn keeps the exact shape it had (cached replies stay valid).
+    #[test]
+    fn parallel_calls_are_one_turn_on_both_wires() {
+        let call = |id: &str, name: &str| TurnCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: json!({"room": "Vega"}),
+        };
+        let result = |id: &str| CallResult {
+            id: id.into(),
+            content: "ok".into(),
+        };
+        let turns = [
+            Turn::Calls(vec![call("c1", "look"), call("c2", "book")]),
+            Turn::Results(vec![result("c1"), result("c2")]),
+        ];
+        let b = body(Wire::OpenAi, "m", &[], "r", &turns, true, None);
+        let m = b["messages"].as_array().unwrap();
+        assert_eq!(m.len(), 5);
+        assert_eq!(m[2]["tool_calls"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            (m[3]["tool_call_id"].as_str(), m[4]["tool_call_id"].as_str()),
+            (Some("c1"), Some("c2"))
+        );
+        let b = body(Wire::Anthropic, "m", &[], "r", &turns, true, None);
+        let m = b["messages"].as_array().unwrap();
+        assert_eq!(m.len(), 3, "{b}");
+        assert_eq!(m[1]["content"][1]["id"], "c2");
+        assert_eq!(m[2]["content"][1]["tool_use_id"], "c2");
+        // One call: the shape of earlier toolgates, byte for byte.
+        let one = [
+            Turn::Calls(vec![call("c1", "book")]),
+            Turn::Results(vec![result("c1")]),
+        ];
+        let b = body(Wire::OpenAi, "m", &[], "r", &one, true, None);
+        assert_eq!(
+            b["messages"][2],
+            json!({"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "book", "arguments": "{\"room\":\"Vega\"}"}}]})
+        );
+        assert_eq!(
+            b["messages"][3],
+            json!({"role": "tool", "tool_call_id": "c1", "content": "ok"})
+        );
+        let b = body(Wire::Anthropic, "m", &[], "r", &one, true, None);
+        assert_eq!(
+            b["messages"][1],
+            json!({"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "book", "input": {"room": "Vega"}}]})
+        );
+        assert_eq!(
+            b["messages"][2],
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "ok"}]})
+        );
     }
 }

@@ -1182,7 +1182,52 @@ async fn parallel_calls_in_one_reply_are_scored() {
         assert_eq!(a["unasked_writes"], 2, "{a}");
         let md = std::fs::read_to_string(out.join("report.md")).unwrap();
         assert!(md.contains("**Unannotated calls:** 1"), "{md}");
+        // Issue 41 point 7: calls of one reply are one step; none is another's precondition.
+        assert!(
+            m["preconditions"].as_array().is_none_or(|p| p.is_empty()),
+            "calls made together are not preconditions ({steps} step): {m}"
+        );
+        assert!(!md.contains("precondition"), "{md}");
     }
+    // The second turn replays the reply as it was: one assistant message with both calls,
+    // then both results.
+    let sent = server.received_requests().await.unwrap();
+    let second: Value = sent
+        .iter()
+        .map(|r| serde_json::from_slice::<Value>(&r.body).unwrap())
+        .find(|b| {
+            b["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["role"] == "tool")
+        })
+        .expect("a second turn was sent with --max-steps 2");
+    let roles: Vec<&str> = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        ["system", "user", "assistant", "tool", "tool"],
+        "{second}"
+    );
+    let ids: Vec<&str> = second["messages"][2]["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["call_1", "call_2"]);
+    assert_eq!(
+        (
+            second["messages"][3]["tool_call_id"].as_str(),
+            second["messages"][4]["tool_call_id"].as_str()
+        ),
+        (Some("call_1"), Some("call_2"))
+    );
 }
 
 /// A fix loop over a ticket catalog whose fixer answers `reply` for every tool.

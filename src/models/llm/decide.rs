@@ -57,6 +57,7 @@ impl Model for LlmModel {
                             tool: "(error)".into(),
                             arguments: None,
                             error: Some(e.message),
+                            turn: Some(step),
                         });
                         break;
                     }
@@ -75,40 +76,40 @@ impl Model for LlmModel {
                 if calls.is_empty() {
                     break;
                 }
-                // Every call of the reply is a step (parallel calls are scored too), and each
-                // gets its result before the next reply.
+                // Every call of the reply is recorded (parallel calls are scored too), all with
+                // this reply's step number: calls made together are one step. The reply goes
+                // back as one assistant turn, and every result before the next reply.
                 let mut stop = step + 1 == max;
+                let (mut sent, mut results) = (Vec::new(), Vec::new());
                 for call in calls {
                     let args = call.arguments.clone();
                     steps.push(Step {
                         tool: call.name.clone(),
                         arguments: args.clone().ok(),
                         error: args.clone().err(),
+                        turn: Some(step),
                     });
-                    if args.is_err() {
-                        stop = true;
-                    }
-                    if stop {
-                        continue;
-                    }
+                    stop |= args.is_err();
                     let content = self
                         .results
                         .get(&call.name)
                         .cloned()
                         .unwrap_or_else(|| format!("error: unknown tool `{}`", call.name));
-                    turns.push(wire::Turn::Call {
+                    results.push(wire::CallResult {
                         id: call.id.clone(),
+                        content,
+                    });
+                    sent.push(wire::TurnCall {
+                        id: call.id,
                         name: call.name,
                         arguments: Value::Object(args.unwrap_or_default()),
-                    });
-                    turns.push(wire::Turn::Result {
-                        id: call.id,
-                        content,
                     });
                 }
                 if stop {
                     break;
                 }
+                turns.push(wire::Turn::Calls(sent));
+                turns.push(wire::Turn::Results(results));
             }
             let mut d = first.unwrap_or_default();
             if max > 1 {
@@ -202,6 +203,7 @@ pub fn reply_to_decision(reply: Reply) -> Decision {
             tool: c.name.clone(),
             arguments: c.arguments.clone().ok(),
             error: c.arguments.clone().err(),
+            turn: None,
         })
         .collect();
     let mut d = reply_first_call(reply);
@@ -256,6 +258,7 @@ mod tests {
                 tool: "postgres_query".into(),
                 arguments: None,
                 error: Some(format!("bad {key}")),
+                turn: Some(0),
             }],
             ..Default::default()
         };
