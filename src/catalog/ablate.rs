@@ -62,6 +62,7 @@ fn rebuild(catalog: &Catalog, tools: Vec<Tool>, instructions: Option<String>) ->
         tools,
         notes: catalog.notes.clone(),
         relisting: None,
+        list_hints: None,
         index: Default::default(),
         config_key: catalog.config_key.clone(),
     }

@@ -137,12 +137,65 @@ pub struct Catalog {
     /// (2026-07-28: servers SHOULD list tools in a stable order). `None` for a snapshot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relisting: Option<Relisting>,
+    /// The caching hints on the `tools/list` result (2026-07-28), as the server sent them on
+    /// its first page; `None` when the result carried neither (or the catalog has no result).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_hints: Option<ListHints>,
     /// Name → position, built on the first [`Catalog::tool`] lookup.
     #[serde(skip)]
     pub index: ToolIndex,
     /// The server's key in the MCP client config it was read from, if any.
     #[serde(skip)]
     pub config_key: Option<String>,
+}
+
+/// `ttlMs` and `cacheScope` of a list result, exactly as sent (any JSON: the lint rule says
+/// what is wrong with them); never part of the hash.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ListHints {
+    #[serde(rename = "ttlMs", default, skip_serializing_if = "Option::is_none")]
+    pub ttl_ms: Option<Value>,
+    #[serde(
+        rename = "cacheScope",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cache_scope: Option<Value>,
+    /// Pages of one listing whose hints differ from the first page's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differing_pages: Vec<usize>,
+}
+
+impl ListHints {
+    /// The hints of one list result (a page, or a snapshot's top level); `None` when it
+    /// carries neither.
+    pub fn of(result: &Map<String, Value>) -> Option<Self> {
+        let h = ListHints {
+            ttl_ms: result.get("ttlMs").cloned(),
+            cache_scope: result.get("cacheScope").cloned(),
+            differing_pages: Vec::new(),
+        };
+        (h.ttl_ms.is_some() || h.cache_scope.is_some()).then_some(h)
+    }
+
+    /// The hints of a listing's pages: the first page's, with the pages that said otherwise.
+    pub fn of_pages(pages: &[Value]) -> Option<Self> {
+        let each: Vec<Option<ListHints>> = pages
+            .iter()
+            .map(|p| p.as_object().and_then(ListHints::of))
+            .collect();
+        let mut first = each.first().cloned().flatten()?;
+        let same = |h: &Option<ListHints>| {
+            h.as_ref()
+                .is_some_and(|h| h.ttl_ms == first.ttl_ms && h.cache_scope == first.cache_scope)
+        };
+        let differing: Vec<usize> = (1..each.len())
+            .filter(|&i| !same(&each[i]))
+            .map(|i| i + 1)
+            .collect();
+        first.differing_pages = differing;
+        Some(first)
+    }
 }
 
 /// How a second `tools/list` in the same session compared with the first.

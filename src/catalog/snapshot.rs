@@ -78,6 +78,7 @@ fn from_snapshot(shown: &str, mut top: Map<String, Value>) -> anyhow::Result<Cat
         tools,
         instructions,
         server,
+        list_hints: super::ListHints::of(&top),
         ..Default::default()
     })
 }
@@ -113,6 +114,14 @@ pub fn to_value(catalog: &Catalog) -> Value {
     top.insert("tools".into(), Value::Array(tools));
     if let Some(i) = &catalog.instructions {
         top.insert("instructions".into(), json!(i));
+    }
+    // The list result's caching hints, where a tools/list result carries them.
+    if let Some(h) = &catalog.list_hints {
+        for (key, v) in [("ttlMs", &h.ttl_ms), ("cacheScope", &h.cache_scope)] {
+            if let Some(v) = v {
+                top.insert(key.into(), v.clone());
+            }
+        }
     }
     if catalog.server.name.is_some() {
         let mut info = json!({"name": catalog.server.name, "version": catalog.server.version});

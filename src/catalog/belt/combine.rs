@@ -90,6 +90,7 @@ pub fn combine(
         tools: own.tools.clone(),
         notes: own.notes.clone(),
         relisting: None,
+        list_hints: None,
         index: Default::default(),
         config_key: own.config_key.clone(),
     };

@@ -121,6 +121,7 @@ pub(super) async fn list_tools(
         }
     }
     let raw_pages = std::mem::take(&mut capture.lock().map_err(|_| anyhow!("capture lock"))?.pages);
+    catalog.list_hints = crate::catalog::ListHints::of_pages(&raw_pages);
     catalog.tools = if raw_pages.len() == pages {
         let mut tools = Vec::new();
         for (p, page) in raw_pages.into_iter().enumerate() {

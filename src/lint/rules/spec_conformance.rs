@@ -19,6 +19,10 @@
 //!   boolean, or is not reached from the root through `properties` makes a conforming client
 //!   drop the whole tool: an error. One on a parameter holding secrets or personal data is a
 //!   warning (header values are visible to intermediaries).
+//! - Caching hints on the `tools/list` result (2026-07-28): a `ttlMs` that is not a
+//!   non-negative integer, or a `cacheScope` other than `public` or `private`, is a warning
+//!   (clients cannot honour it); a `ttlMs` over a day, pages with other hints than the first,
+//!   and a 2026-07-28 server that sends none are info.
 //!
 //! Keys under `io.modelcontextprotocol/` (official extensions) are the specification's own use
 //! and are not reported; a vendor key a host acts on (`openai/…`) that breaks the grammar is
@@ -147,6 +151,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
         headers::header_findings(cx, i, tool, out);
     }
+    cache_hints::cache_hint_findings(cx, out);
     if let Some(r) = &cx.catalog.relisting {
         if r.tools_changed {
             out.push(cx.finding(
@@ -263,6 +268,7 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
     }
 }
 
+mod cache_hints;
 mod headers;
 
 #[cfg(test)]

@@ -118,3 +118,72 @@ fn x_mcp_header_declarations_follow_the_rules() {
     );
     assert!(lint_tools(&RULE, vec![good]).is_empty());
 }
+
+/// Issue 40 point 6: the 2026-07-28 caching hints on the tools/list result, read from a
+/// snapshot exactly as a live listing carries them.
+#[test]
+fn list_caching_hints_are_checked() {
+    use crate::catalog::{Relisting, snapshot};
+    let lint = |top: serde_json::Value| {
+        let mut cat = snapshot::parse(&top.to_string(), "s.json").unwrap();
+        cat.relisting = Some(Relisting::default());
+        super::super::common::lint_catalog(&RULE, &cat)
+    };
+    let tools = json!([{"name": "a", "description": "Reads a thing."}]);
+    let msgs = |top| {
+        lint(top)
+            .into_iter()
+            .map(|f| (f.severity, f.message))
+            .collect::<Vec<_>>()
+    };
+    assert!(msgs(json!({"tools": tools, "ttlMs": 60000, "cacheScope": "public"})).is_empty());
+    let m = msgs(json!({"tools": tools, "ttlMs": "1h", "cacheScope": "shared"}));
+    assert_eq!(m.len(), 2, "{m:?}");
+    assert!(m.iter().all(|(s, _)| *s == Severity::Warning), "{m:?}");
+    assert!(
+        m[0].1.contains("`\"1h\"`") && m[1].1.contains("`\"shared\"`"),
+        "{m:?}"
+    );
+    assert_eq!(msgs(json!({"tools": tools, "ttlMs": -5})).len(), 1);
+    assert_eq!(msgs(json!({"tools": tools, "ttlMs": 1.5})).len(), 1);
+    let m = msgs(json!({"tools": tools, "ttlMs": 7u64 * 86_400_000}));
+    assert!(
+        m.len() == 1 && m[0].0 == Severity::Info && m[0].1.contains("7.0 days"),
+        "{m:?}"
+    );
+    // None sent: reported only for a live 2026-07-28 session.
+    assert!(msgs(json!({"tools": tools})).is_empty());
+    let mut cat = snapshot::parse(&json!({"tools": tools}).to_string(), "s.json").unwrap();
+    cat.server.protocol_version = Some("2026-07-28".into());
+    cat.relisting = Some(Relisting::default());
+    let out = super::super::common::lint_catalog(&RULE, &cat);
+    assert!(
+        out.len() == 1 && out[0].message.contains("no caching hints"),
+        "{out:?}"
+    );
+    cat.server.protocol_version = Some("2025-11-25".into());
+    assert!(super::super::common::lint_catalog(&RULE, &cat).is_empty());
+    // A snapshot keeps the hints as the result carried them.
+    let cat = snapshot::parse(
+        &json!({"tools": tools, "ttlMs": 5, "cacheScope": "private"}).to_string(),
+        "s",
+    )
+    .unwrap();
+    let again = snapshot::to_value(&cat);
+    assert_eq!(
+        (again["ttlMs"].clone(), again["cacheScope"].clone()),
+        (json!(5), json!("private"))
+    );
+    // Pages that disagree are named.
+    let pages = [
+        json!({"tools": [], "ttlMs": 5}),
+        json!({"tools": [], "ttlMs": 5}),
+        json!({"tools": [], "ttlMs": 9}),
+    ];
+    assert_eq!(
+        crate::catalog::ListHints::of_pages(&pages)
+            .unwrap()
+            .differing_pages,
+        [3]
+    );
+}
