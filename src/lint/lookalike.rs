@@ -62,9 +62,13 @@ pub(crate) fn lookalike_pairs(
             let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
                 return false;
             };
+            // The cheap verdict first: most pairs of a large templated catalog do different
+            // jobs (another object, another action).
+            if text::distinct_jobs(ra, rb) {
+                return false;
+            }
             let restated = text::restates(ra, rb);
             (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)) || restated)
-                && !text::distinct_jobs(ra, rb)
                 && (!by_inputs
                     || restated
                     || ra.synonym_names(rb)

@@ -24,9 +24,11 @@ pub struct Role {
     object_word: Option<String>,
     /// The name's words as concepts (verbs and nouns folded).
     name_concepts: Vec<String>,
-    /// Stemmed content words of the description, and of the name.
-    stems: Vec<String>,
+    /// Stemmed content words of the name.
     name_stems: Vec<String>,
+    /// The stemmed content words of the description, each with its concept (worked out once:
+    /// pairs compare them many times).
+    stem_concepts: Vec<(String, String)>,
 }
 
 fn is_verb(word: &str) -> bool {
@@ -106,7 +108,13 @@ pub fn role(name: &str, description: &str) -> Role {
             .map(|w| concept(&stem(w)))
             .collect(),
         name_stems: words.iter().map(|w| stem(w)).collect(),
-        stems,
+        stem_concepts: stems
+            .into_iter()
+            .map(|s| {
+                let c = concept(&s);
+                (s, c)
+            })
+            .collect(),
         object_word,
     }
 }
@@ -227,15 +235,21 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
 /// The concepts two descriptions share, and all they name, once the words of both names are
 /// set aside.
 fn overlap_besides_names(a: &Role, b: &Role) -> (usize, usize) {
-    let rest = |x: &Role| -> HashSet<String> {
-        x.stems
+    // Called for many pairs of a large catalog: concepts worked out per tool, compared as
+    // sorted lists of borrowed strings (no set or string built per pair).
+    fn rest<'x>(x: &'x Role, a: &Role, b: &Role) -> Vec<&'x str> {
+        let mut v: Vec<&str> = x
+            .stem_concepts
             .iter()
-            .filter(|s| !a.name_stems.contains(s) && !b.name_stems.contains(s))
-            .map(|s| concept(s))
-            .collect()
-    };
-    let (ra, rb) = (rest(a), rest(b));
-    let inter = ra.intersection(&rb).count();
+            .filter(|(s, _)| !a.name_stems.contains(s) && !b.name_stems.contains(s))
+            .map(|(_, c)| c.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+    let (ra, rb) = (rest(a, a, b), rest(b, a, b));
+    let inter = ra.iter().filter(|c| rb.binary_search(c).is_ok()).count();
     (inter, ra.len() + rb.len() - inter)
 }
 

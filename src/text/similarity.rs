@@ -67,8 +67,10 @@ const POSTING_CAP: usize = 100;
 ///
 /// Near-linear: candidates come from an inverted index over terms shared by at most
 /// [`POSTING_CAP`] tools, plus tools whose name terms are the same set (`cancel_event` /
-/// `delete_event` after verb folding); each candidate is then scored exactly (cosine over all
-/// IDF-weighted terms, Jaccard over name terms).
+/// `delete_event` after verb folding), plus tools that share a combination of two or three of
+/// their rarest common terms held by at most [`COMBO_CAP`] tools (at 20,000 tools every word
+/// is common, and `acme` + `invoice` still picks out a handful); each candidate is then scored
+/// exactly (cosine over all IDF-weighted terms, Jaccard over name terms).
 pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec<SimilarPair> {
     let n = docs.len();
     let mut ids: HashMap<&str, usize> = HashMap::new();
@@ -133,16 +135,23 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
         }
     }
     let mut candidates: std::collections::HashSet<(usize, usize)> = HashSet::new();
-    for list in postings
-        .values()
-        .chain(same_name.values().filter(|l| l.len() <= POSTING_CAP))
-    {
+    let mut pair_up = |list: &[usize]| {
         for (k, &i) in list.iter().enumerate() {
             for &j in &list[k + 1..] {
                 candidates.insert((i.min(j), i.max(j)));
             }
         }
+    };
+    for list in postings
+        .values()
+        .chain(same_name.values().filter(|l| l.len() <= POSTING_CAP))
+    {
+        pair_up(list);
     }
+    // Terms too common to walk alone still tell tools apart together: two tools that share
+    // their rarest common terms (`acme` and `invoice` among 20,000 tools, each in hundreds)
+    // are candidates when few tools hold that combination.
+    combination_runs(&vectors, &df, &mut pair_up);
     let mut out: Vec<SimilarPair> = candidates
         .into_iter()
         .filter_map(|(a, b)| {
@@ -164,6 +173,63 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
     out
+}
+
+/// The most tools one combination of terms may group: a combination shared by more is
+/// walked no further (the template siblings of one service: `acme` + `billing` in 50 tools).
+const COMBO_CAP: usize = 16;
+
+/// How many of a tool's common terms (each in more than [`POSTING_CAP`] tools), rarest first,
+/// are combined in twos and in threes.
+const PAIR_TERMS: usize = 6;
+const TRIPLE_TERMS: usize = 5;
+
+/// The groups of tools that share a combination of two or three of their rarest common terms,
+/// each group of at most [`POSTING_CAP`] tools. Keys are hashed and sorted, not kept in a map:
+/// about 50 per tool.
+fn combination_runs(vectors: &[Vec<(usize, f64)>], df: &[usize], each: &mut dyn FnMut(&[usize])) {
+    use std::hash::{Hash, Hasher};
+    let key = |ids: &[usize]| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        ids.hash(&mut h);
+        h.finish()
+    };
+    let mut keyed: Vec<(u64, u32)> = Vec::new();
+    for (i, v) in vectors.iter().enumerate() {
+        let mut common: Vec<usize> = v
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| df[*id] > POSTING_CAP)
+            .collect();
+        common.sort_by_key(|id| (df[*id], *id));
+        let pairs = &common[..common.len().min(PAIR_TERMS)];
+        for a in 0..pairs.len() {
+            for b in a + 1..pairs.len() {
+                let mut k = [pairs[a], pairs[b]];
+                k.sort_unstable();
+                keyed.push((key(&k), i as u32));
+            }
+        }
+        let triples = &common[..common.len().min(TRIPLE_TERMS)];
+        for a in 0..triples.len() {
+            for b in a + 1..triples.len() {
+                for c in b + 1..triples.len() {
+                    let mut k = [triples[a], triples[b], triples[c]];
+                    k.sort_unstable();
+                    keyed.push((key(&k), i as u32));
+                }
+            }
+        }
+    }
+    keyed.sort_unstable();
+    let mut group = Vec::with_capacity(POSTING_CAP);
+    for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+        if run.len() >= 2 && run.len() <= COMBO_CAP {
+            group.clear();
+            group.extend(run.iter().map(|(_, i)| *i as usize));
+            each(&group);
+        }
+    }
 }
 
 fn dot(x: &[(usize, f64)], y: &[(usize, f64)]) -> f64 {
