@@ -231,3 +231,36 @@ fn a_tampered_shard_or_baseline_is_refused_naming_the_file() {
         "{err}"
     );
 }
+
+/// Issue 41 (smaller items): without a task file, each matrix job and the fan-in generate the
+/// same suite from the same catalog, so the fan-in joins the shards (it generated templates
+/// and then refused them as another suite) and scores exactly as one job would.
+#[test]
+fn the_fan_in_joins_shards_of_a_generated_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let server = fixture("catalogs/filesystem.json");
+    let go = |out: &str, extra: &[&str]| {
+        toolgate()
+            .current_dir(d)
+            .args(["ci", "--no-github", "--server", &server, "--out", out])
+            .args(extra)
+            .env_remove("GITHUB_ACTIONS")
+            .output()
+            .unwrap()
+    };
+    let whole = go("whole", &[]);
+    for k in 1..=3 {
+        let o = go(&format!("shards/s{k}"), &["--shard", &format!("{k}/3")]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let fan = go("fan", &["--merge", "shards"]);
+    let err = String::from_utf8_lossy(&fan.stderr);
+    assert!(!err.contains("not the task suite"), "{err}");
+    assert_eq!(fan.status.code(), whole.status.code(), "{err}");
+    let (w, f) = (json(&d.join("whole/ci.json")), json(&d.join("fan/ci.json")));
+    assert_eq!(
+        serde_json::to_string(&f["run"]["results"]).unwrap(),
+        serde_json::to_string(&w["run"]["results"]).unwrap()
+    );
+}
