@@ -132,15 +132,80 @@ pub fn values(extra: &[String]) -> Vec<String> {
     out
 }
 
-/// Masks `text` for a person or a log: each of `known` (longest first), then every token
-/// shape. Returns the text and how many values were masked.
+/// The forms a value takes in the sinks toolgate writes, besides itself: HTML (`&amp;`),
+/// a Markdown table cell (`\_`, `&lt;`), inside a JSON string (`\"`), and in a workflow
+/// command's data or property (`%25`, `%3A`), also one inside another (JSON shown in HTML or
+/// Markdown). A secret with `&`, `<`, `"` or `%` in it is masked in each (issue 40: it was
+/// masked only as written). `report::escape` tests these against the real escapers.
+pub fn escaped_forms(v: &str) -> Vec<String> {
+    fn html(s: &str) -> String {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#39;")
+    }
+    fn cell(s: &str) -> String {
+        let mut out = String::with_capacity(s.len() + 8);
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '&' => out.push_str("&amp;"),
+                '@' => out.push_str("@\u{2060}"),
+                '|' | '[' | ']' | '(' | ')' | '!' | '*' | '_' | '`' | '~' | '#' | '\\' => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                ':' if chars.peek() == Some(&'/') => out.push_str(":\u{2060}"),
+                '.' if out.ends_with("www") => out.push_str(".\u{2060}"),
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+    fn json(s: &str) -> String {
+        let q = serde_json::to_string(s).unwrap_or_default();
+        q.get(1..q.len().saturating_sub(1)).unwrap_or("").to_string()
+    }
+    fn data(s: &str) -> String {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    }
+    fn property(s: &str) -> String {
+        data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let j = json(v);
+    let mut out = Vec::new();
+    for base in [v, j.as_str()] {
+        out.extend([html(base), cell(base), data(base), property(base)]);
+    }
+    out.push(j.clone());
+    out.push(json(&j));
+    out.sort();
+    out.dedup();
+    out.retain(|f| f != v);
+    out
+}
+
+/// Masks `text` for a person or a log: each of `known` (longest first) as written and in
+/// its [`escaped_forms`], then every token shape. Returns the text and how many values were
+/// masked.
 pub fn mask_with(text: &str, known: &[String]) -> (String, usize) {
     let mut count = 0;
     let mut out = text.to_string();
-    let mut values: Vec<&str> = known
+    let trimmed: Vec<&str> = known
         .iter()
         .map(|v| v.trim())
         .filter(|v| v.chars().count() >= 6)
+        .collect();
+    let forms: Vec<String> = trimmed.iter().flat_map(|v| escaped_forms(v)).collect();
+    let mut values: Vec<&str> = trimmed
+        .iter()
+        .copied()
+        .chain(forms.iter().map(String::as_str))
         .collect();
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     values.dedup();
