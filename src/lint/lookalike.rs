@@ -317,4 +317,49 @@ mod tests {
         .unwrap();
         assert!(Inputs::of(&hostile).names.len() <= MAX_NODES);
     }
+
+    /// A facet word after the object (`details`, `info`) names no object of its own: a twin
+    /// planted in a real 65-tool catalog (`get_commit_details` beside `get_commit`) is a
+    /// look-alike, while another object (`get_commit_diff`) is still a different job.
+    #[test]
+    fn a_facet_word_is_not_another_object() {
+        let t = |name: &str, desc: &str| {
+            Tool::from_value(
+                json!({"name": name, "description": desc, "inputSchema": {"type": "object",
+                    "properties": {"project_id": {"type": "string"}, "sha": {"type": "string"}},
+                    "required": ["project_id", "sha"]}}),
+                "t",
+            )
+            .unwrap()
+        };
+        let tools = [
+            t(
+                "get_commit",
+                "Get details of a specific commit of a project.",
+            ),
+            t(
+                "get_commit_details",
+                "Details of one commit of a project: message, author, dates.",
+            ),
+            t(
+                "get_commit_diff",
+                "Get the changes (diff) of a specific commit of a project.",
+            ),
+        ];
+        let refs: Vec<&Tool> = tools.iter().collect();
+        let content: Vec<Vec<String>> = tools
+            .iter()
+            .map(|t| text::content_words(t.description().unwrap_or("")))
+            .collect();
+        let content: Vec<&[String]> = content.iter().map(Vec::as_slice).collect();
+        let pairs: Vec<(usize, usize)> = lookalike_pairs(&refs, &content, 0.5, true)
+            .iter()
+            .map(|p| (p.a.min(p.b), p.a.max(p.b)))
+            .collect();
+        assert!(pairs.contains(&(0, 1)), "{pairs:?}");
+        assert!(
+            !pairs.contains(&(0, 2)) && !pairs.contains(&(1, 2)),
+            "{pairs:?}"
+        );
+    }
 }

@@ -44,6 +44,9 @@ fn is_verb(word: &str) -> bool {
     VERBS.contains(&stem(word))
 }
 
+/// Words that name everything about the noun before them, not an object of their own.
+const FACETS: &[&str] = &["details", "detail", "info", "information"];
+
 /// Parses a tool's role from its name (and its description's first word when the name has no
 /// verb: `git_branch` "List Git branches").
 pub fn role(name: &str, description: &str) -> Role {
@@ -67,12 +70,21 @@ pub fn role(name: &str, description: &str) -> Role {
             .filter(|w| is_verb(w))
             .map(|w| concept(&stem(w))),
     };
+    // A facet word after the head noun says "all about it", not another object:
+    // `get_commit_details` and `get_user_info` act on a commit and a user.
     let head = |ws: &[String]| {
-        ws.iter()
+        let nouns: Vec<&String> = ws
+            .iter()
             .take_while(|w| !PREPOSITIONS.contains(&w.as_str()))
             .filter(|w| !is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
-            .last()
-            .cloned()
+            .collect();
+        match nouns.as_slice() {
+            [.., before, last] if FACETS.contains(&last.to_lowercase().as_str()) => {
+                Some((*before).clone())
+            }
+            [.., last] => Some((*last).clone()),
+            [] => None,
+        }
     };
     // The object: the name's head noun, else the description's (`git_add` "Adds file
     // contents to …" acts on contents).
