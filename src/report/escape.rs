@@ -34,7 +34,10 @@ mod tests {
             let (masked, n) = crate::secrets::shown::mask_with(&s, &known);
             assert!(n >= 1, "not masked: {s}");
             for piece in ["w0", "z_1", "z\\_1"] {
-                assert!(!masked.contains(piece), "{piece} left in {masked} (from {s})");
+                assert!(
+                    !masked.contains(piece),
+                    "{piece} left in {masked} (from {s})"
+                );
             }
         }
         // Words stay words.

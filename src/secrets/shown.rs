@@ -167,7 +167,9 @@ pub fn escaped_forms(v: &str) -> Vec<String> {
     }
     fn json(s: &str) -> String {
         let q = serde_json::to_string(s).unwrap_or_default();
-        q.get(1..q.len().saturating_sub(1)).unwrap_or("").to_string()
+        q.get(1..q.len().saturating_sub(1))
+            .unwrap_or("")
+            .to_string()
     }
     fn data(s: &str) -> String {
         s.replace('%', "%25")
