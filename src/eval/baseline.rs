@@ -86,9 +86,10 @@ impl Baseline {
     }
 
     /// The seal of [`Self::to_text`] (the canonical sha256 of the file without its seal),
-    /// computed field by field: each top-level field is made a JSON value alone (the lists
-    /// element by element) and streamed into the hash in the canonical key order, so a large
-    /// baseline is never one value in memory.
+    /// computed field by field: each top-level field (the lists element by element) is
+    /// written in canonical form straight from its compact text
+    /// ([`crate::catalog::canonical::write_sorted_of`]) into the hash, in the canonical key
+    /// order, so no part of a large baseline is ever a JSON value tree.
     pub fn content_hash(&self) -> anyhow::Result<String> {
         use sha2::Digest;
         use std::io::Write;
@@ -108,14 +109,13 @@ impl Baseline {
                 if i > 0 {
                     w.write_all(b",")?;
                 }
-                crate::catalog::canonical::write_json_sorted(&serde_json::to_value(x)?, w, None)?;
+                crate::catalog::canonical::write_sorted_of(x, w)?;
             }
             w.write_all(b"]")?;
             Ok(())
         }
         fn one<T: Serialize>(w: &mut impl std::io::Write, x: &T) -> anyhow::Result<()> {
-            crate::catalog::canonical::write_json_sorted(&serde_json::to_value(x)?, w, None)?;
-            Ok(())
+            crate::catalog::canonical::write_sorted_of(x, w)
         }
         let mut w = std::io::BufWriter::with_capacity(1 << 16, Hashing(sha2::Sha256::new()));
         // Sorted as the canonical form sorts keys; absent ones as serde skips them.

@@ -292,3 +292,6 @@ pub fn catalog_hash(catalog: &Catalog) -> String {
 
 #[cfg(test)]
 mod tests;
+
+mod streamed;
+pub use streamed::write_sorted_of;
