@@ -1,7 +1,7 @@
 //! The look-alike similarity index: the terms compared for each tool, and an inverted index
 //! over IDF-weighted terms that finds alike pairs without comparing every pair.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::synonyms::{concept, verb_class};
 use super::{content_words, is_stop, name_words, stem};
@@ -134,12 +134,20 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
             same_name.entry(nm.as_slice()).or_default().push(i);
         }
     }
-    let mut candidates: std::collections::HashSet<(usize, usize)> = HashSet::new();
+    // Candidate pairs as a sorted, de-duplicated list of index pairs (8 bytes each; a hash
+    // set of them cost three times that at 20,000 tools), compacted as it grows.
+    let mut candidates: Vec<(u32, u32)> = Vec::new();
+    let mut compact_at = 1 << 20;
     let mut pair_up = |list: &[usize]| {
         for (k, &i) in list.iter().enumerate() {
             for &j in &list[k + 1..] {
-                candidates.insert((i.min(j), i.max(j)));
+                candidates.push((i.min(j) as u32, i.max(j) as u32));
             }
+        }
+        if candidates.len() >= compact_at {
+            candidates.sort_unstable();
+            candidates.dedup();
+            compact_at = (2 * candidates.len()).max(1 << 20);
         }
     };
     for list in postings
@@ -152,8 +160,11 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
     // their rarest common terms (`acme` and `invoice` among 20,000 tools, each in hundreds)
     // are candidates when few tools hold that combination.
     combination_runs(&vectors, &df, &mut pair_up);
+    candidates.sort_unstable();
+    candidates.dedup();
     let mut out: Vec<SimilarPair> = candidates
         .into_iter()
+        .map(|(a, b)| (a as usize, b as usize))
         .filter_map(|(a, b)| {
             let text = dot(&vectors[a], &vectors[b]);
             let name = jaccard(&names[a], &names[b]);
@@ -181,8 +192,8 @@ const COMBO_CAP: usize = 16;
 
 /// How many of a tool's common terms (each in more than [`POSTING_CAP`] tools), rarest first,
 /// are combined in twos and in threes.
-const PAIR_TERMS: usize = 6;
-const TRIPLE_TERMS: usize = 5;
+const PAIR_TERMS: usize = 8;
+const TRIPLE_TERMS: usize = 6;
 
 /// The groups of tools that share a combination of two or three of their rarest common terms,
 /// each group of at most [`POSTING_CAP`] tools. Keys are hashed and sorted, not kept in a map:
