@@ -25,6 +25,7 @@ pub(crate) mod gate;
 pub(crate) mod github;
 pub(crate) mod improve;
 pub(crate) mod limits;
+pub use limits::tune_allocator;
 pub mod lint;
 pub mod models;
 pub mod out;

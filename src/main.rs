@@ -121,6 +121,7 @@ async fn interrupted() -> &'static str {
 }
 
 fn main() -> ExitCode {
+    toolgate::tune_allocator();
     // A warden over a sandboxed server (`__toolgate-warden`) does nothing else, and never
     // returns from here.
     #[cfg(target_os = "linux")]

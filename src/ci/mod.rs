@@ -130,6 +130,8 @@ pub async fn run(
         None => (None, false),
     };
 
+    crate::limits::trim_heap();
+
     // Tasks: the user's, or generated from this catalog.
     let (tasks_path, generated) = tasks_file(s, &catalog, &lock, &out, &mut notices)?;
     let tasks = eval::load_tasks(&catalog, &tasks_path, s.eval.split)?;
@@ -156,6 +158,7 @@ pub async fn run(
                 opts.incremental = incremental_base(s, gh, base.as_ref(), &mut notices);
             }
             let mut rd = eval::evaluate(on, &tasks_path, &tasks, &opts).await?;
+            crate::limits::trim_heap();
             if let Some(b) = &belt {
                 rd.run.belt = Some(b.info.clone());
                 rd.alone = b.alone.clone();
@@ -184,6 +187,7 @@ pub async fn run(
         }
     };
     rd.finalize(on, &tasks, &s.policy)?;
+    crate::limits::trim_heap();
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
     put("run_json", &rd.dir.join(crate::record::files::RUN_FILE));
     put(

@@ -118,6 +118,10 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
             runner::in_memory(&built, &catalog, &tasks, req.concurrency, Some(&bar)).await?;
         skipped += ran.skipped;
         outcomes.push(lines);
+        drop(built);
+        drop(tasks);
+        drop(catalog);
+        crate::limits::trim_heap();
     }
     bar.finish_and_clear();
     if skipped > 0 {
