@@ -34,9 +34,17 @@ pub struct SolveIndex {
 fn stems(text_: &str, max: usize) -> impl Iterator<Item = String> + '_ {
     text::words_iter(text_)
         .take(max)
-        .filter(|w| w.chars().count() > 1 && !weak(w))
+        .filter(|w| w.chars().count() > 1 && !weak(w) && !PERSONAL.contains(&w.as_str()))
         .map(|w| text::stem(&w))
 }
+
+/// Words a request and a description share without saying what either is about ("what's on
+/// my calendar" beside "Make a note … on my phone").
+const PERSONAL: &[&str] = &[
+    "my", "me", "mine", "myself", "your", "yours", "our", "ours", "us", "you", "we", "they",
+    "them", "their", "he", "she", "him", "her", "his", "please", "thanks", "want", "need", "like",
+    "can", "could", "would",
+];
 
 /// Everything of a tool a model reads, as words.
 fn definition_text(t: &Tool) -> String {
@@ -193,6 +201,27 @@ mod tests {
         // One word in common with another tool is ordinary English, not a better label.
         assert_eq!(
             ix.check(&c, "will it rain where I fly tomorrow", "get_forecast"),
+            None
+        );
+        // Nor are pronouns: the example suite's near-miss "Make a note … on my phone" for
+        // set_reminder shares "note" and "my" with find_events ("what's on my calendar").
+        let c = Catalog {
+            tools: [
+                json!({"name": "set_reminder", "description": "Sets a reminder that pings the user (push, email or SMS) at a time."}),
+                json!({"name": "find_events", "description": "Searches events: 'what's on my calendar', notes included."}),
+            ]
+            .into_iter()
+            .map(|v| Tool::from_value(v, "t").unwrap())
+            .collect(),
+            ..Default::default()
+        };
+        let ix = SolveIndex::new(&c);
+        assert_eq!(
+            ix.check(
+                &c,
+                "Make a note for June 12 that pops up on my phone",
+                "set_reminder"
+            ),
             None
         );
     }
