@@ -4,6 +4,7 @@
 
 pub mod ablation;
 pub mod baseline;
+mod baseline_seal;
 pub mod belt;
 mod cost;
 pub mod curve;

@@ -272,14 +272,6 @@ pub(crate) fn install(cmd: &mut tokio::process::Command, plan: Plan) {
     }
 }
 
-fn last_cap() -> u32 {
-    std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
-        .ok()
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(40)
-        .min(63)
-}
-
 pub(super) fn prepare(
     opts: &SandboxOptions,
     launch: &super::reads::Launch,
@@ -310,7 +302,7 @@ pub(super) fn prepare(
         }
         writable.push(full);
     }
-    if strict && abi < 4 && !root && !userns_possible() {
+    if strict && abi < 4 && !root && !super::kernel::userns_possible() {
         anyhow::bail!(
             "--sandbox strict cannot cut the network here: no user namespaces for a network \
              namespace, and Landlock ABI {abi} has no network rules (4 or later needed)"
@@ -389,7 +381,7 @@ pub(super) fn prepare(
             uid,
             strict,
             net_by_landlock: abi >= 4,
-            last_cap: last_cap(),
+            last_cap: super::kernel::last_cap(),
             ruleset,
             warden,
             seccomp,
@@ -397,11 +389,4 @@ pub(super) fn prepare(
         }),
         dir: Some(dir),
     })
-}
-
-fn userns_possible() -> bool {
-    std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .is_some_and(|n| n > 0)
 }

@@ -16,6 +16,8 @@
 //! `/proc` entries (a parent shell's environment) and root-only files.
 
 #[cfg(target_os = "linux")]
+mod kernel;
+#[cfg(target_os = "linux")]
 mod landlock;
 #[cfg(target_os = "linux")]
 mod linux;
