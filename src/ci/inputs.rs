@@ -2,6 +2,7 @@
 //! task file (the user's, or generated into the output folder), and the base an incremental
 //! run may reuse.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
@@ -50,28 +51,28 @@ pub fn lock_status(
 /// request (so base and head are scored on the same requests), else the reviewed lock when it
 /// matches the server (the same canonical form, so the base branch's run generates the same
 /// suite), else the server's catalog as listed.
-fn generation_source(
+fn generation_source<'c>(
     s: &CiSettings,
-    catalog: &Catalog,
+    catalog: &'c Catalog,
     lock: &LockStatus,
-) -> anyhow::Result<(Catalog, &'static str)> {
+) -> anyhow::Result<(Cow<'c, Catalog>, &'static str)> {
     // A belt's lock holds every server's section: the server's own catalog is generated from.
     if s.belt.is_some() || s.lock_section.is_some() {
-        return Ok((catalog.clone(), "this catalog"));
+        return Ok((Cow::Borrowed(catalog), "this catalog"));
     }
     if let Some(p) = &s.base_lock {
         return Ok((
-            crate::catalog::snapshot::read(p)?,
+            Cow::Owned(crate::catalog::snapshot::read(p)?),
             "the base revision's reviewed definitions (its toolgate.lock)",
         ));
     }
     if lock.status == LockState::Match {
         return Ok((
-            crate::catalog::snapshot::read(&s.policy.lock_path)?,
+            Cow::Owned(crate::catalog::snapshot::read(&s.policy.lock_path)?),
             "the reviewed definitions (toolgate.lock, which matches the server)",
         ));
     }
-    Ok((catalog.clone(), "this catalog"))
+    Ok((Cow::Borrowed(catalog), "this catalog"))
 }
 
 /// The generated requests for tools whose description changed since `from`: how many tools,

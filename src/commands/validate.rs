@@ -10,7 +10,12 @@ use crate::tasks::{parse_tasks, validate::validate};
 pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     let (tasks, malformed) = parse_tasks(&args.tasks)?;
-    let problems = validate(&catalog, &tasks, &malformed, args.min_per_tool);
+    let problems = validate(
+        &catalog,
+        tasks.iter().map(|(l, t)| (*l, t)),
+        &malformed,
+        args.min_per_tool,
+    );
     let errors = problems
         .iter()
         .filter(|p| p.severity == Severity::Error)

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::task::{Kind, Numbered};
+use super::task::{Kind, Task};
 use crate::catalog::Catalog;
 use crate::lint::Severity;
 use crate::text;
@@ -42,6 +42,11 @@ impl<'a> ArgChecker<'a> {
     /// that cannot be compiled yields `Err` with that reason.
     pub fn check(&mut self, tool: &str, args: &Value) -> Result<(), Vec<String>> {
         let catalog = self.catalog;
+        // Compiled validators are kept for a few tools at a time (requests come grouped by
+        // tool): at 10,000 tools, keeping every one held tens of megabytes.
+        if self.cache.len() >= 64 && !self.cache.contains_key(tool) {
+            self.cache.clear();
+        }
         let entry = self.cache.entry(tool.to_string()).or_insert_with(|| {
             let schema = catalog
                 .tool(tool)
@@ -86,9 +91,9 @@ fn shape(request: &str) -> String {
     w.join(" ")
 }
 
-pub fn validate(
+pub fn validate<'t>(
     catalog: &Catalog,
-    tasks: &[Numbered],
+    tasks: impl IntoIterator<Item = (usize, &'t Task)>,
     malformed: &[(usize, String)],
     min_per_tool: usize,
 ) -> Vec<Problem> {
@@ -118,7 +123,7 @@ pub fn validate(
     let mut near: HashMap<String, usize> = HashMap::new();
     let mut per_tool: BTreeMap<&str, usize> = catalog.tools.iter().map(|t| (t.name(), 0)).collect();
     for (line, task) in tasks {
-        let (line, id) = (*line, task.id.as_str());
+        let id = task.id.as_str();
         if let Some(first) = ids.insert(id, line) {
             push(
                 line,
@@ -275,7 +280,7 @@ pub fn validate(
 mod tests {
     use super::*;
     use crate::catalog::Tool;
-    use crate::tasks::Task;
+    use crate::tasks::task::Numbered;
     use serde_json::json;
 
     fn catalog() -> Catalog {
@@ -290,6 +295,10 @@ mod tests {
                 .collect(),
             ..Default::default()
         }
+    }
+
+    fn numbered(tasks: &[Numbered]) -> impl Iterator<Item = (usize, &Task)> {
+        tasks.iter().map(|(l, t)| (*l, t))
     }
 
     fn task(v: Value) -> Task {
@@ -340,7 +349,7 @@ mod tests {
                 task(json!({"id": "e", "request": "use book_room for Orion 3", "kind": "no_tool"})),
             ),
         ];
-        let problems = validate(&catalog(), &tasks, &[(6, "bad json".into())], 2);
+        let problems = validate(&catalog(), numbered(&tasks), &[(6, "bad json".into())], 2);
         let text: Vec<String> = problems
             .iter()
             .map(|p| format!("{}:{:?}:{}", p.line, p.severity, p.message))
@@ -372,7 +381,7 @@ mod tests {
                 json!({"id": "e", "request": "Book the room Vega", "kind": "direct", "expected": {"tool": "book_room", "arguments": {"room": "Vega"}}}),
             ),
         )];
-        let problems = validate(&catalog(), &echoing, &[], 0);
+        let problems = validate(&catalog(), numbered(&echoing), &[], 0);
         assert!(
             problems.iter().any(|p| p.severity == Severity::Warning
                 && p.message

@@ -151,12 +151,8 @@ pub(crate) fn stratify(tasks: &mut [Task], opts: &GenerateOptions) {
 /// Drops every task `validate` would reject (an error), so `generate` never writes a suite its
 /// own `validate` refuses; returns (id, why) of each dropped one.
 pub(crate) fn keep_valid(catalog: &Catalog, tasks: &mut Vec<Task>) -> Vec<(String, String)> {
-    let numbered: Vec<crate::tasks::task::Numbered> = tasks
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (i + 1, t.clone()))
-        .collect();
-    let problems = crate::tasks::validate::validate(catalog, &numbered, &[], 0);
+    let numbered = tasks.iter().enumerate().map(|(i, t)| (i + 1, t));
+    let problems = crate::tasks::validate::validate(catalog, numbered, &[], 0);
     let mut bad: std::collections::BTreeMap<usize, String> = Default::default();
     for p in problems {
         if p.severity == crate::lint::Severity::Error {

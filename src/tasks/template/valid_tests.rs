@@ -53,10 +53,15 @@ fn generated_suites_pass_validate() {
             .enumerate()
             .map(|(i, t)| (i + 1, t.clone()))
             .collect();
-        let errors: Vec<_> = crate::tasks::validate::validate(&catalog, &numbered, &[], 0)
-            .into_iter()
-            .filter(|p| p.severity == crate::lint::Severity::Error)
-            .collect();
+        let errors: Vec<_> = crate::tasks::validate::validate(
+            &catalog,
+            numbered.iter().map(|(l, t)| (*l, t)),
+            &[],
+            0,
+        )
+        .into_iter()
+        .filter(|p| p.severity == crate::lint::Severity::Error)
+        .collect();
         assert!(errors.is_empty(), "seed {seed}: {errors:#?}");
         assert!(g.tasks.len() > 40, "{}", g.tasks.len());
     }
