@@ -44,7 +44,16 @@ pub(crate) fn lookalike_pairs(
         .map(|(t, c)| text::lookalike_doc_of(t.name(), c))
         .collect();
     let floor = (threshold - SAME_ROLE_ALLOWANCE).max(0.0);
-    let pairs = text::similar_pairs(&docs, floor);
+    // A description that opens with another tool's job in other words (`list_project_tags`
+    // "List the labels (tags) …" beside `list_labels`) makes a pair however little else the
+    // two share.
+    let twins = text::job_twins(
+        &tools
+            .iter()
+            .map(|t| (t.name(), t.description().unwrap_or("")))
+            .collect::<Vec<_>>(),
+    );
+    let pairs = text::similar_pairs_with(&docs, floor, &twins);
     // Roles only for tools in some candidate pair.
     let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
     for p in &pairs {
@@ -55,24 +64,32 @@ pub(crate) fn lookalike_pairs(
             }
         }
     }
+    let boilerplate = text::boilerplate(&docs);
     pairs
         .into_iter()
         .filter(|p| tools[p.a].name() != tools[p.b].name())
         .filter(|p| {
+            let twin = || {
+                twins.binary_search(&(p.a, p.b)).is_ok()
+                    && (!by_inputs || !inputs_tell_apart(tools[p.a], tools[p.b]))
+            };
             let (Some(ra), Some(rb)) = (&roles[p.a], &roles[p.b]) else {
                 return false;
             };
             // The cheap verdict first: most pairs of a large templated catalog do different
             // jobs (another object, another action).
             if text::distinct_jobs(ra, rb) {
-                return false;
+                return twin();
             }
-            let restated = text::restates(ra, rb);
-            (p.score >= threshold || (ra.same_as(rb) && ra.qualifiers_shared_with(rb)) || restated)
+            let restated = text::restates_besides(ra, rb, &boilerplate);
+            ((p.score >= threshold
+                || (ra.same_as(rb) && ra.qualifiers_shared_with(rb))
+                || restated)
                 && (!by_inputs
                     || restated
                     || ra.synonym_names(rb)
-                    || !inputs_tell_apart(tools[p.a], tools[p.b]))
+                    || !inputs_tell_apart(tools[p.a], tools[p.b])))
+                || twin()
         })
         .collect()
 }

@@ -3,13 +3,16 @@
 //! folding, tool roles and the IDF-weighted similarity index used to find look-alike tools
 //! without comparing every pair live in the submodules, re-exported here.
 
+mod job;
 mod role;
 mod similarity;
 mod synonyms;
 
-pub use role::{Role, distinct_jobs, restates, role};
+pub use job::job_twins;
+pub use role::{Role, distinct_jobs, restates, restates_besides, role};
 pub use similarity::{
-    SimilarPair, lookalike_doc, lookalike_doc_of, similar_pairs, similarity_doc, similarity_doc_of,
+    SimilarPair, boilerplate, lookalike_doc, lookalike_doc_of, similar_pairs, similar_pairs_with,
+    similarity_doc, similarity_doc_of,
 };
 pub use synonyms::{concept, noun, verb_class, verb_class_of};
 

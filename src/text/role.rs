@@ -31,7 +31,7 @@ pub struct Role {
     stem_concepts: Vec<(String, String)>,
 }
 
-fn is_verb(word: &str) -> bool {
+pub(super) fn is_verb(word: &str) -> bool {
     static VERBS: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
         let mut all = stems_of(MORE_VERBS);
         all.extend(stems_of(LIST_VERBS));
@@ -45,7 +45,7 @@ fn is_verb(word: &str) -> bool {
 }
 
 /// Words that name everything about the noun before them, not an object of their own.
-const FACETS: &[&str] = &["details", "detail", "info", "information"];
+pub(super) const FACETS: &[&str] = &["details", "detail", "info", "information"];
 
 /// Parses a tool's role from its name (and its description's first word when the name has no
 /// verb: `git_branch` "List Git branches").
@@ -99,10 +99,17 @@ pub fn role(name: &str, description: &str) -> Role {
         .map(|w| stem(w))
         .collect();
     let mut named: HashSet<String> = HashSet::new();
-    for s in &stems {
-        named.insert(concept(s));
-        named.insert(noun(s));
-        named.insert(s.clone());
+    // A hyphenated word names the object written as one ("to-do items" for `list_todos`,
+    // "e-mail" for `send_email`).
+    let joined = description
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| w.contains('-') && w.len() <= 32)
+        .map(|w| stem(&w.replace('-', "").to_lowercase()))
+        .filter(|w| !w.is_empty());
+    for s in stems.iter().cloned().chain(joined) {
+        named.insert(concept(&s));
+        named.insert(noun(&s));
+        named.insert(s);
     }
     Role {
         verb,
@@ -247,20 +254,26 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
 /// The concepts two descriptions share, and all they name, once the words of both names are
 /// set aside.
 fn overlap_besides_names(a: &Role, b: &Role) -> (usize, usize) {
+    overlap_besides(a, b, &HashSet::new())
+}
+
+/// [`overlap_besides_names`], also setting aside the concepts in `boilerplate`.
+fn overlap_besides(a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> (usize, usize) {
     // Called for many pairs of a large catalog: concepts worked out per tool, compared as
     // sorted lists of borrowed strings (no set or string built per pair).
-    fn rest<'x>(x: &'x Role, a: &Role, b: &Role) -> Vec<&'x str> {
+    fn rest<'x>(x: &'x Role, a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> Vec<&'x str> {
         let mut v: Vec<&str> = x
             .stem_concepts
             .iter()
             .filter(|(s, _)| !a.name_stems.contains(s) && !b.name_stems.contains(s))
             .map(|(_, c)| c.as_str())
+            .filter(|c| !boilerplate.contains(c))
             .collect();
         v.sort_unstable();
         v.dedup();
         v
     }
-    let (ra, rb) = (rest(a, a, b), rest(b, a, b));
+    let (ra, rb) = (rest(a, a, b, boilerplate), rest(b, a, b, boilerplate));
     let inter = ra.iter().filter(|c| rb.binary_search(c).is_ok()).count();
     (inter, ra.len() + rb.len() - inter)
 }
@@ -271,7 +284,14 @@ fn overlap_besides_names(a: &Role, b: &Role) -> (usize, usize) {
 /// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
 /// low (the names' distinct verbs weigh most).
 pub fn restates(a: &Role, b: &Role) -> bool {
-    let (inter, union) = overlap_besides_names(a, b);
+    restates_besides(a, b, &HashSet::new())
+}
+
+/// [`restates`] once the catalog's boilerplate is set aside: concepts that many of its
+/// descriptions share ("Use this for a collection of resources; choose the corresponding get
+/// tool …" in every listing tool of a server) say nothing about what one tool does.
+pub fn restates_besides(a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> bool {
+    let (inter, union) = overlap_besides(a, b, boilerplate);
     inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
 }
 

@@ -1,7 +1,7 @@
 //! The look-alike similarity index: the terms compared for each tool, and an inverted index
 //! over IDF-weighted terms that finds alike pairs without comparing every pair.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::synonyms::{concept, verb_class};
 use super::{content_words, is_stop, name_words, stem};
@@ -72,6 +72,16 @@ const POSTING_CAP: usize = 100;
 /// is common, and `acme` + `invoice` still picks out a handful); each candidate is then scored
 /// exactly (cosine over all IDF-weighted terms, Jaccard over name terms).
 pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec<SimilarPair> {
+    similar_pairs_with(docs, threshold, &[])
+}
+
+/// [`similar_pairs`], plus the pairs `forced` (sorted index pairs, `a < b`) scored and kept
+/// whatever their score: pairs another signal found ([`super::job_twins`]).
+pub fn similar_pairs_with(
+    docs: &[(Vec<String>, Vec<String>)],
+    threshold: f64,
+    forced: &[(usize, usize)],
+) -> Vec<SimilarPair> {
     let n = docs.len();
     let mut ids: HashMap<&str, usize> = HashMap::new();
     for (terms, _) in docs {
@@ -160,6 +170,12 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
     // their rarest common terms (`acme` and `invoice` among 20,000 tools, each in hundreds)
     // are candidates when few tools hold that combination.
     combination_runs(&vectors, &df, &mut pair_up);
+    candidates.extend(
+        forced
+            .iter()
+            .filter(|(a, b)| a < b && *b < n)
+            .map(|&(a, b)| (a as u32, b as u32)),
+    );
     candidates.sort_unstable();
     candidates.dedup();
     let mut out: Vec<SimilarPair> = candidates
@@ -169,7 +185,7 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
             let text = dot(&vectors[a], &vectors[b]);
             let name = jaccard(&names[a], &names[b]);
             let score = TEXT_WEIGHT * text + (1.0 - TEXT_WEIGHT) * name;
-            (score >= threshold).then_some(SimilarPair {
+            (score >= threshold || forced.binary_search(&(a, b)).is_ok()).then_some(SimilarPair {
                 a,
                 b,
                 text,
@@ -184,6 +200,30 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
             .then((x.a, x.b).cmp(&(y.a, y.b)))
     });
     out
+}
+
+/// A description concept counts as boilerplate when more than this share of a catalog's tools,
+/// and at least [`BOILERPLATE_MIN`] of them, use it.
+const BOILERPLATE_SHARE: f64 = 0.2;
+const BOILERPLATE_MIN: usize = 8;
+
+/// The concepts (description and name terms) more than [`BOILERPLATE_SHARE`] of the tools
+/// use.
+pub fn boilerplate(docs: &[(Vec<String>, Vec<String>)]) -> HashSet<&str> {
+    let mut df: HashMap<&str, usize> = Default::default();
+    for (terms, _) in docs {
+        let mut own: Vec<&str> = terms.iter().map(String::as_str).collect();
+        own.sort_unstable();
+        own.dedup();
+        for t in own {
+            *df.entry(t).or_default() += 1;
+        }
+    }
+    let at_least = ((docs.len() as f64 * BOILERPLATE_SHARE) as usize).max(BOILERPLATE_MIN);
+    df.into_iter()
+        .filter(|(_, n)| *n > at_least)
+        .map(|(t, _)| t)
+        .collect()
 }
 
 /// The most tools one combination of terms may group: a combination shared by more is
@@ -269,6 +309,22 @@ fn jaccard(x: &[&str], y: &[&str]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boilerplate_is_what_many_tools_share() {
+        let doc = |n: &str| {
+            lookalike_doc(
+                n,
+                &format!("{n} items. Use this for a collection of resources."),
+            )
+        };
+        let many: Vec<_> = (0..10).map(|i| doc(&format!("list_thing{i}"))).collect();
+        let b = boilerplate(&many);
+        assert!(b.contains("collect") && b.contains("resourc"), "{b:?}");
+        assert!(!b.iter().any(|t| t.contains("thing")), "{b:?}");
+        // A few tools share no boilerplate: every concept counts.
+        assert!(boilerplate(&many[..8]).is_empty());
+    }
 
     #[test]
     fn alike_texts_pair_and_unrelated_do_not() {

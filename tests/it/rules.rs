@@ -252,3 +252,100 @@ fn lint_precision_corpus_is_labelled_and_precise() {
         "planted synonym pair missed"
     );
 }
+
+/// Issue 40: look-alike twins planted in a copy of a real catalog (gitlab-community, 65 tools;
+/// fixtures/planted/) are all found, and the tools that were there already pair exactly as in
+/// the original: nothing new on unplanted tools.
+#[test]
+fn planted_lookalike_twins_are_found_and_nothing_else_changes() {
+    use std::collections::BTreeSet;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pairs = |path: &Path| -> BTreeSet<(String, String)> {
+        let catalog = snapshot::read(path).unwrap();
+        let settings = LintSettings::default();
+        let cx = toolgate::lint::Context::new(&catalog, &settings);
+        cx.lookalikes()
+            .iter()
+            .map(|p| {
+                let (a, b) = (catalog.tools[p.a].name(), catalog.tools[p.b].name());
+                (a.min(b).to_string(), a.max(b).to_string())
+            })
+            .collect()
+    };
+    let meta: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            dir.join("fixtures/planted/gitlab-community-lookalikes.pairs.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let planted_tools: BTreeSet<String> = meta["planted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[1].as_str().unwrap().to_string())
+        .collect();
+    let found = pairs(&dir.join("fixtures/planted/gitlab-community-lookalikes.json"));
+    for p in meta["planted"].as_array().unwrap() {
+        let (a, b) = (p[0].as_str().unwrap(), p[1].as_str().unwrap());
+        let key = (a.min(b).to_string(), a.max(b).to_string());
+        assert!(
+            found.contains(&key),
+            "planted pair {a} / {b} missed: {found:?}"
+        );
+    }
+    let unplanted: BTreeSet<_> = found
+        .iter()
+        .filter(|(a, b)| !planted_tools.contains(a) && !planted_tools.contains(b))
+        .cloned()
+        .collect();
+    let base = pairs(&dir.join(meta["base"].as_str().unwrap()));
+    assert_eq!(unplanted, base, "pairs among the original tools changed");
+    assert_eq!(planted_tools.len(), 5);
+}
+
+/// Issue 40: a server that closes every description with the same paragraph (gitlab's "Use
+/// this for a collection of resources; choose the corresponding get tool …") does not make its
+/// tools look alike, and "to-do items" names the object of `list_todos`.
+#[test]
+fn shared_boilerplate_and_hyphenated_objects_make_no_look_alikes() {
+    let boiler = "Use this for a collection of resources; choose the corresponding get tool when you already know the single resource to inspect. It is read-only and does not mutate data; missing resources, invalid identifiers, insufficient permission, and rate limits are returned as errors.";
+    let objects = [
+        ("list_todos", "List to-do items for the current user."),
+        (
+            "list_projects",
+            "List projects accessible by the current user.",
+        ),
+        (
+            "list_commits",
+            "List repository commits with filtering options.",
+        ),
+        ("list_labels", "List labels for a project."),
+        ("list_branches", "List branches in a project."),
+        (
+            "list_namespaces",
+            "List namespaces available to the current user.",
+        ),
+        ("list_members", "List members of a project."),
+        ("list_pipelines", "List pipelines of a project."),
+        ("list_milestones", "List milestones of a project."),
+        ("list_releases", "List releases of a project."),
+    ];
+    let tools: Vec<Value> = objects
+        .iter()
+        .map(|(n, d)| json!({"name": n, "description": format!("{d} {boiler}"), "inputSchema": {"type": "object"}}))
+        .collect();
+    let catalog = toolgate::catalog::Catalog {
+        tools: tools
+            .into_iter()
+            .map(|t| toolgate::catalog::Tool::from_value(t, "t").unwrap())
+            .collect(),
+        ..Default::default()
+    };
+    let found: Vec<_> = lint::run(&catalog, &LintSettings::default())
+        .into_iter()
+        .filter(|f| f.code == "TG005")
+        .map(|f| (f.tool, f.pair))
+        .collect();
+    assert!(found.is_empty(), "{found:?}");
+}

@@ -20,6 +20,12 @@
 //!   (`get_users` / `get_user`, with no list of ids to fetch). Descriptions that restate each
 //!   other are reported all the same.
 //!
+//! Two tools that do one job are reported however little else their wording shares, unless
+//! their inputs tell them apart: two names for it (`get_file_contents` / `read_file`), or a
+//! description that opens with another tool's job in its own words (`list_project_tags` "List
+//! the labels (tags) defined on a project" beside `list_labels`; not "List issues assigned to
+//! the user", some issues, and not `read_media_file` "Read a file …", a narrower kind).
+//!
 //! Two tools that do the same thing to the same object (`read_file` / `read_text_file`) are
 //! reported from 0.2 below the threshold when every other word of their names is in both
 //! descriptions. Tools with the same name are TG001's business. When one description at least
