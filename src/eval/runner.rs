@@ -47,24 +47,6 @@ impl Sink for PredictionWriter {
     }
 }
 
-/// Decisions held in memory, handed back in plan order whatever order they arrived in.
-#[derive(Default)]
-pub struct InMemory(Vec<(usize, PredictionLine)>);
-
-impl Sink for InMemory {
-    fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()> {
-        self.0.push((job, line));
-        Ok(())
-    }
-}
-
-impl InMemory {
-    pub fn into_predictions(mut self) -> Vec<PredictionLine> {
-        self.0.sort_by_key(|(job, _)| *job);
-        self.0.into_iter().map(|(_, p)| p).collect()
-    }
-}
-
 /// What to run: every model × task × trial not in `done` (keys: model spec, task id, trial).
 pub struct Plan<'a> {
     pub models: &'a [Box<dyn Model>],
@@ -217,7 +199,12 @@ pub async fn in_memory(
 ) -> anyhow::Result<(Executed, Vec<ModelResult>, Vec<OutcomeLine>)> {
     let trials = vec![1; models.len()];
     let done = HashSet::new();
-    let mut sink = InMemory::default();
+    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
+    let mut sink = Scoring {
+        scorer: super::scorer::Scorer::new(catalog, tasks, &specs),
+        next: 0,
+        pending: Default::default(),
+    };
     let ran = execute(
         &Plan {
             models,
@@ -230,9 +217,34 @@ pub async fn in_memory(
         bar,
     )
     .await?;
-    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
-    let (results, outcomes) = score(catalog, tasks, &specs, &sink.into_predictions());
-    Ok((ran, results, outcomes))
+    for p in std::mem::take(&mut sink.pending).into_values() {
+        sink.scorer.add(&p);
+    }
+    let scored = sink.scorer.finish();
+    let outcomes = scored.outcomes().collect();
+    Ok((ran, scored.results, outcomes))
+}
+
+/// Decisions scored as they arrive, in plan order (one that comes early waits for those
+/// before it): nothing but the scorer's tallies is kept, where holding every decision of a
+/// 30,000-task arm took tens of megabytes.
+struct Scoring<'a> {
+    scorer: super::scorer::Scorer<'a>,
+    next: usize,
+    /// Decisions that came before their turn; a gap (a decision never made) holds the rest
+    /// here until the end.
+    pending: std::collections::BTreeMap<usize, PredictionLine>,
+}
+
+impl Sink for Scoring<'_> {
+    fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()> {
+        self.pending.insert(job, line);
+        while let Some(p) = self.pending.remove(&self.next) {
+            self.scorer.add(&p);
+            self.next += 1;
+        }
+        Ok(())
+    }
 }
 
 pub use crate::score::OutcomeLine;
@@ -257,6 +269,24 @@ pub fn score(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decisions held in memory, handed back in plan order whatever order they arrived in.
+    #[derive(Default)]
+    struct InMemory(Vec<(usize, PredictionLine)>);
+
+    impl Sink for InMemory {
+        fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()> {
+            self.0.push((job, line));
+            Ok(())
+        }
+    }
+
+    impl InMemory {
+        fn into_predictions(mut self) -> Vec<PredictionLine> {
+            self.0.sort_by_key(|(job, _)| *job);
+            self.0.into_iter().map(|(_, p)| p).collect()
+        }
+    }
     use crate::models::{BoxFuture, Decision};
 
     /// Answers later for earlier tasks, so decisions arrive out of plan order; the budget runs
