@@ -55,16 +55,18 @@ pub(crate) fn lookalike_pairs(
     );
     let pairs = text::similar_pairs_with(&docs, floor, &twins);
     // Roles only for tools in some candidate pair.
+    let boilerplate = text::boilerplate(&docs);
     let mut roles: Vec<Option<text::Role>> = vec![None; tools.len()];
     for p in &pairs {
         for i in [p.a, p.b] {
             if roles[i].is_none() {
                 let t = tools[i];
-                roles[i] = Some(text::role(t.name(), t.description().unwrap_or("")));
+                let mut role = text::role(t.name(), t.description().unwrap_or(""));
+                role.mark_boilerplate(&boilerplate);
+                roles[i] = Some(role);
             }
         }
     }
-    let boilerplate = text::boilerplate(&docs);
     pairs
         .into_iter()
         .filter(|p| tools[p.a].name() != tools[p.b].name())
@@ -81,7 +83,7 @@ pub(crate) fn lookalike_pairs(
             if text::distinct_jobs(ra, rb) {
                 return twin();
             }
-            let restated = text::restates_besides(ra, rb, &boilerplate);
+            let restated = text::restates_besides(ra, rb);
             ((p.score >= threshold
                 || (ra.same_as(rb) && ra.qualifiers_shared_with(rb))
                 || restated)

@@ -29,6 +29,8 @@ pub struct Role {
     /// The stemmed content words of the description, each with its concept (worked out once:
     /// pairs compare them many times).
     stem_concepts: Vec<(String, String)>,
+    /// Which of `stem_concepts` are the catalog's boilerplate ([`Role::mark_boilerplate`]).
+    boilerplate: Vec<bool>,
 }
 
 pub(super) fn is_verb(word: &str) -> bool {
@@ -135,10 +137,21 @@ pub fn role(name: &str, description: &str) -> Role {
             })
             .collect(),
         object_word,
+        boilerplate: Vec::new(),
     }
 }
 
 impl Role {
+    /// Marks the description's concepts that are in `set`, the catalog's boilerplate, which
+    /// [`restates_besides`] sets aside.
+    pub fn mark_boilerplate(&mut self, set: &HashSet<&str>) {
+        self.boilerplate = self
+            .stem_concepts
+            .iter()
+            .map(|(_, c)| set.contains(c.as_str()))
+            .collect();
+    }
+
     /// The description names `concept`.
     fn names(&self, concept: &str) -> bool {
         self.named.contains(concept)
@@ -254,26 +267,29 @@ fn distinct_actions(a: &Role, b: &Role) -> bool {
 /// The concepts two descriptions share, and all they name, once the words of both names are
 /// set aside.
 fn overlap_besides_names(a: &Role, b: &Role) -> (usize, usize) {
-    overlap_besides(a, b, &HashSet::new())
+    overlap_besides(a, b, false)
 }
 
-/// [`overlap_besides_names`], also setting aside the concepts in `boilerplate`.
-fn overlap_besides(a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> (usize, usize) {
+/// [`overlap_besides_names`], also setting aside (with `marked`) the concepts
+/// [`Role::mark_boilerplate`] marked.
+fn overlap_besides(a: &Role, b: &Role, marked: bool) -> (usize, usize) {
     // Called for many pairs of a large catalog: concepts worked out per tool, compared as
     // sorted lists of borrowed strings (no set or string built per pair).
-    fn rest<'x>(x: &'x Role, a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> Vec<&'x str> {
+    fn rest<'x>(x: &'x Role, a: &Role, b: &Role, marked: bool) -> Vec<&'x str> {
         let mut v: Vec<&str> = x
             .stem_concepts
             .iter()
+            .enumerate()
+            .filter(|(i, _)| !(marked && x.boilerplate.get(*i) == Some(&true)))
+            .map(|(_, sc)| sc)
             .filter(|(s, _)| !a.name_stems.contains(s) && !b.name_stems.contains(s))
             .map(|(_, c)| c.as_str())
-            .filter(|c| !boilerplate.contains(c))
             .collect();
         v.sort_unstable();
         v.dedup();
         v
     }
-    let (ra, rb) = (rest(a, a, b, boilerplate), rest(b, a, b, boilerplate));
+    let (ra, rb) = (rest(a, a, b, marked), rest(b, a, b, marked));
     let inter = ra.iter().filter(|c| rb.binary_search(c).is_ok()).count();
     (inter, ra.len() + rb.len() - inter)
 }
@@ -284,14 +300,16 @@ fn overlap_besides(a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> (usize, u
 /// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
 /// low (the names' distinct verbs weigh most).
 pub fn restates(a: &Role, b: &Role) -> bool {
-    restates_besides(a, b, &HashSet::new())
+    let (inter, union) = overlap_besides(a, b, false);
+    inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
 }
 
-/// [`restates`] once the catalog's boilerplate is set aside: concepts that many of its
-/// descriptions share ("Use this for a collection of resources; choose the corresponding get
-/// tool …" in every listing tool of a server) say nothing about what one tool does.
-pub fn restates_besides(a: &Role, b: &Role, boilerplate: &HashSet<&str>) -> bool {
-    let (inter, union) = overlap_besides(a, b, boilerplate);
+/// [`restates`] once the catalog's boilerplate ([`Role::mark_boilerplate`]) is set aside:
+/// concepts that many of its descriptions share ("Use this for a collection of resources;
+/// choose the corresponding get tool …" in every listing tool of a server) say nothing about
+/// what one tool does.
+pub fn restates_besides(a: &Role, b: &Role) -> bool {
+    let (inter, union) = overlap_besides(a, b, true);
     inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
 }
 
