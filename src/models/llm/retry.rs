@@ -66,7 +66,8 @@ fn retry_after(
             (d, Some(note)) => (Some(d), Some(note)),
         };
     }
-    let Some(when) = httpdate_to_system(v) else {
+    // An HTTP-date in any of its three forms (IMF-fixdate, RFC 850, asctime).
+    let Ok(when) = httpdate::parse_http_date(v) else {
         return (
             None,
             Some(format!(
@@ -86,28 +87,6 @@ fn retry_after(
         return (Some(cap), Some(note));
     }
     (Some(wait), None)
-}
-
-fn httpdate_to_system(v: &str) -> Option<std::time::SystemTime> {
-    humantime::parse_rfc3339_weak(v).ok().or_else(|| {
-        // IMF-fixdate: "Sun, 06 Nov 1994 08:49:37 GMT"
-        let parts: Vec<&str> = v.split_whitespace().collect();
-        let months = [
-            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-        ];
-        let m = months
-            .iter()
-            .position(|x| Some(*x) == parts.get(2).copied())?
-            + 1;
-        let iso = format!(
-            "{}-{:02}-{:02}T{}Z",
-            parts.get(3)?,
-            m,
-            parts.get(1)?.parse::<u32>().ok()?,
-            parts.get(4)?
-        );
-        humantime::parse_rfc3339(&iso).ok()
-    })
 }
 
 /// `body` with every credential toolgate holds masked, or `None` when it holds none.

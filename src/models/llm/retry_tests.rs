@@ -13,6 +13,16 @@ fn retry_after_reads_seconds_and_dates() {
         "Sun, 06 Nov 1994 08:49:37 GMT".parse().unwrap(),
     );
     assert_eq!(retry_after(&h, cap), (Some(Duration::ZERO), None));
+    // The obsolete forms an HTTP-date may still take (RFC 9110 5.6.7).
+    for old in ["Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+        h.insert(reqwest::header::RETRY_AFTER, old.parse().unwrap());
+        assert_eq!(retry_after(&h, cap), (Some(Duration::ZERO), None), "{old}");
+    }
+    // A date a minute ahead is about a minute's wait.
+    let soon = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(60));
+    h.insert(reqwest::header::RETRY_AFTER, soon.parse().unwrap());
+    let wait = retry_after(&h, cap).0.unwrap();
+    assert!(wait > Duration::from_secs(55) && wait <= Duration::from_secs(60), "{wait:?}");
 }
 
 #[test]
