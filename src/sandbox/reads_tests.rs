@@ -91,3 +91,38 @@ fn git_configuration_is_hidden_but_the_repository_is_not() {
         }
     }
 }
+
+#[test]
+fn dedup_keeps_each_tree_once_and_siblings_that_share_a_prefix() {
+    let paths = [
+        "/a/b/c",
+        "/ab",
+        "/a",
+        "/a-b",
+        "/a/b",
+        "/b/x",
+        "/a b",
+        "/b",
+        "/usr/lib",
+        "/usr/lib64",
+        "/usr/lib/x",
+        "/usr/lib",
+    ];
+    let got = dedup(paths.iter().map(PathBuf::from).collect());
+    // The quadratic definition: sorted, unique, nothing inside another kept path.
+    let mut want: Vec<PathBuf> = Vec::new();
+    let mut sorted: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
+    sorted.sort();
+    sorted.dedup();
+    for p in sorted {
+        if !want.iter().any(|q| p.starts_with(q)) {
+            want.push(p);
+        }
+    }
+    assert_eq!(got, want);
+    let shown: Vec<&str> = got.iter().filter_map(|p| p.to_str()).collect();
+    assert_eq!(
+        shown,
+        ["/a", "/a b", "/a-b", "/ab", "/b", "/usr/lib", "/usr/lib64"]
+    );
+}

@@ -22,7 +22,10 @@ fn retry_after_reads_seconds_and_dates() {
     let soon = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(60));
     h.insert(reqwest::header::RETRY_AFTER, soon.parse().unwrap());
     let wait = retry_after(&h, cap).0.unwrap();
-    assert!(wait > Duration::from_secs(55) && wait <= Duration::from_secs(60), "{wait:?}");
+    assert!(
+        wait > Duration::from_secs(55) && wait <= Duration::from_secs(60),
+        "{wait:?}"
+    );
 }
 
 #[test]
