@@ -15,18 +15,7 @@ impl Baseline {
     /// ([`crate::catalog::canonical::write_sorted_of`]) into the hash, in the canonical key
     /// order, so no part of a large baseline is ever a JSON value tree.
     pub fn content_hash(&self) -> anyhow::Result<String> {
-        use sha2::Digest;
         use std::io::Write;
-        struct Hashing(sha2::Sha256);
-        impl std::io::Write for Hashing {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.update(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
         fn list<T: Serialize>(w: &mut impl std::io::Write, items: &[T]) -> anyhow::Result<()> {
             w.write_all(b"[")?;
             for (i, x) in items.iter().enumerate() {
@@ -41,19 +30,20 @@ impl Baseline {
         fn one<T: Serialize>(w: &mut impl std::io::Write, x: &T) -> anyhow::Result<()> {
             crate::catalog::canonical::write_sorted_of(x, w)
         }
-        let mut w = std::io::BufWriter::with_capacity(1 << 16, Hashing(sha2::Sha256::new()));
+        let mut w = crate::catalog::canonical::HashWriter::new();
         // Sorted as the canonical form sorts keys; absent ones as serde skips them.
         w.write_all(b"{")?;
         let mut first = true;
-        let mut key = |w: &mut std::io::BufWriter<Hashing>, k: &str| -> anyhow::Result<()> {
-            if !first {
-                w.write_all(b",")?;
-            }
-            first = false;
-            serde_json::to_writer(&mut *w, k)?;
-            w.write_all(b":")?;
-            Ok(())
-        };
+        let mut key =
+            |w: &mut crate::catalog::canonical::HashWriter, k: &str| -> anyhow::Result<()> {
+                if !first {
+                    w.write_all(b",")?;
+                }
+                first = false;
+                serde_json::to_writer(&mut *w, k)?;
+                w.write_all(b":")?;
+                Ok(())
+            };
         if let Some(l) = &self.lint {
             key(&mut w, "lint")?;
             one(&mut w, l)?;
@@ -86,8 +76,7 @@ impl Baseline {
         key(&mut w, "toolgate_version")?;
         one(&mut w, &self.toolgate_version)?;
         w.write_all(b"}")?;
-        let inner = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-        Ok(hex::encode(inner.0.finalize()))
+        w.hex()
     }
 
     /// Writes the sealed baseline to `path` atomically, streamed (the same file as

@@ -113,13 +113,12 @@ impl Task {
     /// JSON without its `review` (the request, the expectation, the lure, the split, the
     /// source: everything that is measured).
     pub fn stamp(&self) -> String {
-        use sha2::{Digest, Sha256};
-        let mut h = Sha256::new();
+        let mut h = crate::catalog::canonical::HashWriter::new();
         let _ = serde_json::to_writer(
-            HashWriter(&mut h),
+            &mut h,
             &crate::catalog::canonical::sorted(&unreviewed_value(self)),
         );
-        let mut hex = hex::encode(h.finalize());
+        let mut hex = h.hex().unwrap_or_default();
         hex.truncate(16);
         hex
     }
@@ -245,19 +244,6 @@ pub fn write_tasks_after(path: &Path, tasks: &[Task], header: Option<&str>) -> a
     crate::out::write_file(path, &out)
 }
 
-/// Streams serialised bytes into a hasher.
-struct HashWriter<'a>(&'a mut sha2::Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        sha2::Digest::update(self.0, b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// The task as JSON without its review state (what a hash of the measured task covers).
 fn unreviewed_value(t: &Task) -> Value {
     let mut v = serde_json::to_value(t).unwrap_or_default();
@@ -271,22 +257,22 @@ fn unreviewed_value(t: &Task) -> Value {
 /// canonical JSON array of the tasks, streamed into the hasher one task at a time (the same
 /// bytes, and so the same hash, as canonicalising the whole array at once, without holding it).
 pub fn suite_hash(tasks: &[Task]) -> String {
-    use sha2::{Digest, Sha256};
+    use std::io::Write;
     let mut sorted: Vec<&Task> = tasks.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut h = Sha256::new();
-    h.update(b"[");
+    let mut h = crate::catalog::canonical::HashWriter::new();
+    let _ = h.write_all(b"[");
     for (i, t) in sorted.iter().enumerate() {
         if i > 0 {
-            h.update(b",");
+            let _ = h.write_all(b",");
         }
         // What was measured, not who approved it: approving a suite keeps its hash, so runs
         // before and after approval stay comparable.
         let v = unreviewed_value(t);
-        let _ = serde_json::to_writer(HashWriter(&mut h), &crate::catalog::canonical::sorted(&v));
+        let _ = serde_json::to_writer(&mut h, &crate::catalog::canonical::sorted(&v));
     }
-    h.update(b"]");
-    hex::encode(h.finalize())
+    let _ = h.write_all(b"]");
+    h.hex().unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -300,8 +300,7 @@ fn overlap_besides(a: &Role, b: &Role, marked: bool) -> (usize, usize) {
 /// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
 /// low (the names' distinct verbs weigh most).
 pub fn restates(a: &Role, b: &Role) -> bool {
-    let (inter, union) = overlap_besides(a, b, false);
-    inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
+    restated(a, b, false)
 }
 
 /// [`restates`] once the catalog's boilerplate ([`Role::mark_boilerplate`]) is set aside:
@@ -309,7 +308,11 @@ pub fn restates(a: &Role, b: &Role) -> bool {
 /// choose the corresponding get tool …" in every listing tool of a server) say nothing about
 /// what one tool does.
 pub fn restates_besides(a: &Role, b: &Role) -> bool {
-    let (inter, union) = overlap_besides(a, b, true);
+    restated(a, b, true)
+}
+
+fn restated(a: &Role, b: &Role, marked: bool) -> bool {
+    let (inter, union) = overlap_besides(a, b, marked);
     inter >= RESTATES_MIN && inter as f64 >= RESTATES * union as f64
 }
 

@@ -94,25 +94,58 @@ pub fn write_json_sorted(
     }
 }
 
+/// A writer that feeds sha256, buffered: canonical text is hashed as it is written and never
+/// held whole.
+pub struct HashWriter(std::io::BufWriter<Hashing>);
+
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl HashWriter {
+    pub fn new() -> Self {
+        HashWriter(std::io::BufWriter::with_capacity(
+            1 << 16,
+            Hashing(Sha256::new()),
+        ))
+    }
+
+    /// The sha256 (hex) of everything written.
+    pub fn hex(self) -> anyhow::Result<String> {
+        let inner = self.0.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(hex::encode(inner.0.finalize()))
+    }
+}
+
+impl Default for HashWriter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::io::Write for HashWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// sha256 (hex) of the canonical text of `v`, streamed into the hasher; `skip` as in
 /// [`write_json_sorted`].
 pub fn canonical_sha256(v: &Value, skip: Option<&str>) -> String {
-    struct Hashing(Sha256);
-    impl std::io::Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = std::io::BufWriter::with_capacity(1 << 16, Hashing(Sha256::new()));
+    let mut h = HashWriter::new();
     let _ = write_json_sorted(v, &mut h, skip);
-    match h.into_inner() {
-        Ok(inner) => hex::encode(inner.0.finalize()),
-        Err(_) => String::new(),
-    }
+    h.hex().unwrap_or_default()
 }
 
 pub fn sha256_hex(text: &str) -> String {
