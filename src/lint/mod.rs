@@ -268,15 +268,24 @@ impl<'a> Context<'a> {
     }
 }
 
-/// Starts compiling the lint rules' patterns and the tokenizer's on other threads, so the work
+/// Starts compiling the lint rules' patterns and the tokenizer's on another thread, so the work
 /// overlaps the server's start and listing (call it before connecting; linting later waits
-/// for what is not done yet).
+/// for what is not done yet). One plain thread, not the rayon pool: a pool's idle workers spin
+/// while they wait, which cost a small server's `inspect` a third more CPU than the work.
 pub fn warm_up() {
-    rules::warm_up();
-    rayon::spawn(|| {
-        crate::tokens::count("warm");
-    });
+    let spawned = std::thread::Builder::new()
+        .name("toolgate-warm-up".into())
+        .spawn(|| {
+            rules::warm_up();
+            crate::tokens::count("warm");
+        });
+    // Without the thread the patterns compile on first use instead.
+    drop(spawned);
 }
+
+/// Catalogs up to this many tools are linted rule after rule on the calling thread: their rules
+/// take a few milliseconds, less than waking a thread pool costs.
+const SEQUENTIAL_TOOLS: usize = 64;
 
 /// Runs every rule, then applies the configuration. Findings come sorted by tool order,
 /// then code.
@@ -297,15 +306,17 @@ pub fn run_accepting(cx: &Context) -> (Vec<Finding>, Vec<(Finding, String)>) {
     // Rules are independent readers of the context, so they run on every core; most of a small
     // catalog's lint is compiling the rules' patterns, which then happens side by side. The
     // findings are joined in rule order, so the result does not depend on the schedule.
-    let per_rule: Vec<Vec<Finding>> = RULES
-        .par_iter()
-        .filter(|rule| cx.runs(rule) && settings.level_of(rule.code) != Some(Level::Off))
-        .map(|rule| {
-            let mut found = Vec::new();
-            (rule.check)(cx, &mut found);
-            found
-        })
-        .collect();
+    let wanted = |rule: &&Rule| cx.runs(rule) && settings.level_of(rule.code) != Some(Level::Off);
+    let check = |rule: &Rule| {
+        let mut found = Vec::new();
+        (rule.check)(cx, &mut found);
+        found
+    };
+    let per_rule: Vec<Vec<Finding>> = if cx.catalog.tools.len() <= SEQUENTIAL_TOOLS {
+        RULES.iter().filter(wanted).map(check).collect()
+    } else {
+        RULES.par_iter().filter(wanted).map(check).collect()
+    };
     let all: Vec<Finding> = per_rule.into_iter().flatten().collect();
     // In a belt each server is one section; an entry may be about another server's tool.
     let unused = if cx.in_belt {

@@ -4,6 +4,7 @@
 //! without comparing every pair live in the submodules, re-exported here.
 
 mod job;
+pub mod pattern;
 mod role;
 mod similarity;
 mod synonyms;

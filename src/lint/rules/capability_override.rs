@@ -33,7 +33,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 
 use super::common::{quote, tool_texts};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
@@ -62,7 +62,7 @@ pub(super) fn warm() {
 }
 
 /// The sentence of `text` around the match, quoted.
-fn sentence(text: &str, m: regex::Match) -> String {
+fn sentence(text: &str, m: crate::text::pattern::Match) -> String {
     let start = text[..m.start()]
         .rfind(['.', '\n', '!', '?'])
         .map_or(0, |i| i + 1);

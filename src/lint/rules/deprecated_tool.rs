@@ -22,7 +22,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 use serde_json::Value;
 
 use super::common::quote;

@@ -28,7 +28,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 use serde_json::Value;
 
 use super::common::{properties, quote};
@@ -144,7 +144,7 @@ fn listed_values(desc: &str) -> Option<Vec<String>> {
     let mut desc = desc.to_string();
     for _ in 0..8 {
         let next = JSON_SNIPPET
-            .replace_all(&desc, |c: &regex::Captures| {
+            .replace_all(&desc, |c: &crate::text::pattern::Captures| {
                 if c[0].chars().count() <= MAX_SNIPPET {
                     " ".to_string()
                 } else {

@@ -84,14 +84,16 @@ fn catch_all(name: &str) -> bool {
 
 /// What a parameter's description may ask the model to hand over that no ordinary tool needs:
 /// the conversation, the user's secrets, or other files' contents. Group names say which.
-static ASKS_FOR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(concat!(
+static ASKS_FOR: std::sync::LazyLock<crate::text::pattern::Regex> = std::sync::LazyLock::new(
+    || {
+        crate::text::pattern::Regex::new(concat!(
         r"(?i)(?P<chat>\b(chat|conversation|message|dialog(?:ue)?)\s+(history|log|transcript)\b|\b(all\s+)?(previous|prior|earlier)\s+(messages|turns|prompts)\b|\b(full|entire|whole|complete)\s+(conversation|chat|transcript)\b|\b(your|the)\s+system\s+prompt\b)",
         r"|(?P<secret>\b(the\s+user['’]?s?|your|all|any|their|every)\s+(saved\s+|stored\s+)?(passwords?|passphrases?|credentials|api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|session\s+cookies|ssh\s+keys?)\b)",
         r"|(?P<file>\b(contents?|text)\s+of\s+(?:(?:any|all|every|other|the\s+user['’]?s|(?:the\s+)?(?:configuration|config)\s+files?)\b|~|/etc|\.ssh|\.env))",
     ))
     .unwrap()
-});
+    },
+);
 
 /// A free-text parameter whose description asks for the conversation, the user's secrets or
 /// other files' contents: (pointer, parameter, what it asks for).

@@ -26,7 +26,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 
 use super::common::{quote, tool_texts};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};

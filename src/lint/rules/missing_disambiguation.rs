@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 
 use super::common::{shown_name, ticked};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};

@@ -38,18 +38,16 @@ pub(super) mod tool_shadowing;
 mod undocumented_parameter;
 mod unresolvable_ref;
 
-/// Starts compiling the largest of the rules' patterns on the other cores, so that work
-/// overlaps with what the caller does before running the rules (counting tokens, which compiles
-/// the pre-tokenizer's pattern): on a small catalog, compiling patterns is most of lint's time.
-/// Each pattern is compiled once either way.
+/// Compiles the largest of the rules' patterns, on the caller's thread ([`crate::lint::warm_up`]
+/// calls it on a thread of its own, so the work overlaps the server's start and the token
+/// counting before the rules run): on a small catalog, compiling patterns is most of lint's
+/// time. Each pattern is compiled once either way.
 pub(crate) fn warm_up() {
-    rayon::spawn(model_directed_instructions::warm);
-    rayon::spawn(|| {
-        tool_shadowing::warm();
-        capability_override::warm();
-        enum_in_description::warm();
-        missing_disambiguation::warm();
-    });
+    model_directed_instructions::warm();
+    tool_shadowing::warm();
+    capability_override::warm();
+    enum_in_description::warm();
+    missing_disambiguation::warm();
 }
 
 /// Every rule, in code order.

@@ -52,7 +52,7 @@ use std::sync::LazyLock;
 
 use super::common::{quote, tool_texts};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
-use regex::Regex;
+use crate::text::pattern::Regex;
 
 use frame::Own;
 use frame::{called_target, framed_as_option, sentence_of};
@@ -236,7 +236,7 @@ fn orders(text: &str, own: Option<Own<'_>>) -> Vec<(&'static str, String)> {
 /// again).
 fn orders_in(text: &str, own: Option<Own<'_>>, decode: bool) -> Vec<(&'static str, String)> {
     let instructions = own.is_none();
-    let counts = |p: &Pattern, m: &regex::Match| -> bool {
+    let counts = |p: &Pattern, m: &crate::text::pattern::Match| -> bool {
         if m.as_str().chars().count() > p.max_chars {
             return false;
         }

@@ -77,8 +77,8 @@ pub(crate) const LOOKING_WORDS: &[&str] = &[
 /// A description that says the action is irreversible, whatever its verb.
 fn says_irreversible(description: &str) -> bool {
     use std::sync::LazyLock;
-    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(
+    static RE: LazyLock<crate::text::pattern::Regex> = LazyLock::new(|| {
+        crate::text::pattern::Regex::new(
             r"(?i)\b(cannot|can\s*not|can['’]t)\s+be\s+(undone|reversed|recovered|restored)\b|\birreversibl[ey]\b|\bno\s+way\s+to\s+(undo|recover|restore)\b",
         )
         .unwrap()

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::text::pattern::Regex;
 
 use super::super::common::quote;
 use super::{MAX_TAIL_CHARS, Own};
