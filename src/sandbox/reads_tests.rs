@@ -126,3 +126,133 @@ fn dedup_keeps_each_tree_once_and_siblings_that_share_a_prefix() {
         ["/a", "/a b", "/a-b", "/ab", "/b", "/usr/lib", "/usr/lib64"]
     );
 }
+
+/// The two-pass walk `etc` replaced (ask whether a folder's whole tree is readable, then walk
+/// it), kept as the reference the one-pass walk must agree with.
+fn etc_two_pass(dir: &Path, reads: &mut Reads, budget: &mut usize, depth: usize) {
+    use std::os::unix::fs::PermissionsExt;
+    fn all_readable(dir: &Path, budget: &mut usize) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        for e in entries.flatten() {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            let Ok(meta) = e.path().symlink_metadata() else {
+                return false;
+            };
+            if meta.file_type().is_symlink() || meta.permissions().mode() & 0o004 == 0 {
+                return false;
+            }
+            if meta.is_dir() && !all_readable(&e.path(), budget) {
+                return false;
+            }
+        }
+        true
+    }
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let Ok(meta) = std::fs::symlink_metadata(dir) else {
+        return;
+    };
+    if meta.file_type().is_symlink() {
+        let target = std::fs::metadata(dir);
+        if target.is_ok_and(|t| t.is_file() && t.permissions().mode() & 0o004 != 0) {
+            reads.full.push(dir.to_path_buf());
+        }
+        return;
+    }
+    if meta.permissions().mode() & 0o004 == 0 {
+        return;
+    }
+    if !meta.is_dir() {
+        reads.full.push(dir.to_path_buf());
+        return;
+    }
+    if depth > 8 || all_readable(dir, budget) {
+        reads.full.push(dir.to_path_buf());
+        return;
+    }
+    reads.list.push(dir.to_path_buf());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        etc_two_pass(&e.path(), reads, budget, depth + 1);
+    }
+}
+
+/// The trees read whole and the folders listed.
+type Rules = (Vec<PathBuf>, Vec<PathBuf>);
+
+fn both_walks(dir: &Path) -> (Rules, Rules) {
+    let (mut one, mut two) = (Reads::default(), Reads::default());
+    etc(dir, &mut one, &mut BUDGET.clone(), 0);
+    etc_two_pass(dir, &mut two, &mut BUDGET.clone(), 0);
+    (
+        (dedup(one.full), dedup(one.list)),
+        (dedup(two.full), dedup(two.list)),
+    )
+}
+
+#[test]
+fn the_one_pass_etc_walk_grants_what_the_two_pass_walk_did() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("etc");
+    let mode = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+    };
+    for d in [
+        "open/deep/er",
+        "ssl/private",
+        "ssl/certs",
+        "mixed/a",
+        "linked",
+    ] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for (f, m) in [
+        ("hosts", 0o644),
+        ("shadow", 0o640),
+        ("open/a", 0o644),
+        ("open/deep/er/b", 0o644),
+        ("ssl/private/key.pem", 0o600),
+        ("ssl/certs/ca.pem", 0o644),
+        ("mixed/a/ok", 0o644),
+        ("mixed/a/secret", 0o600),
+        ("mixed/top", 0o644),
+    ] {
+        std::fs::write(root.join(f), "x").unwrap();
+        mode(&root.join(f), m);
+    }
+    mode(&root.join("ssl/private"), 0o700);
+    symlink(root.join("hosts"), root.join("linked/to-hosts")).unwrap();
+    symlink(root.join("shadow"), root.join("linked/to-shadow")).unwrap();
+    symlink(root.join("open"), root.join("linked/to-dir")).unwrap();
+    std::fs::write(root.join("linked/plain"), "x").unwrap();
+    mode(&root.join("linked/plain"), 0o644);
+
+    let (one, two) = both_walks(&root);
+    assert_eq!(one, two);
+    // What each grants, spelled out: readable trees whole, a folder with a secret split.
+    let (full, list) = one;
+    assert!(full.contains(&root.join("open")) && full.contains(&root.join("ssl/certs")));
+    assert!(full.contains(&root.join("linked/to-hosts")));
+    assert!(
+        !full
+            .iter()
+            .any(|p| p.ends_with("shadow") || p.ends_with("to-shadow"))
+    );
+    assert!(!full.iter().any(|p| p.starts_with(root.join("ssl/private"))));
+    assert!(list.contains(&root));
+    assert!(!full.contains(&root.join("mixed/a")) && full.contains(&root.join("mixed/top")));
+
+    // And on this machine's /etc.
+    let (one, two) = both_walks(Path::new("/etc"));
+    assert_eq!(one, two);
+}
