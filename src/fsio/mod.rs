@@ -5,6 +5,7 @@
 //! bounded size only, no symlink out of the workspace, and reviewed files pinned at start-up.
 
 mod read;
+pub(crate) use read::lexical;
 pub use read::{MAX_INPUT, pin_reviewed, read_text, verify_pins};
 
 use std::io::Write;

@@ -106,7 +106,7 @@ fn workspace() -> Option<PathBuf> {
 }
 
 /// The path as written, made absolute, `.` and `..` applied by name (without resolving links).
-fn lexical(path: &Path) -> PathBuf {
+pub(crate) fn lexical(path: &Path) -> PathBuf {
     let abs = if path.is_absolute() {
         path.to_path_buf()
     } else {

@@ -163,7 +163,9 @@ pub(crate) fn plan(launch: &Launch, extra: &[PathBuf]) -> Reads {
         }
     }
     for a in launch.args {
-        let written = cwd.join(a);
+        // `..` applied by name: `../servers/s.py` from the workspace names a file beside it,
+        // not a link in it.
+        let written = crate::fsio::lexical(&cwd.join(a));
         let Ok(c) = std::fs::canonicalize(&written) else {
             continue;
         };

@@ -256,3 +256,44 @@ fn the_one_pass_etc_walk_grants_what_the_two_pass_walk_did() {
     let (one, two) = both_walks(Path::new("/etc"));
     assert_eq!(one, two);
 }
+
+#[test]
+fn an_argument_beside_the_workspace_is_granted_but_a_link_out_of_it_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = real(dir.path());
+    let (ws, servers, secret) = (
+        root.join("example"),
+        root.join("servers"),
+        root.join("secret"),
+    );
+    for d in [&ws, &servers, &secret] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    std::fs::write(servers.join("s.py"), "print()").unwrap();
+    std::fs::write(secret.join("key"), "x").unwrap();
+    std::os::unix::fs::symlink(&secret, ws.join("out")).unwrap();
+    let plan_for = |arg: &str| {
+        let args = vec![arg.to_string()];
+        plan(
+            &Launch {
+                program: "true",
+                args: &args,
+                cwd: Some(&ws),
+            },
+            &[],
+        )
+    };
+    let reads = plan_for("../servers/s.py");
+    assert!(
+        reads
+            .full
+            .iter()
+            .any(|t| servers.join("s.py").starts_with(t)),
+        "{reads:?}"
+    );
+    let reads = plan_for("out/key");
+    assert!(
+        !reads.full.iter().any(|t| secret.join("key").starts_with(t)),
+        "{reads:?}"
+    );
+}
