@@ -9,7 +9,7 @@ set -euo pipefail
 OUT=${1:?usage: scripts/example-outputs.sh OUTDIR}
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TG=${TOOLGATE:-$ROOT/target/debug/toolgate}
-WORK="$(mktemp -d)"
+WORK="$(mktemp -d)" && chmod 755 "$WORK"  # the sandboxed server (uid 65534) reads it
 trap 'rm -rf "$WORK"' EXIT
 cp -r "$ROOT/fixtures/example" "$WORK/example"
 mkdir -p "$WORK/belts" && cp -r "$ROOT/fixtures/belts/shadowing" "$WORK/belts/shadowing"
@@ -18,6 +18,7 @@ mkdir -p "$OUT"
 norm() {
   sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z/<time>/g' \
          -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/<dur>/g' \
+         -e 's/"content_sha256": "[0-9a-f]{64}"/"content_sha256": "<seal over the times above>"/' \
          -e "s#$WORK#<work>#g" -e "s#$ROOT#<root>#g" "$1"
 }
 # Runs one toolgate command in the example folder; its stdout, stderr and exit code go to OUT/NAME.*
