@@ -3,7 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use toolgate::cli::{Cli, Command};
 use toolgate::commands::{self, Exit};
 use toolgate::config::Config;
@@ -141,7 +140,14 @@ fn main() -> ExitCode {
     toolgate::sandbox::reaper::become_subreaper();
     // SAFETY: as above, no other thread exists yet.
     unsafe { toolgate::models::embed::encoder::init_process_env() };
-    let cli = match Cli::try_parse() {
+    // `ci --help` shows the common flags; `ci --help-all` every one (all parse either way).
+    let words: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let parsed = toolgate::cli::help::command(toolgate::cli::help::wants_all(&words))
+        .try_get_matches_from(std::env::args_os())
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return parse_error(e),
     };

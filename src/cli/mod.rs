@@ -13,6 +13,7 @@ mod compare;
 mod contract;
 pub mod curve;
 mod generate;
+pub mod help;
 mod init;
 pub use crate::tasks::SplitArg;
 pub use ci::CiArgs;

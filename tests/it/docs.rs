@@ -3,7 +3,6 @@
 //! setup/action.yml (docs/action.md). A page that drifted fails here;
 //! `UPDATE_DOCS=1 cargo test --test it docs::` rewrites them.
 
-use clap::CommandFactory;
 use serde_json::Value;
 
 use crate::common::{root, third_party};
@@ -21,7 +20,8 @@ fn quiet(cmd: clap::Command) -> clap::Command {
 }
 
 fn cli_reference() -> String {
-    let mut root_cmd = quiet(toolgate::cli::Cli::command());
+    // Every flag (what `ci --help-all` prints), with `--help-all` itself.
+    let mut root_cmd = quiet(toolgate::cli::help::command(true));
     let mut out = String::from(
         "<!-- Generated from the clap definitions by tests/it/docs.rs: do not edit by hand. -->\n# CLI reference\n\n",
     );
@@ -29,8 +29,19 @@ fn cli_reference() -> String {
         "```text\n{}\n```\n",
         root_cmd.render_long_help().to_string().trim_end()
     ));
-    let subs: Vec<clap::Command> = root_cmd
+    // In the order the commands are declared (adding `--help-all` moved `ci` last).
+    let mut order: Vec<String> = <toolgate::cli::Cli as clap::CommandFactory>::command()
         .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for s in root_cmd.get_subcommands() {
+        if !order.iter().any(|n| n == s.get_name()) {
+            order.push(s.get_name().to_string());
+        }
+    }
+    let subs: Vec<clap::Command> = order
+        .iter()
+        .filter_map(|n| root_cmd.find_subcommand(n))
         .filter(|s| !s.is_hide_set())
         .cloned()
         .collect();

@@ -1,0 +1,126 @@
+//! The command line as parsed: [`super::Cli`]'s, with `ci --help` showing the flags a first
+//! pipeline needs and `ci --help-all` every one. A hidden flag still parses exactly as before;
+//! only the help text is shorter (the CLI reference in docs/cli.md lists every flag).
+
+use clap::{Arg, ArgAction, CommandFactory};
+
+use super::Cli;
+
+/// `ci`'s flags shown by `ci --help` (with the global `--config` and `--color`, `--help` and
+/// `--help-all`): where the server is, what to evaluate with, what fails the gate, where the
+/// reports go, how to reach the server, and the matrix split. The rest (timeouts, retries,
+/// trials, the distractor curve and ablation, sandbox tuning, comment keys, resuming and
+/// incremental runs) are rarely set and stay one `--help-all` away.
+pub const CI_SHOWN: &[&str] = &[
+    "server",
+    "mcp_config",
+    "tasks",
+    "models",
+    "out",
+    "base",
+    "lock",
+    "lock_check",
+    "lint_fail_on",
+    "fail_on_new",
+    "fail_under",
+    "fail_under_recall",
+    "fail_on_regression",
+    "max_drop",
+    "comment",
+    "badge",
+    "format",
+    "max_calls",
+    "max_cost",
+    "concurrency",
+    "headers",
+    "pass_env",
+    "sandbox",
+    "no_github",
+    "shard",
+    "merge",
+];
+
+/// Whether `args` (the program name first) ask for `--help-all` (before any `--`).
+pub fn wants_all<S: AsRef<str>>(args: &[S]) -> bool {
+    args.iter()
+        .skip(1)
+        .map(AsRef::as_ref)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--help-all")
+}
+
+/// The command to parse with: every flag in `ci --help` when `all`, else the rare ones hidden
+/// there. Both know `ci --help-all`.
+pub fn command(all: bool) -> clap::Command {
+    Cli::command().mut_subcommand("ci", |ci| {
+        let rare: Vec<clap::Id> = ci
+            .get_arguments()
+            .filter(|a| !a.is_hide_set() && !CI_SHOWN.contains(&a.get_id().as_str()))
+            .map(|a| a.get_id().clone())
+            .collect();
+        let hidden = rare.len();
+        let ci = if all {
+            ci
+        } else {
+            rare.iter()
+                .fold(ci, |ci, id| ci.mut_arg(id.clone(), |a| a.hide(true)))
+                .after_long_help(format!(
+                    "{hidden} more flags (timeouts, retries, trials, the distractor curve and \
+                     ablation, sandbox tuning, comment keys, resuming, incremental runs): \
+                     toolgate ci --help-all"
+                ))
+        };
+        ci.arg(
+            Arg::new("help_all")
+                .long("help-all")
+                .action(ArgAction::HelpLong)
+                .help("Print help with every flag, also the rarely used ones"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(cmd: &mut clap::Command) -> Vec<String> {
+        let ci = cmd.find_subcommand_mut("ci").unwrap();
+        ci.build();
+        ci.get_arguments()
+            .filter(|a| !a.is_hide_set() && !a.is_positional())
+            .map(|a| a.get_id().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn ci_help_shows_at_most_thirty_flags_and_help_all_shows_every_one() {
+        let short = shown(&mut command(false));
+        let all = shown(&mut command(true));
+        assert!(short.len() <= 30, "{} flags: {short:?}", short.len());
+        assert!(all.len() > 50, "{} flags", all.len());
+        for id in CI_SHOWN {
+            assert!(short.iter().any(|s| s == id), "`{id}` is not a ci flag");
+        }
+        assert!(short.iter().any(|s| s == "help_all"));
+    }
+
+    #[test]
+    fn help_all_counts_only_before_the_servers_own_words() {
+        assert!(wants_all(&["toolgate", "ci", "--help-all"]));
+        assert!(!wants_all(&["toolgate", "ci", "--help"]));
+        assert!(!wants_all(&["toolgate", "run", "--", "--help-all"]));
+    }
+
+    #[test]
+    fn a_hidden_flag_still_parses() {
+        use clap::FromArgMatches;
+        let m = command(false)
+            .try_get_matches_from(["toolgate", "ci", "--trials", "3", "--curve", "false"])
+            .unwrap();
+        let cli = Cli::from_arg_matches(&m).unwrap();
+        let super::super::Command::Ci(ci) = cli.command else {
+            panic!("not ci")
+        };
+        assert_eq!(ci.settings.trials, Some(3));
+    }
+}
