@@ -45,27 +45,27 @@ fn check_numbered(
 
 /// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
 pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
-    // One parse: the tasks are checked against the catalog with their line numbers.
-    let mut numbered = crate::tasks::task::read_numbered(path)?;
+    // One read and one parse: the tasks are checked against the catalog with their line
+    // numbers, and the approval header is read from the same text (a 100,000-task file was
+    // read twice and its tasks copied once more).
+    let (numbered, pinned) = crate::tasks::task::read_numbered_pinned(path)?;
     check_numbered(catalog, path, &numbered)?;
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut all: Vec<Task> = numbered.iter().map(|(_, t)| t.clone()).collect();
-    let voided = crate::tasks::review::void_if_moved(&text, &mut all);
+    let (lines, mut tasks): (Vec<usize>, Vec<Task>) = numbered.into_iter().unzip();
+    let voided = crate::tasks::review::void_unless_pinned(pinned.as_deref(), &mut tasks);
     if voided {
         crate::elog!(
             "warning: {}: the approved tasks are not the set its `toolgate approve` header pins (a task was removed, added or edited by hand since): every approval in the file counts as void until `toolgate approve {}` is run again",
             path.display(),
             path.display()
         );
-        for ((_, t), v) in numbered.iter_mut().zip(all) {
-            *t = v;
-        }
     }
-    let stale: Vec<String> = numbered
+    let stale: Vec<String> = lines
         .iter()
+        .zip(&tasks)
         .filter(|(_, t)| t.approval() == crate::tasks::task::Approval::Stale)
         .map(|(line, t)| format!("{} (line {line})", t.id))
         .collect();
+    drop(lines);
     if !stale.is_empty() && !voided {
         crate::elog!(
             "warning: {}: {} approved task(s) changed since their approval and count as unreviewed: {}; read them, then `toolgate approve {}`",
@@ -75,7 +75,6 @@ pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Re
             path.display()
         );
     }
-    let mut tasks: Vec<Task> = numbered.into_iter().map(|(_, t)| t).collect();
     tasks.retain(|t| split.keeps(t.split));
     if tasks.is_empty() {
         bail!("{} has no {} tasks", path.display(), split.as_str());

@@ -112,10 +112,15 @@ pub fn header_hash(text: &str) -> Option<String> {
 /// removed, added as approved or edited by hand), every approval of the file is void: its
 /// approved tasks count as stale until approved again. Returns whether it was.
 pub fn void_if_moved(text: &str, tasks: &mut [crate::tasks::Task]) -> bool {
+    void_unless_pinned(header_hash(text).as_deref(), tasks)
+}
+
+/// [`void_if_moved`] with the hash the header pins already read ([`header_hash`]).
+pub fn void_unless_pinned(pinned: Option<&str>, tasks: &mut [crate::tasks::Task]) -> bool {
     let stamped = tasks
         .iter()
         .any(|t| matches!(t.review, Some(Review::Approved { stamp: Some(_) })));
-    match header_hash(text) {
+    match pinned {
         // Stamped approvals without the header `approve` writes beside them: the header was
         // deleted, which would hide a removed task.
         None if stamped => {}

@@ -156,6 +156,14 @@ pub type LineError = (usize, String);
 /// Parses a JSONL task file leniently: good tasks with their line numbers, and one message per
 /// malformed line. Blank lines and lines starting with `//` are skipped.
 pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>)> {
+    parse_tasks_pinned(path).map(|(tasks, errors, _)| (tasks, errors))
+}
+
+/// [`parse_tasks`], with the approved set's hash the file's `toolgate approve` header pins
+/// (read from the same text, which is read once).
+fn parse_tasks_pinned(
+    path: &Path,
+) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>, Option<String>)> {
     let text = crate::fsio::read_text(path)
         .with_context(|| format!("could not read the task file {}", path.display()))?;
     let mut tasks = Vec::new();
@@ -173,7 +181,8 @@ pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>
             Err(e) => errors.push((n + 1, e.to_string())),
         }
     }
-    Ok((tasks, errors))
+    let pinned = crate::tasks::review::header_hash(&text);
+    Ok((tasks, errors, pinned))
 }
 
 /// Reads a JSONL task file strictly: any malformed line, an empty file or a repeated id is an
@@ -184,8 +193,14 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
 
 /// [`read_tasks`] with each task's line number.
 pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
+    read_numbered_pinned(path).map(|(tasks, _)| tasks)
+}
+
+/// [`read_numbered`], with the approved set's hash the file's header pins (see
+/// [`crate::tasks::review::header_hash`]).
+pub fn read_numbered_pinned(path: &Path) -> anyhow::Result<(Vec<Numbered>, Option<String>)> {
     let shown = path.display();
-    let (tasks, errors) = parse_tasks(path)?;
+    let (tasks, errors, pinned) = parse_tasks_pinned(path)?;
     if !errors.is_empty() {
         let more = if errors.len() > 10 {
             format!("\n  … and {} more", errors.len() - 10)
@@ -223,7 +238,8 @@ pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
             .into());
         }
     }
-    Ok(tasks)
+    drop(seen);
+    Ok((tasks, pinned))
 }
 
 pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
