@@ -1,5 +1,6 @@
 //! toolgate: tells the author of an MCP server, in CI, whether agents can actually use its
 //! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 /// `eprintln!` for toolgate's messages: a line on stderr, made inert for the GitHub Actions
 /// runner (see [`out::neutralise`]) when it reads the log.

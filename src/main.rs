@@ -1,6 +1,8 @@
 //! The `toolgate` binary: parse, run, map errors to a short report and an exit code
 //! (0 pass, 1 the gate failed, 2 toolgate could not do its job).
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use toolgate::cli::{Cli, Command};

@@ -72,6 +72,13 @@ pub fn command(text: &str) {
     write_stdout(&s);
 }
 
+/// [`command`] on stderr (where `--format json` keeps them, stdout being pure JSON).
+pub fn command_on_stderr(text: &str) {
+    let _ = std::io::stderr()
+        .lock()
+        .write_all(crate::secrets::shown::mask_shown(text).as_bytes());
+}
+
 /// A line on stderr (the `elog!` macro), [`neutralise`]d on GitHub Actions.
 pub fn eprint_line(text: &str) {
     let text = crate::secrets::shown::mask_shown(text);
@@ -93,7 +100,10 @@ fn write_stdout(text: &str) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("toolgate: could not write to stdout: {e}");
+        let _ = writeln!(
+            std::io::stderr(),
+            "toolgate: could not write to stdout: {e}"
+        );
         std::process::exit(2);
     }
 }

@@ -344,7 +344,7 @@ pub async fn run(
         let annotations = crate::report::github::annotations_folded(&lint);
         // Keep stdout pure JSON when JSON was asked for (the runner reads commands on stderr too).
         if format == Format::Json {
-            eprint!("{}", crate::secrets::shown::mask_shown(&annotations));
+            crate::out::command_on_stderr(&annotations);
         } else {
             crate::out::command(&annotations);
         }

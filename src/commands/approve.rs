@@ -15,10 +15,10 @@ pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     // re-pin the rest unread.
     let text = std::fs::read_to_string(&args.tasks).unwrap_or_default();
     if crate::tasks::review::void_if_moved(&text, &mut tasks) {
-        println!(
+        crate::out::println(&format!(
             "the approved tasks of {} are not the set its header pins (a task was removed or added by hand): every earlier approval is void",
             args.tasks.display()
-        );
+        ));
     }
     for id in &args.only {
         if !tasks.iter().any(|t| &t.id == id) {
@@ -52,21 +52,21 @@ pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     let header = crate::tasks::review::header_line(&tasks);
     write_tasks_after(&args.tasks, &tasks, Some(&header))?;
     if !restamped.is_empty() {
-        println!(
+        crate::out::println(&format!(
             "re-approved {} task(s) edited since their approval: {}",
             restamped.len(),
             crate::text::list_some(&restamped, 10)
-        );
+        ));
     }
     let pending = tasks.iter().filter(|t| !t.reviewed()).count();
-    println!(
+    crate::out::println(&format!(
         "approved {approved} task(s) in {}; {pending} still pending; suite sha256 {}",
         args.tasks.display(),
         suite_hash(&tasks)
-    );
+    ));
     if pending == 0 {
-        println!(
-            "the suite is reviewed: its runs give a headline accuracy, a threshold gate and a coloured badge. Commit the file."
+        crate::out::println(
+            "the suite is reviewed: its runs give a headline accuracy, a threshold gate and a coloured badge. Commit the file.",
         );
     }
     Ok(Exit::Pass)
