@@ -5,6 +5,8 @@
 //! since each arm is another call per task; replayed logs never (they do not depend on the
 //! catalog).
 
+use std::collections::HashMap;
+
 use super::curve::When;
 use super::runner;
 use crate::catalog::Catalog;
@@ -41,21 +43,23 @@ pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<Strin
     )
 }
 
-/// The tasks with their tool names renamed by `map` (expected, acceptable, lure).
-fn renamed(tasks: &[Task], map: &std::collections::HashMap<String, String>) -> Vec<Task> {
-    let to = |n: &String| map.get(n).cloned().unwrap_or_else(|| n.clone());
-    tasks
-        .iter()
-        .map(|t| {
-            let mut t = t.clone();
-            if let Some(e) = &mut t.expected {
-                e.tool = to(&e.tool);
-                e.acceptable = e.acceptable.iter().map(to).collect();
-            }
-            t.lure = t.lure.as_ref().map(to);
-            t
-        })
-        .collect()
+/// A decision made on the neutral-names catalog, its tool names put back (`back`: neutral name
+/// → the tool's name). A name that is not a tool's neutral name stays as it is: it counted as
+/// wrong on the renamed catalog and still does.
+fn named_back(line: &mut crate::record::PredictionLine, back: &HashMap<String, String>) {
+    let fix = |n: &mut String| {
+        if let Some(old) = back.get(n.as_str()) {
+            n.clone_from(old);
+        }
+    };
+    let d = &mut line.decision;
+    if let Some(t) = &mut d.tool {
+        fix(t);
+    }
+    d.ranking.iter_mut().flatten().for_each(fix);
+    for s in d.steps.iter_mut().chain(d.parallel_calls.iter_mut()) {
+        fix(&mut s.tool);
+    }
 }
 
 /// Measures the check, or says why it was not (`Ok(None)`, after a note on stderr).
@@ -85,17 +89,19 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
     let mut skipped = 0usize;
     for arm in &arms {
         use std::borrow::Cow;
-        let (catalog, tasks): (Cow<Catalog>, Cow<[Task]>) = match arm {
-            None => (Cow::Borrowed(req.catalog), Cow::Borrowed(req.tasks)),
-            Some(Arm::NoDescriptions) => (
-                Cow::Owned(without_descriptions(req.catalog)),
-                Cow::Borrowed(req.tasks),
-            ),
+        // The neutral-names arm's decisions are scored on the tasks as written, their tool
+        // names put back (a renamed copy of a 100,000-task suite was the peak of a run).
+        let mut back = HashMap::new();
+        let catalog: Cow<Catalog> = match arm {
+            None => Cow::Borrowed(req.catalog),
+            Some(Arm::NoDescriptions) => Cow::Owned(without_descriptions(req.catalog)),
             Some(Arm::NeutralNames) => {
                 let (neutral, map) = neutral_names(req.catalog);
-                (Cow::Owned(neutral), Cow::Owned(renamed(req.tasks, &map)))
+                back = map.into_iter().map(|(old, new)| (new, old)).collect();
+                Cow::Owned(neutral)
             }
         };
+        let tasks = req.tasks;
         let built: Vec<Box<dyn models::Model>> = specs
             .iter()
             .map(|s| models::build(s, &catalog, req.model))
@@ -111,15 +117,27 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
                 }
             })?;
             bar.inc((req.tasks.len() * specs.len()) as u64);
-            outcomes.push(runner::score(&catalog, &tasks, &normalised, &preds).1);
+            outcomes.push(runner::score(&catalog, tasks, &normalised, &preds).1);
             continue;
         }
-        let (ran, _, lines) =
-            runner::in_memory(&built, &catalog, &tasks, req.concurrency, Some(&bar)).await?;
+        // Scored on the catalog the tasks name (the neutral arm's differs only in names).
+        let scored_on = if back.is_empty() {
+            &catalog
+        } else {
+            req.catalog
+        };
+        let (ran, _, lines) = runner::in_memory_as(
+            &built,
+            scored_on,
+            tasks,
+            &|p| named_back(p, &back),
+            req.concurrency,
+            Some(&bar),
+        )
+        .await?;
         skipped += ran.skipped;
         outcomes.push(lines);
         drop(built);
-        drop(tasks);
         drop(catalog);
         crate::limits::trim_heap();
     }
@@ -173,19 +191,38 @@ mod tests {
     }
 
     #[test]
-    fn renamed_tasks_follow_the_neutral_names() {
-        let t: Task = serde_json::from_value(serde_json::json!({
-            "id": "a", "request": "r", "kind": "near_miss",
-            "expected": {"tool": "x", "acceptable": ["y"]}, "lure": "y"
-        }))
-        .unwrap();
-        let map = [("x", "tool_01"), ("y", "tool_02")]
+    fn neutral_decisions_get_their_tools_names_back() {
+        let back: HashMap<String, String> = [("tool_01", "x"), ("tool_02", "y")]
             .into_iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
-        let r = &renamed(&[t], &map)[0];
-        assert_eq!(r.expected_tool(), Some("tool_01"));
-        assert_eq!(r.expected.as_ref().unwrap().acceptable, ["tool_02"]);
-        assert_eq!(r.lure.as_deref(), Some("tool_02"));
+        let step = |t: &str| crate::models::Step {
+            tool: t.into(),
+            ..Default::default()
+        };
+        let mut line = crate::record::PredictionLine {
+            model: "bm25".into(),
+            task_id: "a".into(),
+            trial: 0,
+            decision: crate::models::Decision {
+                tool: Some("tool_02".into()),
+                ranking: Some(vec!["tool_02".into(), "tool_01".into(), "tool_09".into()]),
+                steps: vec![step("tool_01")],
+                parallel_calls: vec![step("tool_02")],
+                ..Default::default()
+            },
+        };
+        named_back(&mut line, &back);
+        let d = &line.decision;
+        assert_eq!(d.tool.as_deref(), Some("y"));
+        // A name that is no tool's neutral name stays wrong.
+        assert_eq!(
+            d.ranking.as_deref(),
+            Some(&["y".into(), "x".into(), "tool_09".into()][..])
+        );
+        assert_eq!(
+            (d.steps[0].tool.as_str(), d.parallel_calls[0].tool.as_str()),
+            ("x", "y")
+        );
     }
 }

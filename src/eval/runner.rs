@@ -197,11 +197,26 @@ pub async fn in_memory(
     concurrency: usize,
     bar: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<(Executed, Vec<ModelResult>, Vec<OutcomeLine>)> {
+    in_memory_as(models, catalog, tasks, &|_| {}, concurrency, bar).await
+}
+
+/// [`in_memory`], each decision passed through `fix` before it is scored against `catalog`
+/// (the ablation's neutral-names arm: models that read renamed tools, scored on the names the
+/// tasks use, without a renamed copy of every task).
+pub async fn in_memory_as(
+    models: &[Box<dyn Model>],
+    catalog: &Catalog,
+    tasks: &[Task],
+    fix: &(dyn Fn(&mut PredictionLine) + Sync),
+    concurrency: usize,
+    bar: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<(Executed, Vec<ModelResult>, Vec<OutcomeLine>)> {
     let trials = vec![1; models.len()];
     let done = HashSet::new();
     let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
     let mut sink = Scoring {
         scorer: super::scorer::Scorer::new(catalog, tasks, &specs),
+        fix,
         next: 0,
         pending: Default::default(),
     };
@@ -230,6 +245,7 @@ pub async fn in_memory(
 /// 30,000-task arm took tens of megabytes.
 struct Scoring<'a> {
     scorer: super::scorer::Scorer<'a>,
+    fix: &'a (dyn Fn(&mut PredictionLine) + Sync),
     next: usize,
     /// Decisions that came before their turn; a gap (a decision never made) holds the rest
     /// here until the end.
@@ -237,7 +253,8 @@ struct Scoring<'a> {
 }
 
 impl Sink for Scoring<'_> {
-    fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()> {
+    fn put(&mut self, job: usize, mut line: PredictionLine) -> anyhow::Result<()> {
+        (self.fix)(&mut line);
         self.pending.insert(job, line);
         while let Some(p) = self.pending.remove(&self.next) {
             self.scorer.add(&p);
