@@ -429,6 +429,8 @@ fn the_evaluation_wing_points_one_way() {
             "record",
             &[
                 "gate", "eval", "improve", "report", "github", "ci", "commands", "cli", "config",
+                // The lint report's types (severity, finding groups) are the record's own.
+                "lint",
             ],
         ),
         (

@@ -2,30 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How bad a finding is. Ordered: `Info < Warning < Error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// Defined in the record (the floor every stage reads), used here.
+pub use crate::record::lint::{FindingGroup, Severity};
 
 /// One problem a rule found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,15 +36,6 @@ pub struct Finding {
     /// definition shared by many tools) are shown as one line naming every tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<FindingGroup>,
-}
-
-/// What findings of one problem in many places share.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FindingGroup {
-    /// Equal for the findings of one problem (with the rule code).
-    pub key: String,
-    /// The problem without the tool: "parameter `path` has no description".
-    pub message: String,
 }
 
 impl Finding {

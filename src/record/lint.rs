@@ -4,8 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::lint::Severity;
-
 pub const LINT_SCHEMA: &str = "toolgate.lint/v1";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,7 +32,7 @@ pub struct ReportFinding {
     /// Findings of one rule with the same group are one problem in many tools (a shared
     /// parameter definition); renderers show them as one line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<crate::lint::FindingGroup>,
+    pub group: Option<FindingGroup>,
 }
 
 /// Another place a finding concerns: a `server/tool` key or a server's name.
@@ -122,4 +120,38 @@ pub struct LintReport {
     /// failing (SARIF keeps them as suppressed results).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accepted: Vec<AcceptedFinding>,
+}
+
+/// How bad a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What findings of one problem in many places share.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FindingGroup {
+    /// Equal for the findings of one problem (with the rule code).
+    pub key: String,
+    /// The problem without the tool: "parameter `path` has no description".
+    pub message: String,
 }
