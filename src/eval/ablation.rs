@@ -126,7 +126,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
         } else {
             req.catalog
         };
-        let (ran, _, lines) = runner::in_memory_as(
+        let (ran, _, lines) = super::in_memory::in_memory_as(
             &built,
             scored_on,
             tasks,

@@ -94,7 +94,7 @@ pub async fn alone(
         }
         let name = model.spec();
         let (_, results, outcomes) =
-            super::runner::in_memory(std::slice::from_ref(&model), own, tasks, 1, None).await?;
+            super::in_memory::in_memory(std::slice::from_ref(&model), own, tasks, 1, None).await?;
         out.push(AloneRun {
             retrieval: results
                 .into_iter()

@@ -9,7 +9,7 @@ pub mod belt;
 mod cost;
 pub mod curve;
 mod dirs;
-mod in_memory;
+pub(crate) mod in_memory;
 pub mod incremental;
 pub mod marks;
 mod options;

@@ -188,8 +188,6 @@ pub fn say_skipped(skipped: usize) {
     }
 }
 
-pub use super::in_memory::{in_memory, in_memory_as};
-
 pub use crate::score::OutcomeLine;
 
 /// Grades every prediction and computes each model's metrics; also returns every graded

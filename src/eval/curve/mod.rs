@@ -9,7 +9,6 @@ pub mod draw;
 
 use std::collections::{HashMap, HashSet};
 
-use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::combine;
@@ -183,7 +182,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
             .map(|s| models::build(s, &combined.catalog, req.model))
             .collect::<anyhow::Result<_>>()?;
         normalised = built.iter().map(|m| m.spec()).collect();
-        let (ran, _, lines) = runner::in_memory(
+        let (ran, _, lines) = super::in_memory::in_memory(
             &built,
             &combined.catalog,
             req.tasks,
