@@ -25,6 +25,7 @@ pub(crate) mod fsio;
 pub(crate) mod gate;
 pub(crate) mod github;
 pub(crate) mod improve;
+pub mod json;
 pub(crate) mod limits;
 pub use limits::tune_allocator;
 pub mod lint;

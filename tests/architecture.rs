@@ -1,6 +1,6 @@
 //! The crate's architecture, checked: the module graph (one node per module, one edge per
-//! `use` or path that names another module's item, except a module's edges down to its own
-//! descendants) has no cycle, no command imports another
+//! `use` or path that names another module's item, followed through re-exports to the module
+//! that defines it, except a module's re-exports of its own descendants) has no cycle, no command imports another
 //! command, and the evaluation wing's layers point one way (record ← gate ← eval ← report ←
 //! ci ← commands). The graph is read from the source with `syn`, test code left out, like
 //! `cargo modules dependencies --acyclic` would read it.
@@ -17,8 +17,10 @@ struct Module {
     file: PathBuf,
     /// Names of the child modules it declares (`mod x;`), test modules left out.
     children: BTreeSet<String>,
-    /// Paths it names (absolute, as written after resolving `crate`, `super` and `self`).
-    uses: Vec<ModPath>,
+    /// Paths it names, as written, each with whether it is named by a re-export (`pub use`).
+    uses: Vec<(ModPath, bool)>,
+    /// What it re-exports: the name others use → the path as written in its `pub use`.
+    reexports: BTreeMap<String, ModPath>,
 }
 
 fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
@@ -61,8 +63,11 @@ fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
 /// Collects the paths a module names, skipping test items.
 #[derive(Default)]
 struct Paths {
-    found: Vec<Vec<String>>,
+    found: Vec<(Vec<String>, bool)>,
     children: Vec<(String, Option<String>)>,
+    /// Inside a `pub use` (any visibility wider than private).
+    reexporting: bool,
+    reexports: BTreeMap<String, Vec<String>>,
 }
 
 impl Paths {
@@ -78,16 +83,24 @@ impl Paths {
                 if n.ident != "self" {
                     full.push(n.ident.to_string());
                 }
-                self.found.push(full);
+                if self.reexporting
+                    && let Some(last) = full.last()
+                {
+                    self.reexports.insert(last.clone(), full.clone());
+                }
+                self.found.push((full, self.reexporting));
             }
             syn::UseTree::Rename(r) => {
                 let mut full = prefix.clone();
                 if r.ident != "self" {
                     full.push(r.ident.to_string());
                 }
-                self.found.push(full);
+                if self.reexporting {
+                    self.reexports.insert(r.rename.to_string(), full.clone());
+                }
+                self.found.push((full, self.reexporting));
             }
-            syn::UseTree::Glob(_) => self.found.push(prefix.clone()),
+            syn::UseTree::Glob(_) => self.found.push((prefix.clone(), self.reexporting)),
             syn::UseTree::Group(g) => {
                 for t in &g.items {
                     self.use_tree(prefix, t);
@@ -120,7 +133,7 @@ impl Paths {
                         }
                     }
                     if path.len() > 1 {
-                        self.found.push(path);
+                        self.found.push((path, false));
                     }
                     i = j;
                     continue;
@@ -156,7 +169,11 @@ impl<'ast> Visit<'ast> for Paths {
                 self.children
                     .push((m.ident.to_string(), path_attr(&m.attrs)));
             }
-            syn::Item::Use(u) => self.use_tree(&mut Vec::new(), &u.tree),
+            syn::Item::Use(u) => {
+                self.reexporting = !matches!(u.vis, syn::Visibility::Inherited);
+                self.use_tree(&mut Vec::new(), &u.tree);
+                self.reexporting = false;
+            }
             _ => syn::visit::visit_item(self, i),
         }
     }
@@ -169,8 +186,10 @@ impl<'ast> Visit<'ast> for Paths {
 
     fn visit_path(&mut self, p: &'ast syn::Path) {
         if p.leading_colon.is_none() && p.segments.len() > 1 {
-            self.found
-                .push(p.segments.iter().map(|s| s.ident.to_string()).collect());
+            self.found.push((
+                p.segments.iter().map(|s| s.ident.to_string()).collect(),
+                false,
+            ));
         }
         syn::visit::visit_path(self, p);
     }
@@ -219,6 +238,7 @@ fn read_crate(src: &Path) -> BTreeMap<ModPath, Module> {
                 file,
                 children,
                 uses: v.found,
+                reexports: v.reexports,
             },
         );
     }
@@ -226,8 +246,18 @@ fn read_crate(src: &Path) -> BTreeMap<ModPath, Module> {
 }
 
 /// The module a path written in `at` names: the longest prefix that is a module, or `None`
-/// for a path outside the crate (std, a dependency, a local item).
+/// for a path outside the crate (std, a dependency, a local item). An item a module only
+/// re-exports (`pub use`) is followed to the module that defines it.
 fn resolve(mods: &BTreeMap<ModPath, Module>, at: &ModPath, path: &[String]) -> Option<ModPath> {
+    resolve_within(mods, at, path, 8)
+}
+
+fn resolve_within(
+    mods: &BTreeMap<ModPath, Module>,
+    at: &ModPath,
+    path: &[String],
+    depth: usize,
+) -> Option<ModPath> {
     let (mut base, rest): (ModPath, &[String]) = match path.first().map(String::as_str) {
         Some("crate") => (vec![], &path[1..]),
         Some("self") => (at.clone(), &path[1..]),
@@ -244,14 +274,24 @@ fn resolve(mods: &BTreeMap<ModPath, Module>, at: &ModPath, path: &[String]) -> O
         Some(first) if mods[at].children.contains(first) => (at.clone(), path),
         _ => return None,
     };
+    let mut item = None;
     for seg in rest {
         let mut next = base.clone();
         next.push(seg.clone());
         if mods.contains_key(&next) {
             base = next;
         } else {
+            item = Some(seg);
             break;
         }
+    }
+    if depth > 0
+        && let Some(item) = item
+        && let Some(target) = mods[&base].reexports.get(item)
+        && target.last() == Some(item)
+        && let Some(defined) = resolve_within(mods, &base, target, depth - 1)
+    {
+        return Some(defined);
     }
     Some(base)
 }
@@ -279,7 +319,7 @@ fn graph_of(src: &Path) -> Graph {
     for (at, m) in &mods {
         // `use crate::eval::{self, ...}` then `eval::shard::select`: follow the alias.
         let mut aliases: BTreeMap<String, ModPath> = BTreeMap::new();
-        for p in &m.uses {
+        for (p, _) in &m.uses {
             if let Some(t) = resolve(&mods, at, p)
                 && let Some(last) = p.last()
                 && t.last() == Some(last)
@@ -288,7 +328,7 @@ fn graph_of(src: &Path) -> Graph {
             }
         }
         let set = edges.entry(at.clone()).or_default();
-        for p in &m.uses {
+        for (p, reexport) in &m.uses {
             let target = resolve(&mods, at, p).or_else(|| {
                 let first = aliases.get(p.first()?)?;
                 let mut full: Vec<String> = vec!["crate".into()];
@@ -296,11 +336,13 @@ fn graph_of(src: &Path) -> Graph {
                 full.extend(p[1..].iter().cloned());
                 resolve(&mods, at, &full)
             });
-            // A module may use what its own descendants define: declaring them is what it
-            // is for (composition, re-exports). Every other edge counts, an edge up to an
-            // ancestor included, so a cycle through a parent is still found.
+            // A module may re-export what its descendants define: that is what a façade is
+            // for. Every other edge counts: one up to an ancestor, and one down to a child
+            // that a parent's own code uses (a parent that does more than re-export is a
+            // file like any other, and a child that uses it back makes a circle).
             if let Some(t) = target
-                && !t.starts_with(at)
+                && t != *at
+                && !(*reexport && t.starts_with(at))
             {
                 set.insert(t);
             }
@@ -426,14 +468,6 @@ fn the_evaluation_wing_points_one_way() {
     let (_, edges) = graph();
     let above: &[(&str, &[&str])] = &[
         (
-            "record",
-            &[
-                "gate", "eval", "improve", "report", "github", "ci", "commands", "cli", "config",
-                // The lint report's types (severity, finding groups) are the record's own.
-                "lint",
-            ],
-        ),
-        (
             "gate",
             &[
                 "eval", "improve", "report", "github", "ci", "commands", "cli",
@@ -460,6 +494,34 @@ fn the_evaluation_wing_points_one_way() {
         }
     }
     assert!(bad.is_empty(), "edges pointing up:\n{}", bad.join("\n"));
+}
+
+/// The record is the floor: it imports no stage (catalog, lint, tasks, models, score, eval,
+/// gate, report, …), only the crate's plain utilities.
+#[test]
+fn the_record_imports_no_stage() {
+    let (mods, edges) = graph();
+    let utilities = [
+        "record", "out", "fsio", "secrets", "json", "limits", "error",
+    ];
+    for u in &utilities[1..] {
+        assert!(mods.contains_key(&vec![u.to_string()]), "no module `{u}`");
+    }
+    let mut bad = vec![];
+    for (a, to) in &edges {
+        if a.first().map(String::as_str) != Some("record") {
+            continue;
+        }
+        for b in to {
+            if !b
+                .first()
+                .is_some_and(|top| utilities.contains(&top.as_str()))
+            {
+                bad.push(format!("{} -> {}", name(a), name(b)));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "the record imports:\n{}", bad.join("\n"));
 }
 
 /// The checker itself reads what it should: cycles planted in a scratch crate, through a
@@ -493,11 +555,45 @@ fn planted_cycles_are_found() {
         format!("{}pub const K: u8 = 1;\n", files[3].1),
     )
     .unwrap();
+    std::fs::write(
+        src.join("lib.rs"),
+        "pub mod a;\npub mod b;\npub mod c;\nmod d;\npub mod e;\npub mod g;\npub mod j;\n",
+    )
+    .unwrap();
+    // e's own code uses its child f, and f uses e back: a circle through a parent. g only
+    // re-exports its child h (no edge g -> h); j names h's item through g's re-export, and h
+    // uses j: a circle found only by following the re-export.
+    for (f, text) in [
+        (
+            "e/mod.rs",
+            "mod f;\npub use f::Z;\npub fn uses() -> f::Z { f::Z }\n",
+        ),
+        (
+            "e/f.rs",
+            "pub struct Z;\npub fn w() { crate::e::uses(); }\n",
+        ),
+        ("g/mod.rs", "mod h;\npub use h::W;\n"),
+        (
+            "g/h.rs",
+            "pub struct W;\npub fn q() -> Option<crate::j::J> { None }\n",
+        ),
+        ("j.rs", "use crate::g::W;\npub struct J;\n"),
+    ] {
+        std::fs::create_dir_all(src.join(f).parent().unwrap()).unwrap();
+        std::fs::write(src.join(f), text).unwrap();
+    }
     let (_, edges) = graph_of(src);
     let m = |s: &str| vec![s.to_string()];
+    let m2 = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
     assert_eq!(
         cycles(&edges),
-        vec![vec![m("a"), m("b")], vec![m("c"), m("d")]]
+        vec![
+            vec![m("a"), m("b")],
+            vec![m("c"), m("d")],
+            vec![m("e"), m2("e", "f")],
+            vec![m2("g", "h"), m("j")],
+        ]
     );
     assert!(!edges[&m("c")].contains(&m("a")), "test code was read");
+    assert!(edges[&m("g")].is_empty(), "a re-export made an edge");
 }

@@ -34,7 +34,7 @@ fn no_extra_words(args: &ServerArgs) -> anyhow::Result<()> {
 pub fn section_of(args: &ServerArgs, lock: Option<&PathBuf>, cfg: &Config) -> Option<String> {
     args.mcp_config.as_ref()?;
     let name = args.server.clone()?;
-    let path = super::lock_path(lock, cfg);
+    let path = super::connect::lock_path(lock, cfg);
     let text = std::fs::read_to_string(&path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v.get("belt_lock_version").map(|_| name)
@@ -80,7 +80,7 @@ pub fn pick_one(
 /// Connects every server of `--mcp-config` in parallel; one failure fails the whole belt.
 pub async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
     no_extra_words(args)?;
-    let opts = super::connect_options(args, cfg)?;
+    let opts = super::connect::connect_options(args, cfg)?;
     let Some(path) = &args.mcp_config else {
         bail!("--mcp-config FILE is needed to read a belt");
     };
@@ -140,7 +140,7 @@ pub fn lint_report(
 pub fn lock_to_locate(cfg: &Config, output: Option<&crate::cli::OutputArgs>) -> Option<PathBuf> {
     output
         .and_then(|o| o.locate_in.clone())
-        .or_else(|| Some(super::lock_path(None, cfg)))
+        .or_else(|| Some(super::connect::lock_path(None, cfg)))
         .filter(|p| p.is_file())
 }
 

@@ -7,7 +7,7 @@ use crate::eval::{self, EvalOptions};
 use crate::gate::GatePolicy;
 use crate::models;
 
-use super::rate;
+use super::connect::rate;
 
 /// The model options the flags ask for.
 pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
@@ -15,7 +15,7 @@ pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
         base_url: args.base_url.clone(),
         api_key: args.api_key.clone(),
         llm: models::llm::LlmOptions {
-            timeout: super::secs(args.timeout, "--timeout")?,
+            timeout: super::connect::secs(args.timeout, "--timeout")?,
             retries: args.retries,
             // Not given: the endpoint's default (1 on this machine).
             concurrency: args.concurrency,
@@ -79,8 +79,13 @@ pub async fn load_belt(
 )> {
     use crate::catalog::belt::source::{BeltSpec, load};
     let parsed = BeltSpec::parse(spec)?;
-    let base = super::connect_options(server, cfg)?;
-    let belt = load(&parsed, &base, &super::trimmed(&server.connect.pass_env)).await?;
+    let base = super::connect::connect_options(server, cfg)?;
+    let belt = load(
+        &parsed,
+        &base,
+        &super::connect::trimmed(&server.connect.pass_env),
+    )
+    .await?;
     let (combined, info) = eval::belt::with_belt(own, &belt, &parsed.display());
     for s in &info.skipped {
         crate::elog!("note: the belt's server {s} is left out of the belt");

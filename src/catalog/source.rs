@@ -6,17 +6,6 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-/// A server as named on the command line.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ServerSpec {
-    /// A program and its arguments, spawned over stdio.
-    Command { program: String, args: Vec<String> },
-    /// A Streamable HTTP endpoint.
-    Http { url: String },
-    /// A saved `tools/list` result (`{"tools": [...]}`).
-    Snapshot(PathBuf),
-}
-
 impl ServerSpec {
     /// Parses `SERVER`: a URL, an existing `.json` file, or a shell-quoted command line.
     /// Extra words after SERVER (e.g. `toolgate inspect -- npx -y pkg`) are appended.
@@ -162,6 +151,7 @@ pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
     out
 }
 
+pub use super::spec::ServerSpec;
 use crate::secrets::redact_url;
 
 /// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.

@@ -8,17 +8,16 @@
 //! new and resolved lint findings, and which tools' definitions changed.
 
 use crate::record::run::RunStatus;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::runner::OutcomeLine;
-use crate::catalog::lock::{self, LockDiff, LockFile};
-use crate::record::lint::{LintReport, ReportFinding};
+use crate::catalog::lock::{self, LockFile};
+use crate::record::lint::LintReport;
 use crate::record::{RunFile, seal};
-use crate::score::Rate;
-use crate::score::compare::{ModelComparison, compare as paired};
+use crate::score::compare::compare as paired;
 
 pub const BASELINE_SCHEMA: &str = "toolgate.baseline/v1";
 /// The baseline file `toolgate ci` always writes into its output directory.
@@ -185,32 +184,6 @@ pub fn read_base(path: &Path) -> anyhow::Result<Baseline> {
     }
 }
 
-/// What changed against the base.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BaseComparison {
-    /// Where the base came from (a path as given).
-    pub base: PathBuf,
-    pub base_created: String,
-    pub base_catalog_sha256: String,
-    pub base_suite_sha256: String,
-    /// False when the deltas would mislead (another suite, another model, another split).
-    pub comparable: bool,
-    /// Why the runs are not comparable, or what to keep in mind.
-    pub notes: Vec<String>,
-    /// Overall tool accuracy of the base's first model, on all its tasks.
-    pub base_accuracy: Option<Rate>,
-    /// Paired comparison per model pair (only when comparable).
-    pub models: Vec<ModelComparison>,
-    /// Lint findings that are new in this change (`None`: the base has no lint report).
-    pub lint_new: Option<Vec<ReportFinding>>,
-    pub lint_resolved: Option<Vec<ReportFinding>>,
-    /// Definitions changed since the base (`None`: the base has no lock of its catalog).
-    pub definitions: Option<LockDiff>,
-    /// Tools added or removed since the base, from the run files (always known).
-    pub tools_added: Vec<String>,
-    pub tools_removed: Vec<String>,
-}
-
 /// Compares the current run (and lint report and lock) with a base.
 pub fn compare(
     base_path: &Path,
@@ -350,6 +323,7 @@ pub fn compare(
 }
 
 use crate::catalog::canonical::short_hash as short;
+pub use crate::record::ci::BaseComparison;
 
 fn specs(r: &RunFile) -> String {
     r.models

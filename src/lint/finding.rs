@@ -40,6 +40,13 @@ pub struct Finding {
 
 impl Finding {
     pub fn docs_url(&self) -> String {
-        crate::lint::docs_url(&self.code, &self.slug)
+        docs_url(&self.code, &self.slug)
     }
+}
+
+/// Where rule pages are published.
+pub const DOCS_BASE: &str = "https://github.com/toolgate-dev/toolgate/blob/main/docs/rules";
+
+pub fn docs_url(code: &str, slug: &str) -> String {
+    format!("{DOCS_BASE}/{code}-{slug}.md")
 }

@@ -1,6 +1,8 @@
 //! The lint stage's unit tests: scopes, ordering, accepted findings, warm-up.
 
 use super::*;
+use crate::catalog::Tool;
+use serde_json::json;
 use std::collections::HashSet;
 
 #[test]

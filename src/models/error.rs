@@ -3,58 +3,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
-/// The kind of a failed decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// Nothing listens at the endpoint.
-    ConnectionRefused,
-    /// The endpoint's host name does not resolve.
-    HostNotFound,
-    /// No reply within `--timeout`.
-    Timeout,
-    /// The provider says the request is over the model's context window.
-    ContextLength,
-    /// Any other HTTP error status.
-    Http(u16),
-    /// Any other failure to send or receive (a refused redirect, a closed connection).
-    Transport,
-    /// The reply (or a call's arguments) is not what the wire format promises.
-    Malformed,
-    /// The model called a tool the catalog does not have.
-    InventedTool,
-    /// `--max-calls` ran out before this decision was made (never recorded).
-    Budget,
-    /// The endpoint was stopped for the rest of the run (a one-slot local server still busy
-    /// with a timed-out request, or timing out again after waiting for it): never recorded,
-    /// so a resumed run makes the decision.
-    Stopped,
-    /// The embedding router could not embed the request.
-    Embedding,
-    /// A replayed log has no decision for the task.
-    NotRecorded,
-}
-
-impl ErrorKind {
-    /// The short cause errors are counted under in the reports; `None` where the message's
-    /// first line says more than a label would.
-    pub fn label(self) -> Option<String> {
-        Some(match self {
-            ErrorKind::ConnectionRefused => "connection refused".into(),
-            ErrorKind::HostNotFound => "host not found".into(),
-            ErrorKind::Timeout => "timeout".into(),
-            ErrorKind::ContextLength => "context length exceeded".into(),
-            ErrorKind::Http(code) => format!("HTTP {code}"),
-            ErrorKind::Malformed => "malformed reply".into(),
-            ErrorKind::InventedTool => "invented tool name".into(),
-            ErrorKind::Budget => "budget exhausted".into(),
-            ErrorKind::Stopped => "endpoint stopped".into(),
-            ErrorKind::Transport | ErrorKind::Embedding | ErrorKind::NotRecorded => return None,
-        })
-    }
-}
+pub use crate::record::decision::ErrorKind;
 
 /// A failed decision: its kind and the message a reader sees (secrets already scrubbed).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -114,7 +114,9 @@ impl Replay {
                 served_by: l.model,
                 steps,
                 ..Default::default()
-            };
+            }
+            // A log's error comes as text: its kind is read from it once, here.
+            .typed();
             match (l.task_id, l.request) {
                 (Some(id), _) => {
                     by_id.insert((id, l.trial), d);

@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::belt::combine::Origin;
-use crate::score::belt::BeltScore;
+use crate::record::scores::BeltScore;
 
 /// What `run.json` keeps about the belt of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -22,7 +21,7 @@ pub struct BeltInfo {
     pub skipped: Vec<String>,
     /// Name the model saw → server and tool, for every tool that is not yours.
     pub origin: BTreeMap<String, Origin>,
-    /// Per model: where your tasks went in the belt ([`crate::score::belt`]).
+    /// Per model: where your tasks went in the belt (`crate::score::belt`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<BeltScore>,
 }
@@ -51,4 +50,12 @@ impl BeltInfo {
     pub fn tool_count(&self) -> usize {
         self.origin.len()
     }
+}
+
+/// Where a tool of a combined catalog came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    pub server: String,
+    /// The tool's own name on its server.
+    pub tool: String,
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 
 use super::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
 use super::run::{PredictionLine, RUN_SCHEMA, RunFile};
-use crate::score::OutcomeLine;
+use crate::record::scores::OutcomeLine;
 
 impl RunFile {
     pub fn read(dir: &Path) -> anyhow::Result<Self> {
@@ -98,7 +98,9 @@ pub fn for_each_prediction(dir: &Path, mut f: impl FnMut(PredictionLine)) -> any
         }
         let last = !line.ends_with('\n') || reader.fill_buf().map_or(true, |b| b.is_empty());
         match serde_json::from_str::<PredictionLine>(body) {
-            Ok(p) if line.ends_with('\n') => {
+            Ok(mut p) if line.ends_with('\n') => {
+                // Files of older toolgates carry an error's text without its kind.
+                p.decision = p.decision.typed();
                 f(p);
                 count += 1;
                 good_bytes += line.len();
@@ -146,7 +148,7 @@ impl PredictionWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::Decision;
+    use crate::record::decision::Decision;
 
     #[test]
     fn torn_last_line_is_dropped_and_cut() {
@@ -170,5 +172,28 @@ mod tests {
         let mut w = PredictionWriter::open(dir.path()).unwrap();
         w.append(&p).unwrap();
         assert_eq!(read_predictions(dir.path()).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn an_untyped_error_of_an_older_file_is_typed_when_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(PREDICTIONS_FILE),
+            concat!(
+                "{\"model\":\"m\",\"task_id\":\"a\",\"trial\":0,\"error\":\"HTTP 429 Too Many Requests\"}\n",
+                "{\"model\":\"m\",\"task_id\":\"b\",\"trial\":0,\"error\":\"HTTP 429\",\"error_kind\":\"timeout\"}\n",
+            ),
+        )
+        .unwrap();
+        let kinds: Vec<_> = read_predictions(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|p| p.decision.error_kind)
+            .collect();
+        use crate::record::decision::ErrorKind;
+        assert_eq!(
+            kinds,
+            [Some(ErrorKind::Http(429)), Some(ErrorKind::Timeout)]
+        );
     }
 }

@@ -5,13 +5,19 @@
 //! model adapter never writes a field of them (it returns a `Decision`).
 
 pub mod belt;
+pub mod ci;
 pub mod contract;
+pub mod decision;
 pub mod gate;
 pub mod io;
+pub mod kind;
 pub mod lint;
+pub mod lock;
 pub mod metric;
+pub mod probe;
 pub mod reuse;
 pub mod run;
+pub mod scores;
 pub mod seal;
 pub mod settings;
 pub mod shard;

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use crate::models::Decision;
-use crate::score::Metrics;
+use crate::record::decision::Decision;
+use crate::record::scores::Metrics;
 
 pub use super::gate::GateResult;
 
@@ -57,7 +57,7 @@ pub struct ModelInfo {
     pub notes: Vec<String>,
     /// Whether tool descriptions reach the model on this endpoint (LLMs with `usage`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub descriptions: Option<crate::models::DescriptionProbe>,
+    pub descriptions: Option<crate::record::probe::DescriptionProbe>,
     /// Tokens, latency and cache use over the run's decisions (LLMs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
@@ -247,11 +247,11 @@ pub struct RunFile {
     pub belt: Option<super::belt::BeltInfo>,
     /// Accuracy as the belt's tools join yours (`--belt`): the distractor curve.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub curve: Option<crate::score::curve::Curve>,
+    pub curve: Option<crate::record::scores::Curve>,
     /// The suite run again without descriptions and with neutral names (`--ablation`): what the
     /// score measures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ablation: Option<crate::score::ablation::Ablation>,
+    pub ablation: Option<crate::record::scores::Ablation>,
     #[serde(default)]
     pub results: Vec<ModelResult>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

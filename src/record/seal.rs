@@ -98,7 +98,7 @@ pub const CONTENT_HASH: &str = "content_sha256";
 
 /// The seal of a JSON object: the sha256 of its canonical form without [`CONTENT_HASH`].
 pub fn content_hash(value: &serde_json::Value) -> String {
-    crate::catalog::canonical::canonical_sha256(value, Some(CONTENT_HASH))
+    crate::json::canonical_sha256(value, Some(CONTENT_HASH))
 }
 
 /// Checks a baseline file's seal (`path` names it in the error).

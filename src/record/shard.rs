@@ -34,7 +34,7 @@ impl std::str::FromStr for Shard {
 impl Shard {
     /// Whether task `id` belongs to this shard (a stable hash of the id, never its position).
     pub fn keeps(self, id: &str) -> bool {
-        let h = crate::catalog::canonical::sha256_hex(id);
+        let h = crate::json::sha256_hex(id);
         let x = u64::from_str_radix(&h[..16], 16).unwrap_or(0);
         x % u64::from(self.n) == u64::from(self.k - 1)
     }

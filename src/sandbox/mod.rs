@@ -16,11 +16,15 @@
 //! `/proc` entries (a parent shell's environment) and root-only files.
 
 #[cfg(target_os = "linux")]
+mod confine;
+#[cfg(target_os = "linux")]
 mod kernel;
 #[cfg(target_os = "linux")]
 mod landlock;
 #[cfg(target_os = "linux")]
 mod linux;
+mod options;
+mod prepared;
 #[cfg(target_os = "linux")]
 mod programs;
 #[cfg(target_os = "linux")]
@@ -37,119 +41,8 @@ pub mod warden;
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-
-/// How much the server is confined.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum SandboxMode {
-    /// No confinement beyond the stripped environment and the process group.
-    Off,
-    /// No privileges, no capabilities, another uid when root, writes only to a temp dir.
-    #[default]
-    Standard,
-    /// Standard, and no network.
-    Strict,
-}
-
-impl SandboxMode {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SandboxMode::Off => "off",
-            SandboxMode::Standard => "standard",
-            SandboxMode::Strict => "strict",
-        }
-    }
-}
-
-/// The sandbox settings a connection carries.
-#[derive(Clone, Debug, Default)]
-pub struct SandboxOptions {
-    pub mode: SandboxMode,
-    /// The uid (and gid) the server runs as when toolgate is root; `None`: 65534 (nobody).
-    pub uid: Option<u32>,
-    /// More directories the server may write beneath (e.g. a `.venv` it creates).
-    pub write: Vec<PathBuf>,
-    /// More files or directories the server may read (beside the workspace, the system and
-    /// its program's installation).
-    pub read: Vec<PathBuf>,
-}
-
-/// What a server is started with: the sandbox reads its program, arguments and folder.
-pub struct Launch<'a> {
-    pub program: &'a str,
-    pub args: &'a [String],
-    /// Its working folder (toolgate's when `None`).
-    pub cwd: Option<&'a std::path::Path>,
-}
-
-/// The uid a root toolgate gives the server unless told otherwise: `nobody`.
-pub const DEFAULT_UID: u32 = 65534;
-
-/// A sandbox set up for one server process: its private directory (removed when this is
-/// dropped), the variables it sets, and what it applies.
-pub struct Prepared {
-    /// The server's private, writable directory (`HOME`, `TMPDIR`).
-    pub dir: Option<tempfile::TempDir>,
-    /// Variables to set in the server's environment.
-    pub env: Vec<(String, String)>,
-    /// What the sandbox does, in words, for error messages and `-v`.
-    pub statement: String,
-    /// The uid the server runs as, when it differs from toolgate's.
-    pub uid: Option<u32>,
-    #[cfg(target_os = "linux")]
-    pub(crate) plan: Option<linux::Plan>,
-}
-
-impl Prepared {
-    fn none(statement: &str) -> Self {
-        Prepared {
-            dir: None,
-            env: Vec::new(),
-            statement: statement.to_string(),
-            uid: None,
-            #[cfg(target_os = "linux")]
-            plan: None,
-        }
-    }
-
-    /// Applies the sandbox to the command that starts the server: the environment, and on
-    /// Linux the confinement done in the child between fork and exec.
-    pub fn apply(&mut self, cmd: &mut tokio::process::Command) {
-        for (k, v) in &self.env {
-            cmd.env(k, v);
-        }
-        #[cfg(target_os = "linux")]
-        if let Some(plan) = self.plan.take() {
-            linux::install(cmd, plan);
-        }
-    }
-
-    /// A hint for a server that failed to start or exited early inside the sandbox.
-    pub fn failure_hint(&self) -> String {
-        if self.plan_applied() {
-            // (The sentence names the read rules too: --sandbox-read opens one more path.)
-            let uid = self
-                .uid
-                .map(|u| format!(" as uid {u} (toolgate runs as root)"))
-                .unwrap_or_default();
-            format!(
-                " The server ran in toolgate's sandbox{uid}: {}. If it needs to write a \
-                 directory, name it with --sandbox-write DIR; if it must read one outside the \
-                 workspace and its program's installation, --sandbox-read PATH; if that uid \
-                 may not read its files, make them readable or set --sandbox-uid; --sandbox \
-                 off runs it unconfined.",
-                self.statement
-            )
-        } else {
-            String::new()
-        }
-    }
-
-    fn plan_applied(&self) -> bool {
-        self.dir.is_some()
-    }
-}
+pub use options::{DEFAULT_UID, Launch, SandboxMode, SandboxOptions};
+pub use prepared::Prepared;
 
 /// The file `program` names, found on PATH as `execvp` would (relative to `cwd`).
 pub fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<PathBuf> {
@@ -179,7 +72,7 @@ pub fn prepare(opts: &SandboxOptions, launch: &Launch) -> anyhow::Result<Prepare
             args: launch.args,
             cwd: launch.cwd,
         };
-        linux::prepare(opts, &launch)
+        confine::prepare(opts, &launch)
     }
     #[cfg(not(target_os = "linux"))]
     {

@@ -6,21 +6,9 @@
 //! not measure them, whatever its headline says. The types here are what run.json records
 //! (`ablation`).
 
-use serde::{Deserialize, Serialize};
-
 use super::curve::{accuracy, point};
-use super::stats::Rate;
+pub use crate::record::scores::curve::{Ablation, Arm, ArmResult};
 use crate::score::OutcomeLine;
-
-/// What an arm takes away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Arm {
-    /// Names and schema shapes only: no description, title or example anywhere.
-    NoDescriptions,
-    /// Every tool renamed `tool_01`, `tool_02`, …; descriptions kept.
-    NeutralNames,
-}
 
 impl Arm {
     pub const ALL: [Arm; 2] = [Arm::NoDescriptions, Arm::NeutralNames];
@@ -31,37 +19,6 @@ impl Arm {
             Arm::NeutralNames => "with neutral names",
         }
     }
-}
-
-/// One model on one arm, paired with the same model on the full catalog.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArmResult {
-    pub model: String,
-    pub arm: Arm,
-    /// Tool accuracy on the full catalog (the pairing's other side).
-    pub full: Rate,
-    /// Tool accuracy on the ablated catalog.
-    pub accuracy: Rate,
-    /// Percentage points: ablated minus full.
-    pub delta_pts: f64,
-    /// Tasks right on the full catalog and wrong here.
-    pub lost: u64,
-    /// Tasks wrong on the full catalog and right here.
-    pub gained: u64,
-    /// One-sided exact p that the ablated catalog scores lower.
-    pub p: f64,
-    /// `p < alpha`: the score drops significantly without this part.
-    pub drops: bool,
-}
-
-/// The whole check, as run.json keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Ablation {
-    pub alpha: f64,
-    pub results: Vec<ArmResult>,
-    /// Models left out, and other things a reader should know.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
 }
 
 impl Ablation {

@@ -6,12 +6,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
-
 use super::compare::{Delta, compare};
 use super::retrieval::RetrievalScores;
 use super::{Outcome, OutcomeLine, Rate};
 use crate::catalog::belt::combine::Origin;
+pub use crate::record::scores::belt::{
+    AloneVsBelt, BeltScore, ServerShare, TakenBy, TakenExample, ToolCount,
+};
 use crate::tasks::Task;
 
 /// Example requests kept per belt server (for each of taken tasks and no-tool answers).
@@ -20,105 +21,6 @@ pub const EXAMPLES: usize = 3;
 pub const REQUEST_MAX: usize = 200;
 /// Your tools listed as losing tasks to the belt, at most.
 pub const LOSERS_MAX: usize = 10;
-
-/// One model's decisions on your tasks in the belt.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BeltScore {
-    pub model: String,
-    /// Decisions (task × trial) on tasks that expect one of your tools.
-    pub tool_tasks: u64,
-    /// (a) The right tool (or an acceptable one).
-    pub right: Rate,
-    /// (b) Another of your tools (a confusion inside your server, or an unasked write first).
-    pub other_own: Rate,
-    /// (c) A belt server's tool: the task was taken by another server.
-    pub taken: Rate,
-    /// (d) Nothing called.
-    pub missed: Rate,
-    /// (d) Transport failures, malformed output, invented names.
-    pub errors: Rate,
-    /// Tasks no tool of yours serves.
-    pub no_tool: NoToolSplit,
-    /// Belt servers whose tools took a task or answered a no-tool request, most first.
-    pub by_server: Vec<TakenBy>,
-    /// Every server that received a call, yours first, with its share of all decisions.
-    pub shares: Vec<ServerShare>,
-    /// Your catalog alone against the belt on the same tasks (deterministic models only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub alone: Option<AloneVsBelt>,
-}
-
-/// Where the decisions on no-tool tasks went.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NoToolSplit {
-    pub n: u64,
-    /// Nothing called: right.
-    pub abstained: u64,
-    /// One of your tools called: a false call.
-    pub own_call: u64,
-    /// A belt tool called: not plainly wrong — a belt server may serve what yours cannot.
-    pub belt_call: u64,
-    pub errors: u64,
-}
-
-/// What one belt server's tools took.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TakenBy {
-    pub server: String,
-    /// Your tool-expecting decisions its tools took, over all of them (clustered by task).
-    pub rate: Rate,
-    /// No-tool requests its tools answered.
-    pub no_tool: u64,
-    /// Which of its tools (their names on the server) took decisions, most first.
-    pub tools: Vec<ToolCount>,
-    /// A few requests it took (tool tasks first, then no-tool ones), requests cut to
-    /// [`REQUEST_MAX`] characters.
-    pub examples: Vec<TakenExample>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolCount {
-    pub tool: String,
-    pub count: u64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TakenExample {
-    pub task_id: String,
-    pub request: String,
-    /// The tool the task expected (absent for a no-tool task).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
-    /// The belt tool called, by its name on its server.
-    pub tool: String,
-}
-
-/// One server's part of the decisions.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ServerShare {
-    pub server: String,
-    /// True for the server under test.
-    pub own: bool,
-    /// Decisions that called one of its tools, over all decisions.
-    pub share: Rate,
-    /// Yours only: accuracy on your tasks in the belt (clustered by task).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub accuracy: Option<Rate>,
-}
-
-/// Your catalog alone against the same catalog inside the belt, on the same tasks.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AloneVsBelt {
-    /// base = alone, head = in the belt: exact paired McNemar test (Bonferroni-corrected over
-    /// the overall and per-tool tests).
-    pub overall: Delta,
-    /// Your tools that lost tasks in the belt, most lost first.
-    pub losers: Vec<Delta>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retrieval_alone: Option<RetrievalScores>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retrieval_belt: Option<RetrievalScores>,
-}
 
 /// The label of a belt server's folded row and column (`github/*`).
 pub fn server_label(server: &str) -> String {

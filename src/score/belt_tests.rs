@@ -1,4 +1,5 @@
 use super::*;
+use crate::record::scores::belt::NoToolSplit;
 use crate::tasks::Kind;
 
 fn origin() -> BTreeMap<String, Origin> {

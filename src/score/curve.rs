@@ -6,27 +6,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use statrs::distribution::{Binomial, DiscreteCDF};
 
 use super::compare::compare;
 use super::stats::Rate;
+pub use crate::record::scores::curve::{Curve, Draw, DrawOrder, Point, Series};
 use crate::score::{Outcome, OutcomeLine};
 
 /// The tests' significance level (a curve's own is the policy's, in `Curve::alpha`).
 #[cfg(test)]
 const ALPHA: f64 = super::stats::DEFAULT_ALPHA;
-
-/// How the distractors of a size were drawn from the belt.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Draw {
-    /// Seeded random order; each size's draw is a prefix of the next size's.
-    Random,
-    /// The belt's tools most similar to yours first (BM25 of their name and description
-    /// against your tools, best over your tools; ties by server and tool name).
-    Nearest,
-}
 
 impl Draw {
     pub const ALL: [Draw; 2] = [Draw::Random, Draw::Nearest];
@@ -37,61 +26,6 @@ impl Draw {
             Draw::Nearest => "nearest-first",
         }
     }
-}
-
-/// One size of one draw for one model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    /// Distractor tools beside yours.
-    pub size: usize,
-    pub accuracy: Rate,
-    /// Tasks right with no distractors and wrong here (clustered over trials).
-    pub lost: u64,
-    /// Tasks wrong with no distractors and right here.
-    pub gained: u64,
-    /// One-sided exact p that this size is worse than size 0 (1 at size 0).
-    pub p: f64,
-    /// `p < alpha`: significantly below the no-distractor accuracy.
-    pub below: bool,
-}
-
-/// A model's curve for one draw.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Series {
-    pub model: String,
-    pub draw: Draw,
-    pub points: Vec<Point>,
-    /// The first size significantly below size 0; `None`: none up to the largest size.
-    pub breaking_point: Option<usize>,
-}
-
-/// The order a draw adds the belt's tools in (a size's distractors are the first `size`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DrawOrder {
-    pub draw: Draw,
-    /// `(server, tool)`, up to the largest size measured.
-    pub tools: Vec<(String, String)>,
-}
-
-/// The whole measurement, as run.json keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Curve {
-    /// What each point measures (the run's headline metric).
-    pub metric: String,
-    pub alpha: f64,
-    /// The seed of the random draw.
-    pub seed: u64,
-    /// The belt's tools that could be drawn.
-    pub available: usize,
-    /// Distractor counts measured (0: your catalog alone).
-    pub sizes: Vec<usize>,
-    /// Trials per task at each point.
-    pub trials: u32,
-    pub draws: Vec<DrawOrder>,
-    pub series: Vec<Series>,
-    /// Models left out of the curve, and other things a reader should know.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
 }
 
 impl Curve {

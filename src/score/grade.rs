@@ -11,31 +11,7 @@ use crate::tasks::Task;
 use crate::tasks::validate::ArgChecker;
 
 use super::values::compare_args;
-
-/// What happened on one task, in the scoring contract's terms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// The expected (or an acceptable) tool was called, or nothing when no tool fits.
-    Correct,
-    /// Another tool of the catalog was called instead of the expected one.
-    Confused,
-    /// A tool was expected and nothing was called.
-    Missed,
-    /// No tool fits and one was called anyway.
-    FalseCall,
-    /// Transport failure, malformed output, or a tool name the catalog does not have.
-    Error,
-    /// The intended tool was called, but so was a tool the task did not ask for whose
-    /// annotations say it may write (`readOnlyHint: false`, or `destructiveHint: true`) —
-    /// before it, after it, or beside it in one reply: an agent that deletes before (or after)
-    /// it books has not done the task.
-    UnaskedWrite,
-    /// Like [`Outcome::UnaskedWrite`], but the unasked tool has no `readOnlyHint` at all: MCP
-    /// says to assume such a tool may write, so the task fails, and it is counted apart because
-    /// the fix is an annotation, not a description.
-    UnannotatedCall,
-}
+pub use crate::record::scores::{ArgsLayer, Outcome};
 
 /// What a tool's annotations say about writing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,16 +192,6 @@ pub fn args_layer(g: &Graded) -> Option<ArgsLayer> {
     } else {
         None
     }
-}
-
-/// The layer of argument grading a call failed ([`args_layer`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ArgsLayer {
-    /// Invalid against the tool's input schema (missing required, wrong type, unknown key).
-    Schema,
-    /// Valid, but an expected value differs.
-    Values,
 }
 
 impl ArgsLayer {

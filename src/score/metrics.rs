@@ -5,8 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 pub use super::attribution::Attribution;
 use super::grade::{Graded, Outcome};
 use super::stats::Rate;
@@ -22,22 +20,19 @@ pub type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>
 /// The label that folds tools left out of a large matrix.
 pub const OTHER: &str = "(other tools)";
 
-pub use super::errors::error_cause;
-pub use super::preconditions::{Precondition, preconditions};
+pub use super::preconditions::preconditions;
+pub use crate::record::scores::metrics::{ArgumentProblem, ConfusedPair, Metrics, ToolMetrics};
 
-fn is_zero(v: &u64) -> bool {
-    *v == 0
-}
-
-/// A right-tool call whose arguments were wrong, and what was wrong with them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArgumentProblem {
-    pub task_id: String,
-    pub tool: String,
-    /// The layer that failed: the schema (the tool would reject the call) or a value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layer: Option<super::grade::ArgsLayer>,
-    pub problems: Vec<String>,
+/// An error's first line, cut at 60 characters: the cause it is counted under when its kind
+/// has no label.
+fn first_line(msg: &str) -> String {
+    let first = msg.lines().next().unwrap_or_default();
+    let short: String = first.chars().take(60).collect();
+    if short.len() < first.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
 }
 
 /// How many right-tool calls with wrong arguments [`Metrics::argument_problems`] keeps; the
@@ -53,92 +48,6 @@ pub struct Observation<'a> {
     pub called: Option<String>,
     pub graded: Graded,
     pub text: Option<String>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolMetrics {
-    pub tool: String,
-    /// Tasks expecting this tool.
-    pub support: u64,
-    /// Right calls among tasks expecting this tool.
-    pub recall: Rate,
-    /// Right calls among all calls of this tool.
-    pub precision: Rate,
-    pub f1: f64,
-    /// Accuracy on the tasks expecting this tool (= recall).
-    pub accuracy: Rate,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConfusedPair {
-    pub expected: String,
-    pub called: String,
-    pub count: u64,
-    /// Up to five task ids and requests that tripped the model.
-    pub examples: Vec<(String, String)>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Metrics {
-    /// Task × trial observations scored.
-    pub n: u64,
-    pub accuracy: Rate,
-    pub by_kind: BTreeMap<String, Rate>,
-    pub by_split: BTreeMap<String, Rate>,
-    /// Tool expected, another tool called.
-    pub confusions: u64,
-    /// Tool expected, nothing called.
-    pub missed_calls: u64,
-    /// No tool fits, one was called.
-    pub false_calls: u64,
-    /// Transport failures, malformed output, invented tools.
-    pub errors: u64,
-    pub error_rate: Rate,
-    /// The intended tool was called, and so was an unasked tool that may write (before, after
-    /// or beside it).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub unasked_writes: u64,
-    /// Like `unasked_writes`, but the unasked tool has no `readOnlyHint` (assumed to write):
-    /// fixed by an annotation.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub unasked_unannotated: u64,
-    /// Right tool, wrong arguments: which layer, which argument and why (the first
-    /// [`ARGUMENT_PROBLEMS_KEPT`]; `attribution.argument_problems` counts them all).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub argument_problems: Vec<ArgumentProblem>,
-    /// Errors counted by cause ("connection refused", "HTTP 500", "context length exceeded", …).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub errors_by_cause: BTreeMap<String, u64>,
-    /// The first error's full text (in task order), so a reader sees what went wrong.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first_error: Option<String>,
-    /// Among decisions to call nothing, how many were right to.
-    pub abstention_precision: Rate,
-    /// Among tasks no tool serves, how many got no call.
-    pub abstention_recall: Rate,
-    /// Among right-tool calls with arguments, schema-valid ones.
-    pub args_valid: Rate,
-    /// Among right-tool calls with arguments and expected values, fully correct ones.
-    pub args_correct: Rate,
-    /// Rows: expected tool or (no call). Columns: called tool, (no call) or (error).
-    pub labels: Vec<String>,
-    pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
-    pub per_tool: Vec<ToolMetrics>,
-    pub most_confused: Vec<ConfusedPair>,
-    #[serde(default)]
-    pub attribution: Attribution,
-    /// With several trials: the share of tasks solved in every trial (pass^k).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pass_all: Option<Rate>,
-    /// With several trials: the share of tasks whose trials all agree (all pass or all fail).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub consistency: Option<Rate>,
-    /// Multi-step runs: tools called before the intended one.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub preconditions: Vec<Precondition>,
-    /// Ranking models: how high the expected tool was ranked (recall@k, MRR, nDCG).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retrieval: Option<crate::score::retrieval::Retrieval>,
 }
 
 impl Metrics {
@@ -221,12 +130,13 @@ impl Metrics {
                 .first()
                 .map(String::as_str)
                 .unwrap_or("error");
-            // Typed where the error happened; files of older toolgates carry only the text.
+            // Typed where the error happened (or where an untyped file was read): counted by
+            // kind, or by the message's first line where a label would say less.
             let cause = o
                 .graded
                 .error_kind
                 .and_then(crate::models::ErrorKind::label)
-                .unwrap_or_else(|| error_cause(text));
+                .unwrap_or_else(|| first_line(text));
             *m.errors_by_cause.entry(cause).or_default() += 1;
             if m.first_error.is_none() {
                 m.first_error = Some(text.chars().take(1000).collect());

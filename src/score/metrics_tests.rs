@@ -66,11 +66,12 @@ fn counts_outcomes_apart_and_fills_the_matrix() {
 }
 
 #[test]
-fn errors_are_counted_by_their_typed_kind_and_old_files_by_their_text() {
+fn errors_are_counted_by_their_typed_kind_never_by_their_wording() {
     let t = [
         task("1", "direct", Some("a")),
         task("2", "direct", Some("a")),
         task("3", "direct", Some("a")),
+        task("4", "direct", Some("a")),
     ];
     let err = |task, note: &str, kind| {
         let mut o = obs(task, None, Outcome::Error);
@@ -90,12 +91,18 @@ fn errors_are_counted_by_their_typed_kind_and_old_files_by_their_text() {
             "called `zz`, which is not a tool of this catalog",
             Some(crate::models::ErrorKind::InventedTool),
         ),
-        // A predictions file of an older toolgate: no kind, the text decides.
+        // A predictions file of an older toolgate: its kind was read from the text when the
+        // file was read (`Decision::typed`); scoring counts kinds only.
         err(
             &t[2],
             "request failed: tcp connect error: Connection refused",
-            None,
+            Some(crate::models::ErrorKind::of_message(
+                "request failed: tcp connect error: Connection refused",
+            )),
         ),
+        // No kind at all (never from a file read here): counted by its first line, the
+        // wording not classified.
+        err(&t[3], "the upstream timed out\nsecond line", None),
     ];
     let m = Metrics::compute(&["a".to_string()], &o);
     let causes: Vec<(&str, u64)> = m
@@ -108,7 +115,8 @@ fn errors_are_counted_by_their_typed_kind_and_old_files_by_their_text() {
         [
             ("HTTP 503", 1),
             ("connection refused", 1),
-            ("invented tool name", 1)
+            ("invented tool name", 1),
+            ("the upstream timed out", 1)
         ]
     );
 }

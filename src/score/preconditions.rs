@@ -2,23 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use super::Rate;
+pub use crate::record::scores::Precondition;
 use crate::tasks::Task;
-
-/// Tool `before` was called ahead of the intended tool `tool` in `rate.k` of `rate.n` trials
-/// in which `tool` was called.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Precondition {
-    pub before: String,
-    pub tool: String,
-    pub rate: Rate,
-    /// `tool`'s description mentions `before`.
-    pub declared: bool,
-    /// Observed in at least 30% of trials while the description never mentions it.
-    pub undeclared: bool,
-}
 
 /// One trial's calls in order, each with the reply it was made in (`None`: its own step).
 pub type Calls = Vec<(String, Option<u32>)>;

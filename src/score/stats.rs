@@ -1,19 +1,8 @@
 //! Statistics for honest numbers: Wilson score intervals for every rate, the exact McNemar test
 //! for paired before/after comparisons, and the Bonferroni correction.
 
-use serde::{Deserialize, Serialize};
+pub use crate::record::scores::Rate;
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
-
-/// A rate with its sample size and 95% Wilson interval.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Rate {
-    pub k: u64,
-    pub n: u64,
-    /// k / n (0 when n is 0).
-    pub value: f64,
-    pub lo: f64,
-    pub hi: f64,
-}
 
 impl Rate {
     /// The share of `items` inside `among` for which `hit` holds, clustered by `cluster` (a

@@ -12,11 +12,13 @@
 //!    [`secret_var`];
 //! 3. every child gets an environment with [`is_stripped`] variables removed.
 
-use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
-
 pub mod argv;
+mod names;
 pub mod shown;
+mod store;
+
+pub use names::looks_secret;
+use store::{store, store_snapshot};
 
 /// Variables that hold credentials for LLM providers or for GitHub. Every provider's key
 /// variable in `crate::models::provider::PROVIDERS` is among them: the test
@@ -68,24 +70,6 @@ pub const RUNNER_VARS: &[&str] = &[
 
 fn is_secret_var(name: &str) -> bool {
     SECRET_VARS.contains(&name)
-}
-
-/// True when a variable's name says it holds a credential (`…KEY…`, `…TOKEN…`, `…SECRET…`,
-/// `…PASSWORD…`, `…CREDENTIAL…`, `…AUTH…`). Used to decide which values to mask.
-pub fn looks_secret(name: &str) -> bool {
-    // `GIT_AUTHOR_EMAIL` names an author, not an authorization.
-    let n = name.to_ascii_uppercase().replace("AUTHOR", "");
-    [
-        "KEY",
-        "TOKEN",
-        "SECRET",
-        "PASSWORD",
-        "PASSWD",
-        "CREDENTIAL",
-        "AUTH",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
 }
 
 /// True when `name` is a credential the server must not see, unless the user passed it
@@ -159,15 +143,6 @@ pub fn redact_url(url: &str) -> String {
 
 // ---------------------------------------------------------------------------------------
 // The secret store.
-
-fn store() -> &'static Mutex<BTreeMap<String, String>> {
-    static STORE: OnceLock<Mutex<BTreeMap<String, String>>> = OnceLock::new();
-    STORE.get_or_init(|| Mutex::new(BTreeMap::new()))
-}
-
-fn store_snapshot() -> BTreeMap<String, String> {
-    store().lock().map(|s| s.clone()).unwrap_or_default()
-}
 
 /// Reads a credential variable: from the store [`take_secrets`] filled, else from the
 /// environment (for library users and tests that never called it). Empty values are `None`.

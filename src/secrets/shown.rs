@@ -115,14 +115,14 @@ pub fn register(values: &[String]) {
 /// The values shown text is masked with: toolgate's own credentials, the secret-shaped values
 /// of credential-named variables, those [`register`]ed, and the secret-shaped ones of `extra`.
 pub fn values(extra: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = super::store_snapshot()
+    let mut out: Vec<String> = super::store::store_snapshot()
         .into_values()
         .filter(|v| own_shaped(v))
         .collect();
     out.extend(
         std::env::vars_os()
             .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
-            .filter(|(k, v)| super::looks_secret(k) && secret_shaped(v))
+            .filter(|(k, v)| super::names::looks_secret(k) && secret_shaped(v))
             .map(|(_, v)| v),
     );
     if let Ok(r) = registered().lock() {

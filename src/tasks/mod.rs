@@ -5,6 +5,7 @@ pub mod echo;
 pub mod leak;
 pub mod quality;
 pub mod review;
+pub mod review_state;
 pub mod sampler;
 pub mod solvable;
 pub mod task;

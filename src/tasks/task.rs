@@ -7,18 +7,8 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use super::review::{Approval, Review};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// Plainly asks for what one tool does.
-    Direct,
-    /// Uses a sibling's vocabulary while still needing the intended tool.
-    NearMiss,
-    /// No tool in the catalog serves it: the right answer is to call nothing.
-    NoTool,
-}
+pub use super::review_state::{Approval, Review};
+pub use crate::record::kind::Kind;
 
 impl Kind {
     pub const ALL: [Kind; 3] = [Kind::Direct, Kind::NearMiss, Kind::NoTool];
@@ -181,7 +171,7 @@ fn parse_tasks_pinned(
             Err(e) => errors.push((n + 1, e.to_string())),
         }
     }
-    let pinned = crate::tasks::review::header_hash(&text);
+    let pinned = super::review_state::header_hash(&text);
     Ok((tasks, errors, pinned))
 }
 
@@ -197,7 +187,7 @@ pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
 }
 
 /// [`read_numbered`], with the approved set's hash the file's header pins (see
-/// [`crate::tasks::review::header_hash`]).
+/// [`super::review_state::header_hash`]).
 pub fn read_numbered_pinned(path: &Path) -> anyhow::Result<(Vec<Numbered>, Option<String>)> {
     let shown = path.display();
     let (tasks, errors, pinned) = parse_tasks_pinned(path)?;

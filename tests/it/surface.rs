@@ -264,3 +264,53 @@ fn every_comment_variant_and_the_run_reports_are_pinned() {
         redact(&String::from_utf8_lossy(&o.stdout), dir.path())
     );
 }
+
+/// What machine-readable files say, pinned whole: ci.json (its run embedded) and run.json,
+/// with a base comparison, the belt, the distractor curve and the ablation, so a change to
+/// any type they carry shows here; and ci.json's short form when toolgate could not run.
+#[test]
+fn ci_json_and_run_json_are_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    toolgate()
+        .current_dir(dir.path())
+        .args([
+            "ci",
+            "--server",
+            &py_server("fakemcp.py", &fixture("example/after.json")),
+            "--tasks",
+            &fixture("example/tasks.jsonl"),
+            "--lock",
+            &fixture("example/toolgate.lock"),
+            "--base",
+            &fixture("example/toolgate-baseline.json"),
+            "--out",
+            "out",
+            "--belt",
+            "ecosystem",
+            "--curve-sizes",
+            "0,5",
+            "--ablation",
+            "true",
+            "--lock-check",
+            "warn",
+        ])
+        .assert()
+        .success();
+    // Times are the one thing a rerun changes.
+    let time = regex::Regex::new(r#""(created|finished)": "[^"]*""#).unwrap();
+    let read = |p: &str| {
+        let text = std::fs::read_to_string(dir.path().join(p)).unwrap();
+        let text = redact(&text, dir.path());
+        time.replace_all(&text, "\"$1\": \"<time>\"").into_owned()
+    };
+    insta::assert_snapshot!("ci-json", read("out/ci.json"));
+    insta::assert_snapshot!("run-json", read("out/run/run.json"));
+
+    let o = toolgate()
+        .current_dir(dir.path())
+        .args(["ci", "--server", "no-such-program-xyz", "--out", "err"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    insta::assert_snapshot!("ci-json-error", read("err/ci.json"));
+}

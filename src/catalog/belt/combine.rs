@@ -6,22 +6,14 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Belt;
 use crate::catalog::{Catalog, canonical};
+pub use crate::record::belt::Origin;
 
 /// The longest tool name every provider accepts.
 pub const MAX_NAME: usize = 64;
-
-/// Where a tool of a combined catalog came from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Origin {
-    pub server: String,
-    /// The tool's own name on its server.
-    pub tool: String,
-}
 
 /// Your catalog with (part of) a belt's tools added.
 #[derive(Clone, Debug)]

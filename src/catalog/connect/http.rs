@@ -13,7 +13,7 @@ use anyhow::Context;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 
-use super::{InitializeRejected, Lifecycle, NoReply, Visit, session, start};
+use super::session::{InitializeRejected, Lifecycle, NoReply, Visit, session, start};
 use crate::catalog::tee::{SharedCapture, TeeHttpClient};
 use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
 

@@ -7,7 +7,7 @@ use anyhow::{anyhow, bail};
 use rmcp::model::PaginatedRequestParams;
 use tokio::time::timeout;
 
-use super::{Client, cut_reason, humanize};
+use super::client::{Client, cut_reason, humanize};
 use crate::catalog::tee::{Capture, SharedCapture};
 use crate::catalog::{Catalog, ConnectOptions, ServerMeta, Tool};
 

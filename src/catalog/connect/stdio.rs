@@ -10,7 +10,8 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::AsyncReadExt;
 use tokio::time::timeout;
 
-use super::{InitializeRejected, Lifecycle, Visit, cut_reason, session, start};
+use super::client::cut_reason;
+use super::session::{InitializeRejected, Lifecycle, Visit, session, start};
 use crate::catalog::tee::{SharedCapture, filter_stdout};
 use crate::catalog::{Catalog, ConnectOptions, ServerSpec};
 use crate::secrets as env;

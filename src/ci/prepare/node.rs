@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{SETUP_NODE, SETUP_PNPM, has, read};
+use super::common::{SETUP_NODE, SETUP_PNPM, has, read};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Pm {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{SETUP_PYTHON, SETUP_UV, has, read, safe_word};
+use super::common::{SETUP_PYTHON, SETUP_UV, has, read, safe_word};
 
 /// A Python project: uv (a uv.lock, or a uv/uvx server command) or pip. `program` is the
 /// server command's first word as given.

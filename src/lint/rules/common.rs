@@ -7,7 +7,7 @@ mod refs;
 mod schema;
 mod verbs;
 
-pub(crate) use format::{plural, quote, shown_name, shown_pair, thousands, ticked};
+pub(crate) use format::{is_hidden, plural, quote, shown_name, shown_pair, thousands, ticked};
 pub(crate) use refs::{local_fragment, resolve_fragment, resolve_ref};
 pub(crate) use schema::{
     declared_type, has_description, is_free_text, join, properties, subschemas, tool_texts,

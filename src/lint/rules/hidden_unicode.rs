@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::common::{join, quote};
+use super::common::{is_hidden, join, quote};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
 pub(crate) const RULE: Rule = Rule {
@@ -44,16 +44,6 @@ pub(crate) const RULE: Rule = Rule {
     check,
     scope: Scope::Catalog,
 };
-
-pub(crate) fn is_hidden(c: char) -> bool {
-    matches!(c as u32,
-        0xAD | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069
-        | 0xFEFF | 0xE0000..=0xE007F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x1D173..=0x1D17A
-        // Fillers and blanks that render as nothing: combining grapheme joiner, Arabic letter
-        // mark, Hangul fillers, Khmer inherent vowels, Braille blank, interlinear annotation.
-        | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x3164 | 0xFFA0 | 0x2800
-        | 0xFFF9..=0xFFFB)
-}
 
 fn is_tag(c: char) -> bool {
     matches!(c as u32, 0xE0000..=0xE007F)

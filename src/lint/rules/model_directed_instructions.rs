@@ -109,9 +109,6 @@ static SECRET_ORDER: LazyLock<Regex> = LazyLock::new(|| {
 /// (up to 200 characters between "it is important" and "you must") allow, plus their ends.
 const MAX_ORDER_CHARS: usize = 280;
 
-/// Longest text after a tool named in an order that is read for the order itself.
-const MAX_TAIL_CHARS: usize = 100;
-
 /// The longest match of each kind: its window (30 characters between "before using this tool"
 /// and "call", 80 around `.env` or between "quietly" and "no need to tell", 200 between "it is
 /// important" and "you must") plus its fixed words. (Between "send" and "API keys" the window
@@ -283,7 +280,17 @@ fn orders_in(text: &str, own: Option<Own<'_>>, decode: bool) -> Vec<(&'static st
     if let Some(m) = indirect::hidden_comment(text) {
         found.push(("an order hidden in an HTML comment", m));
     }
-    if decode && let Some(hit) = encoded::base64_order(text, own) {
+    if decode
+        && let Some(hit) = encoded::readable_base64(text)
+            .into_iter()
+            .find_map(|decoded| {
+                let (what, _) = orders_in(&decoded, own, false).into_iter().next()?;
+                Some((
+                    "an order encoded in base64",
+                    format!("{} → {what}", quote(decoded.trim(), 80)),
+                ))
+            })
+    {
         found.push(hit);
     }
     found.truncate(3);

@@ -149,9 +149,9 @@ fn composition(
 
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     for (i, tool) in cx.tools() {
-        headers::header_findings(cx, i, tool, out);
+        headers::header_findings(&RULE, cx, i, tool, out);
     }
-    cache_hints::cache_hint_findings(cx, out);
+    cache_hints::cache_hint_findings(&RULE, cx, out);
     if let Some(r) = &cx.catalog.relisting {
         if r.tools_changed {
             out.push(cx.finding(

@@ -1,6 +1,7 @@
 //! `[[lint.accept]]`: what an entry accepts, and entries that match nothing.
 
 use super::*;
+use crate::lint::{Finding, Severity};
 
 fn finding(code: &str, tool: &str, pointer: &str) -> Finding {
     Finding {

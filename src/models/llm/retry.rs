@@ -7,17 +7,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub(super) use super::state::CallError;
 use super::{BUDGET_EXHAUSTED, DEAD_AFTER, LlmModel};
 use crate::models::provider::Wire;
 use crate::models::{DecisionError, ErrorKind};
-
-#[derive(Clone, Debug)]
-pub(super) enum CallError {
-    TemperatureRejected,
-    /// The model wants `max_completion_tokens` instead of `max_tokens`.
-    MaxTokensRejected,
-    Failed(DecisionError),
-}
 
 /// An error and its causes, `: `-joined (reqwest hides the reason behind "error sending
 /// request" or "error following redirect").

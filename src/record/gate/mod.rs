@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 pub use reason::{GateReason, unreviewed_why};
 
-use crate::catalog::lock::LockDiff;
+use crate::record::lock::LockDiff;
 
 /// What a command ends with: the process exit code is decided from this alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -135,7 +135,7 @@ impl std::str::FromStr for RecallFloor {
             .trim()
             .parse()
             .ok()
-            .filter(|k| crate::score::retrieval::CUTOFFS.contains(k))
+            .filter(|k| crate::record::scores::retrieval::CUTOFFS.contains(k))
             .ok_or_else(|| format!("`{s}`: K must be one of 1, 3, 5, 10"))?;
         let min: f64 = rate
             .trim()

@@ -55,7 +55,7 @@ pub enum GateReason {
     /// failed (they provably never reach it) or could not check. Its scores cannot pass.
     DescriptionsUnproven {
         model: String,
-        outcome: crate::models::ProbeOutcome,
+        outcome: crate::record::probe::ProbeOutcome,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         why: Option<String>,
         /// What serves descriptions on the model's runtime.
@@ -254,7 +254,7 @@ impl std::fmt::Display for GateReason {
             } => {
                 let why = why.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
                 match outcome {
-                    crate::models::ProbeOutcome::Failed => write!(
+                    crate::record::probe::ProbeOutcome::Failed => write!(
                         f,
                         "{model}: the description probe failed{why}. Tool descriptions never reach this model on its endpoint, so its scores measure tool names, not the descriptions, and cannot pass a gate"
                     )?,

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::score::Rate;
-use crate::score::metrics as m;
+use crate::record::scores::Rate;
+use crate::record::scores::metrics as m;
+use crate::record::scores::retrieval::{Mean, Retrieval, RetrievalScores};
 
 fn is_zero(v: &u64) -> bool {
     *v == 0
@@ -126,7 +127,7 @@ pub struct ArgumentProblemV1 {
     /// `schema` or `values`: the layer of argument grading that failed (absent in runs of
     /// older toolgates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layer: Option<crate::score::grade::ArgsLayer>,
+    pub layer: Option<crate::record::scores::ArgsLayer>,
     pub problems: Vec<String>,
 }
 
@@ -190,7 +191,7 @@ pub struct MetricsV1 {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub preconditions: Vec<PreconditionV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retrieval: Option<crate::score::retrieval::Retrieval>,
+    pub retrieval: Option<RetrievalV1>,
 }
 
 impl From<m::Metrics> for MetricsV1 {
@@ -222,7 +223,7 @@ impl From<m::Metrics> for MetricsV1 {
             pass_all: v.pass_all,
             consistency: v.consistency,
             preconditions: v.preconditions.into_iter().map(Into::into).collect(),
-            retrieval: v.retrieval,
+            retrieval: v.retrieval.map(Into::into),
         }
     }
 }
@@ -256,7 +257,7 @@ impl From<MetricsV1> for m::Metrics {
             pass_all: v.pass_all,
             consistency: v.consistency,
             preconditions: v.preconditions.into_iter().map(Into::into).collect(),
-            retrieval: v.retrieval,
+            retrieval: v.retrieval.map(Into::into),
         }
     }
 }
@@ -270,8 +271,8 @@ pub struct PreconditionV1 {
     pub undeclared: bool,
 }
 
-impl From<crate::score::preconditions::Precondition> for PreconditionV1 {
-    fn from(v: crate::score::preconditions::Precondition) -> Self {
+impl From<crate::record::scores::Precondition> for PreconditionV1 {
+    fn from(v: crate::record::scores::Precondition) -> Self {
         PreconditionV1 {
             before: v.before,
             tool: v.tool,
@@ -282,14 +283,56 @@ impl From<crate::score::preconditions::Precondition> for PreconditionV1 {
     }
 }
 
-impl From<PreconditionV1> for crate::score::preconditions::Precondition {
+impl From<PreconditionV1> for crate::record::scores::Precondition {
     fn from(v: PreconditionV1) -> Self {
-        crate::score::preconditions::Precondition {
+        crate::record::scores::Precondition {
             before: v.before,
             tool: v.tool,
             rate: v.rate,
             declared: v.declared,
             undeclared: v.undeclared,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MeanV1 {
+    pub n: u64,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RetrievalScoresV1 {
+    pub recall: BTreeMap<usize, Rate>,
+    pub mrr: MeanV1,
+    pub ndcg: MeanV1,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RetrievalV1 {
+    pub overall: RetrievalScoresV1,
+    pub per_tool: BTreeMap<String, RetrievalScoresV1>,
+}
+
+both_ways!(Mean <-> MeanV1 { n, value, lo, hi ; });
+both_ways!(RetrievalScores <-> RetrievalScoresV1 { recall, mrr, ndcg ; });
+
+impl From<Retrieval> for RetrievalV1 {
+    fn from(v: Retrieval) -> Self {
+        RetrievalV1 {
+            overall: v.overall.into(),
+            per_tool: v.per_tool.into_iter().map(|(k, s)| (k, s.into())).collect(),
+        }
+    }
+}
+
+impl From<RetrievalV1> for Retrieval {
+    fn from(v: RetrievalV1) -> Self {
+        Retrieval {
+            overall: v.overall.into(),
+            per_tool: v.per_tool.into_iter().map(|(k, s)| (k, s.into())).collect(),
         }
     }
 }

@@ -3,7 +3,10 @@
 //! (as zizmor keeps its `output/json/v1.rs`), so scoring can change inside toolgate without
 //! changing what a base branch's files mean. A change here is a new schema version, not an edit.
 //! Leaf values whose wire form is pinned by their own serde attributes are shared: `Rate`,
-//! `RunStatus`, `GateReason`.
+//! `RunStatus`, `GateReason`, `Draw`, `Arm`, `ArgsLayer`; so are the feature parts the record
+//! defines for the file itself (`Shard`, `Reuse`, `BeltInfo`). The snapshot tests in
+//! `tests/it/record_snapshots.rs` hold the whole wire form, so a change to any shared type
+//! shows there.
 
 #![allow(missing_docs)]
 
@@ -13,8 +16,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::record::run::{self as internal, RunStatus};
 
+#[macro_use]
+mod convert;
+mod curve;
 mod metrics;
 mod probe;
+pub use curve::{AblationV1, CurveV1};
 pub use metrics::*;
 pub use probe::DescriptionProbeV1;
 
@@ -265,9 +272,9 @@ pub struct RunFileV1 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub belt: Option<crate::record::belt::BeltInfo>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub curve: Option<crate::score::curve::Curve>,
+    pub curve: Option<CurveV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ablation: Option<crate::score::ablation::Ablation>,
+    pub ablation: Option<AblationV1>,
     #[serde(default)]
     pub results: Vec<ModelResultV1>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -295,8 +302,8 @@ impl From<internal::RunFile> for RunFileV1 {
             only: v.only,
             reused: v.reused,
             belt: v.belt,
-            curve: v.curve,
-            ablation: v.ablation,
+            curve: v.curve.map(Into::into),
+            ablation: v.ablation.map(Into::into),
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }
@@ -324,8 +331,8 @@ impl From<RunFileV1> for internal::RunFile {
             only: v.only,
             reused: v.reused,
             belt: v.belt,
-            curve: v.curve,
-            ablation: v.ablation,
+            curve: v.curve.map(Into::into),
+            ablation: v.ablation.map(Into::into),
             results: v.results.into_iter().map(Into::into).collect(),
             gate: v.gate.map(Into::into),
         }

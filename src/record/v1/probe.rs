@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 pub struct DescriptionProbeV1 {
     /// Files of older toolgates have none: read from `canary`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<crate::models::ProbeOutcome>,
+    pub outcome: Option<crate::record::probe::ProbeOutcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
     pub reach: bool,
     #[serde(default)]
-    pub canary: crate::models::Canary,
+    pub canary: crate::record::probe::Canary,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub picked: Vec<String>,
     /// One request's prompt tokens, for the record. Files of older toolgates hold a pair
@@ -37,8 +37,8 @@ fn tokens_or_pair<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>,
     }))
 }
 
-impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
-    fn from(v: crate::models::DescriptionProbe) -> Self {
+impl From<crate::record::probe::DescriptionProbe> for DescriptionProbeV1 {
+    fn from(v: crate::record::probe::DescriptionProbe) -> Self {
         DescriptionProbeV1 {
             outcome: Some(v.outcome),
             why: v.why,
@@ -50,9 +50,9 @@ impl From<crate::models::DescriptionProbe> for DescriptionProbeV1 {
     }
 }
 
-impl From<DescriptionProbeV1> for crate::models::DescriptionProbe {
+impl From<DescriptionProbeV1> for crate::record::probe::DescriptionProbe {
     fn from(v: DescriptionProbeV1) -> Self {
-        crate::models::DescriptionProbe {
+        crate::record::probe::DescriptionProbe {
             outcome: v.outcome.unwrap_or(v.canary.into()),
             why: v.why,
             reach: v.reach,

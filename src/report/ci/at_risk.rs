@@ -4,9 +4,8 @@
 //! named the same wrong tool 8–9 times in 10: which requests and which tool are at risk, not
 //! an accuracy level.
 
-use serde::{Deserialize, Serialize};
-
 use super::CiReport;
+pub use crate::record::ci::AtRisk;
 use crate::report::markdown::code;
 
 /// The most requests kept in ci.json (the comment shows fewer).
@@ -15,17 +14,6 @@ pub const MAX_KEPT: usize = 200;
 const SHOWN: usize = 12;
 /// Characters of a request shown.
 const REQUEST_CHARS: usize = 120;
-
-/// One request a search ranks another tool first for.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AtRisk {
-    pub model: String,
-    pub task_id: String,
-    pub request: String,
-    pub expected: String,
-    /// The tool the search puts first instead.
-    pub instead: String,
-}
 
 /// The requests at risk among `outcomes` (router models only), in task order, at most
 /// [`MAX_KEPT`]; and how many there are in all.
@@ -93,7 +81,7 @@ pub(super) fn at_risk(r: &CiReport, out: &mut String) {
         out.push_str(&format!(
             "| {} | {} | {} | {} |\n",
             code(&a.model),
-            super::text_cell(&crate::text::clip(&a.request, REQUEST_CHARS)),
+            super::cells::text_cell(&crate::text::clip(&a.request, REQUEST_CHARS)),
             code(&a.expected),
             code(&a.instead)
         ));

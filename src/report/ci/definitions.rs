@@ -1,7 +1,8 @@
 //! The "Tool definitions" section: what changed since the base and against the lock, with a
 //! unified diff GitHub colours.
 
-use super::{CiReport, capped, fenced, text_cell};
+use super::CiReport;
+use super::cells::{capped, fenced, text_cell};
 use crate::catalog::lock::LockDiff;
 use crate::gate::{LockCheck, LockState};
 use crate::report::markdown::code;

@@ -1,6 +1,6 @@
 //! The report when toolgate could not finish.
 
-use super::{fenced, provenance, text_cell};
+use super::cells::{fenced, provenance, text_cell};
 
 /// The report when toolgate could not finish: what went wrong, so a reader never mistakes an
 /// earlier comment for this run's.

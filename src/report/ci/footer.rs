@@ -1,7 +1,9 @@
 //! The comment's and summary's last line: what was measured, on what, against which base,
 //! and what the headline number means.
 
-use super::{CiReport, provenance, short};
+use super::CiReport;
+use super::cells::provenance;
+use crate::catalog::canonical::short_hash as short;
 use crate::report::markdown::code;
 
 pub(super) fn footer(r: &CiReport, out: &mut String) {

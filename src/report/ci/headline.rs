@@ -1,7 +1,8 @@
 //! The comment's and summary's first line: passed, failed or could not score (no number),
 //! with the headline accuracy (a reviewed suite only) and the delta against the base.
 
-use super::{CiReport, CiStatus, signed_pts};
+use super::cells::signed_pts;
+use super::{CiReport, CiStatus};
 
 /// Beside the number, what produced it: an offline router is a proxy for a model, and the
 /// reader must not take its score for an LLM's.

@@ -1,6 +1,7 @@
 //! The "Lint" section: what fails the gate, always; new and resolved findings against a base.
 
-use super::{CiReport, text_cell};
+use super::CiReport;
+use super::cells::text_cell;
 use crate::gate::LintFailOn;
 use crate::lint::Severity;
 use crate::report::markdown::code;
@@ -87,7 +88,7 @@ pub(super) fn lint_section(r: &CiReport, lint: &LintReport, out: &mut String) {
     match delta {
         Some((new, resolved, against)) => {
             let against = against
-                .map(|a| format!(" (against {})", super::text_cell(a)))
+                .map(|a| format!(" (against {})", super::cells::text_cell(a)))
                 .unwrap_or_default();
             if new.is_empty() && resolved.is_empty() {
                 out.push_str(&format!(

@@ -1,6 +1,7 @@
 //! The score sections: before → after with paired tests, and the tools whose scores moved.
 
-use super::{CiReport, p_value, signed_pts};
+use super::CiReport;
+use super::cells::{p_value, signed_pts};
 use crate::report::markdown::code;
 use crate::score::Rate;
 use crate::score::compare::{Delta, Verdict};

@@ -1,6 +1,8 @@
 //! The comment's "Gate settings changed in this PR" section.
 
-use super::{code, short, text_cell};
+use super::cells::text_cell;
+use crate::catalog::canonical::short_hash as short;
+use crate::report::markdown::code;
 
 /// "Gate settings changed in this PR": every setting and reviewed file that differs from the
 /// base revision, and which value the gate used. Shown in the headline part, so it is never

@@ -1,11 +1,23 @@
 //! Message formatting for findings: tool names shown safely (invisible and look-alike
 //! characters escaped), quotes, lists, numbers and plurals.
 
+/// A character that renders as nothing: zero-width and format characters, bidirectional
+/// controls, tags, variation selectors, and fillers and blanks.
+pub(crate) fn is_hidden(c: char) -> bool {
+    matches!(c as u32,
+        0xAD | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x2069
+        | 0xFEFF | 0xE0000..=0xE007F | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF | 0x1D173..=0x1D17A
+        // Fillers and blanks that render as nothing: combining grapheme joiner, Arabic letter
+        // mark, Hangul fillers, Khmer inherent vowels, Braille blank, interlinear annotation.
+        | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x3164 | 0xFFA0 | 0x2800
+        | 0xFFF9..=0xFFFB)
+}
+
 /// A tool name as a message shows it: invisible and control characters escaped (`\u{200b}`).
 pub(crate) fn shown_name(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
-        if c.is_control() || crate::lint::rules::hidden_unicode::is_hidden(c) {
+        if c.is_control() || is_hidden(c) {
             out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);

@@ -4,8 +4,6 @@ use std::sync::LazyLock;
 
 use crate::text::pattern::Regex;
 
-use super::super::common::quote;
-
 /// A run of base64 (standard or URL-safe alphabet) long enough to hold a sentence.
 static BASE64_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
@@ -16,19 +14,17 @@ const MAX_BASE64_LEN: usize = 1 << 16;
 /// Readable base64 runs checked per text, at most: the check stays linear in the text.
 const MAX_BASE64_RUNS: usize = 16;
 
-/// Text that an order was hidden in as base64: a run that decodes to readable UTF-8 text
-/// (letters and spaces, not binary or an id) which itself gives orders.
-pub(super) fn base64_order(
-    text: &str,
-    own: Option<super::Own<'_>>,
-) -> Option<(&'static str, String)> {
+/// The base64 runs of `text` that decode to readable UTF-8 text (letters and spaces, not
+/// binary or an id), at most [`MAX_BASE64_RUNS`] of them: where an order may be hidden (the
+/// rule reads each for orders).
+pub(super) fn readable_base64(text: &str) -> Vec<String> {
     use base64::Engine as _;
     use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
     // Only runs that decode to readable text count toward the bound, so decoys (paths,
     // identifiers) cannot push an encoded order past it; the scan itself is linear.
-    let mut readable_runs = 0;
+    let mut out = Vec::new();
     for m in BASE64_RUN.find_iter(text) {
-        if readable_runs >= MAX_BASE64_RUNS {
+        if out.len() >= MAX_BASE64_RUNS {
             break;
         }
         let run = m.as_str().trim_end_matches('=');
@@ -48,16 +44,9 @@ pub(super) fn base64_order(
             && decoded
                 .chars()
                 .all(|c| !c.is_control() || c.is_whitespace());
-        if !readable {
-            continue;
-        }
-        readable_runs += 1;
-        if let Some((what, _)) = super::orders_in(&decoded, own, false).into_iter().next() {
-            return Some((
-                "an order encoded in base64",
-                format!("{} → {what}", quote(decoded.trim(), 80)),
-            ));
+        if readable {
+            out.push(decoded);
         }
     }
-    None
+    out
 }

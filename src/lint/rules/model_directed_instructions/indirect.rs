@@ -6,7 +6,10 @@ use std::sync::LazyLock;
 use crate::text::pattern::Regex;
 
 use super::super::common::quote;
-use super::{MAX_TAIL_CHARS, Own};
+use super::frame::Own;
+
+/// Longest text after a tool named in an order that is read for the order itself.
+const MAX_TAIL_CHARS: usize = 100;
 
 /// An order about how to use a named tool: "when using send_email, always BCC …". The tool
 /// (group 1) and what follows (group 2) are checked in code.

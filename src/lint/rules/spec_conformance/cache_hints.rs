@@ -5,8 +5,7 @@
 
 use serde_json::Value;
 
-use super::RULE;
-use crate::lint::{Context, Finding, Severity};
+use crate::lint::{Context, Finding, Rule, Severity};
 
 /// A listing a client may keep longer than this is reported (a changed definition reaches
 /// the model that much later).
@@ -24,10 +23,10 @@ fn shown(v: &Value) -> String {
     out
 }
 
-pub(super) fn cache_hint_findings(cx: &Context, out: &mut Vec<Finding>) {
+pub(super) fn cache_hint_findings(rule: &Rule, cx: &Context, out: &mut Vec<Finding>) {
     let c = cx.catalog;
     let push = |out: &mut Vec<Finding>, severity: Severity, message: String, help: &str| {
-        let mut f = cx.finding(&RULE, None, "", message, help);
+        let mut f = cx.finding(rule, None, "", message, help);
         f.severity = severity;
         out.push(f);
     };

@@ -3,8 +3,7 @@
 
 use serde_json::Value;
 
-use super::RULE;
-use crate::lint::{Context, Finding, Severity};
+use crate::lint::{Context, Finding, Rule, Severity};
 
 /// An HTTP field-name token (RFC 9110): what an `x-mcp-header` name must be.
 fn http_token(name: &str) -> bool {
@@ -90,6 +89,7 @@ fn header_declarations<'v>(
 /// the rules (a token name, unique without regard to case, on a string, integer or boolean
 /// property reached through `properties`); a sensitive parameter SHOULD NOT be mirrored.
 pub(super) fn header_findings(
+    rule: &Rule,
     cx: &Context,
     i: usize,
     tool: &crate::catalog::Tool,
@@ -128,7 +128,7 @@ pub(super) fn header_findings(
         };
         if let Some(why) = problem {
             let mut f = cx.finding(
-                &RULE,
+                rule,
                 Some(i),
                 &format!("{at}/x-mcp-header"),
                 format!(
@@ -140,7 +140,7 @@ pub(super) fn header_findings(
             out.push(f);
         } else if sensitive(&prop) {
             out.push(cx.finding(
-                &RULE,
+                rule,
                 Some(i),
                 &format!("{at}/x-mcp-header"),
                 format!(

@@ -68,7 +68,7 @@ mod tests {
         ];
         for v in cases {
             let mut want = Vec::new();
-            crate::catalog::canonical::write_json_sorted(&v, &mut want, None).unwrap();
+            crate::json::write_json_sorted(&v, &mut want, None).unwrap();
             let mut got = Vec::new();
             write_sorted_of(&v, &mut got).unwrap();
             assert_eq!(
@@ -94,12 +94,8 @@ mod tests {
             alpha: "a",
         };
         let mut want = Vec::new();
-        crate::catalog::canonical::write_json_sorted(
-            &serde_json::to_value(&s).unwrap(),
-            &mut want,
-            None,
-        )
-        .unwrap();
+        crate::json::write_json_sorted(&serde_json::to_value(&s).unwrap(), &mut want, None)
+            .unwrap();
         let mut got = Vec::new();
         write_sorted_of(&s, &mut got).unwrap();
         assert_eq!(got, want);
