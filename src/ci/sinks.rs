@@ -260,7 +260,8 @@ pub fn write_github(
         (
             "out-dir",
             r.outputs
-                .get("ci_json")
+                .ci_json
+                .as_deref()
                 .and_then(|p| Path::new(p).parent())
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
@@ -276,7 +277,7 @@ pub fn write_github(
     let paths: Vec<(String, String)> = r
         .outputs
         .iter()
-        .map(|(k, v)| (k.replace('_', "-"), v.clone()))
+        .map(|(k, v)| (k.replace('_', "-"), v.to_string()))
         .collect();
     outs.extend(paths.iter().map(|(k, v)| (k.as_str(), v.clone())));
     github::outputs::write_outputs(p, &outs)

@@ -18,6 +18,7 @@ pub mod rundir;
 pub mod runner;
 mod scorer;
 pub mod shard;
+mod start;
 pub mod suite;
 
 pub use rundir::{EvalOptions, RunDir, evaluate, load_tasks};

@@ -2,25 +2,23 @@
 //! (`predictions.jsonl`), scored into `run.json` and `outcomes.jsonl`, sealed by `SHA256SUMS`;
 //! locked while a process writes to it, so two `--resume` of one directory cannot interleave.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
 use super::runner;
 use super::scorer::Scorer;
+use super::start::{Setup, Started, now};
 use crate::catalog::Catalog;
-use crate::catalog::canonical::{catalog_hash, short_hash};
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
 use crate::models;
 use crate::out::write_file;
 use crate::record::PredictionLine;
-use crate::record::files::{OUTCOMES_FILE, RUN_FILE};
-use crate::record::run::{
-    CatalogInfo, GateResult, ModelInfo, RUN_SCHEMA, RunFile, RunStatus, SuiteInfo, UsageTally,
-};
+use crate::record::files::OUTCOMES_FILE;
+use crate::record::run::{GateResult, RunFile, RunStatus, UsageTally};
 use crate::record::{PredictionWriter, for_each_prediction, read_predictions};
-use crate::tasks::{Task, suite_hash};
+use crate::tasks::Task;
 
 pub use super::suite::load_tasks;
 
@@ -37,10 +35,6 @@ pub struct RunDir {
     /// belt run when it is scored; held in memory, never written.
     pub alone: Vec<super::belt::AloneRun>,
     _lock: DirLock,
-}
-
-fn now() -> String {
-    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
 /// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives.
@@ -75,143 +69,22 @@ pub async fn evaluate(
         .iter()
         .map(|m| if m.deterministic() { 1 } else { opts.trials })
         .collect();
-    let catalog_sha = catalog_hash(catalog);
-    let suite_sha = suite_hash(tasks);
-    let previous = match &opts.resume {
-        Some(dir) if dir.join(RUN_FILE).is_file() => Some(RunFile::read(dir)?),
-        Some(dir) => bail!("{} is not a run directory (no {RUN_FILE})", dir.display()),
-        None => None,
+    let setup = Setup {
+        catalog,
+        tasks_path,
+        tasks,
+        opts,
+        built: &built,
+        trials: &trials,
+        estimates: &estimates,
+        nondeterministic: &nondeterministic,
     };
-    let (dir, lock, run, incremental_note) = match (&opts.resume, previous) {
-        (Some(dir), Some(prev)) => {
-            let lock = DirLock::take(dir)?;
-            if prev.catalog.sha256 != catalog_sha {
-                bail!(
-                    "{} was made from another catalog (sha256 {}…, now {}…): its predictions cannot be resumed against this server",
-                    dir.display(),
-                    short_hash(&prev.catalog.sha256),
-                    short_hash(&catalog_sha)
-                );
-            }
-            if prev.suite.sha256 != suite_sha {
-                bail!(
-                    "{} was made from another task suite than {} ({} split)",
-                    dir.display(),
-                    tasks_path.display(),
-                    opts.split.as_str()
-                );
-            }
-            if prev.shard != opts.shard {
-                bail!(
-                    "{} ran shard {:?}; resume it with the same --shard, not {:?}",
-                    dir.display(),
-                    prev.shard,
-                    opts.shard
-                );
-            }
-            let prev_specs: Vec<String> = prev.models.iter().map(|m| m.spec.clone()).collect();
-            let new_specs: Vec<String> = built.iter().map(|m| m.spec()).collect();
-            if prev_specs != new_specs {
-                bail!(
-                    "{} ran models {prev_specs:?}; resume it with the same models, not {new_specs:?}",
-                    dir.display()
-                );
-            }
-            (dir.clone(), lock, prev, None)
-        }
-        _ => {
-            let dir = claim_dir(opts)?;
-            let mut note = None;
-            let lock = DirLock::take(&dir)?;
-            let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-            for t in tasks {
-                *by_kind.entry(t.kind.as_str().to_string()).or_default() += 1;
-            }
-            let mut run = RunFile {
-                schema_version: RUN_SCHEMA.into(),
-                toolgate_version: env!("CARGO_PKG_VERSION").into(),
-                created: now(),
-                finished: None,
-                status: RunStatus::Running,
-                catalog: CatalogInfo {
-                    source: catalog.source.clone(),
-                    sha256: catalog_sha.clone(),
-                    tools: catalog.tools.iter().map(|t| t.name().to_string()).collect(),
-                },
-                suite: SuiteInfo {
-                    path: tasks_path.display().to_string(),
-                    sha256: suite_sha.clone(),
-                    tasks: tasks.len(),
-                    by_kind,
-                    pending: tasks.iter().filter(|t| !t.reviewed()).count(),
-                    stale: tasks
-                        .iter()
-                        .filter(|t| t.approval() == crate::tasks::task::Approval::Stale)
-                        .count(),
-                },
-                models: built
-                    .iter()
-                    .zip(&trials)
-                    .map(|(m, t)| ModelInfo {
-                        spec: m.spec(),
-                        deterministic: m.deterministic(),
-                        trials: *t,
-                        served_by: vec![],
-                        notes: vec![],
-                        descriptions: None,
-                        usage: None,
-                        stopped: None,
-                        estimate: estimates.get(&m.spec()).cloned(),
-                    })
-                    .collect(),
-                trials: opts.trials,
-                split: opts.split.as_str().into(),
-                max_steps: opts.max_steps.max(1),
-                seed: opts.model.llm.seed,
-                base_url: RunFile::resumable_url(opts.model.base_url.as_deref()),
-                concurrency: opts.model.llm.concurrency,
-                shard: opts.shard,
-                only: (!opts.only.is_empty()).then(|| opts.only.clone()),
-                reused: None,
-                belt: None,
-                curve: None,
-                ablation: None,
-                results: vec![],
-                gate: None,
-            };
-            if let Some(inc) = &opts.incremental {
-                let cur = super::incremental::Current {
-                    catalog,
-                    tasks,
-                    models: &run
-                        .models
-                        .iter()
-                        .map(|m| (m.spec.clone(), m.trials))
-                        .collect::<Vec<_>>(),
-                    max_steps: run.max_steps,
-                    approximate: opts.models.iter().any(|m| !m.is_bm25()),
-                    nondeterministic: &nondeterministic,
-                };
-                match super::incremental::plan(&inc.base, &inc.name, &cur) {
-                    Ok(plan) => {
-                        super::shard::write_predictions(&dir, &plan.predictions)?;
-                        crate::elog!("{}", plan.reuse.sentence());
-                        run.reused = Some(plan.reuse);
-                    }
-                    Err(why) => {
-                        crate::elog!("incremental run not possible, running in full: {why}");
-                        note = Some(why);
-                    }
-                }
-            }
-            run.write(&dir)?;
-            if opts.shard.is_some() {
-                // A merge scores the shards without reaching the server again.
-                crate::catalog::snapshot::write(&dir.join(super::shard::CATALOG_FILE), catalog)?;
-            }
-            (dir, lock, run, note)
-        }
-    };
+    let Started {
+        dir,
+        lock,
+        run,
+        note: incremental_note,
+    } = super::start::start(&setup)?;
     let mut run = run;
     let mut done: HashSet<(String, String, u32)> = HashSet::new();
     for_each_prediction(&dir, |p| {

@@ -2,7 +2,6 @@
 //! decision and reasons, the lock, lint and run it decided on, the comparison with a base,
 //! the requests at risk, and every file written. The ci stage fills it; the reports render it.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -66,7 +65,7 @@ pub struct CiReport {
     #[serde(default)]
     pub at_risk_total: usize,
     /// Files written, by kind (`run_json`, `report_html`, …).
-    pub outputs: BTreeMap<String, String>,
+    pub outputs: Written,
     /// Things the reader should know that are not failures.
     pub notices: Vec<String>,
     /// The commit the report is about (a pull request's head), when known.
@@ -136,4 +135,83 @@ pub struct AtRisk {
     pub expected: String,
     /// The tool the search puts first instead.
     pub instead: String,
+}
+
+/// The files `toolgate ci` wrote, by kind: ci.json's `outputs` (a kind absent: not written)
+/// and one step output each (`run_json` → `run-json`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Written {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub badge: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub badge_json: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ci_json: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract_json: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub junit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lint_json: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_html: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report_markdown: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_json: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sarif: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+}
+
+impl Written {
+    /// Every file written, by kind, in ci.json's order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("badge", &self.badge),
+            ("badge_json", &self.badge_json),
+            ("baseline", &self.baseline),
+            ("ci_json", &self.ci_json),
+            ("contract_json", &self.contract_json),
+            ("junit", &self.junit),
+            ("lint_json", &self.lint_json),
+            ("lock", &self.lock),
+            ("report_html", &self.report_html),
+            ("report_markdown", &self.report_markdown),
+            ("run_json", &self.run_json),
+            ("sarif", &self.sarif),
+            ("summary", &self.summary),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v.as_deref()?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// ci.json's `outputs` is the map it always was: kinds in order, absent ones left out.
+    #[test]
+    fn written_files_serialize_as_a_sorted_map() {
+        let w = Written {
+            run_json: Some("out/run/run.json".into()),
+            badge: Some("b.svg".into()),
+            lint_json: Some("out/lint.json".into()),
+            ..Default::default()
+        };
+        let text = serde_json::to_string(&w).unwrap();
+        let map: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
+        assert_eq!(text, serde_json::to_string(&map).unwrap());
+        let kinds: Vec<&str> = w.iter().map(|(k, _)| k).collect();
+        assert_eq!(kinds, map.keys().map(String::as_str).collect::<Vec<_>>());
+        let back: Written = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, w);
+    }
 }

@@ -83,33 +83,65 @@ fn look(name: &str) -> String {
     unicode_security::confusable_detection::skeleton(name).collect()
 }
 
+/// The pairs found so far: one finding per pair (the first check that names a pair reports
+/// it).
+struct Pairs<'a, 'c> {
+    cx: &'a Context<'c>,
+    tools: Vec<&'a Tool>,
+    sigs: Vec<Signature>,
+    /// (later tool, earlier tool) pairs already reported.
+    seen: std::collections::HashSet<(usize, usize)>,
+    out: &'a mut Vec<Finding>,
+}
+
+impl Pairs<'_, '_> {
+    fn report(
+        &mut self,
+        (i, j): (usize, usize),
+        severity: Severity,
+        pointer: &str,
+        message: String,
+        help: &str,
+    ) {
+        if !self.seen.insert((i.max(j), i.min(j))) {
+            return;
+        }
+        let mut f = self.cx.finding(&RULE, Some(i), pointer, message, help);
+        f.severity = severity;
+        f.pair = Some(self.tools[j].name().to_string());
+        self.out.push(f);
+    }
+
+    fn both(&self, i: usize, j: usize) -> String {
+        both(self.tools[i].name(), self.tools[j].name())
+    }
+}
+
 fn check(cx: &Context, out: &mut Vec<Finding>) {
     let tools: Vec<&Tool> = cx.catalog.tools.iter().collect();
     if tools.len() < 2 {
         return;
     }
-    // (later tool, earlier tool) pairs already reported, so one pair is one finding.
-    let mut seen: std::collections::HashSet<(usize, usize)> = Default::default();
-    let mut report = |cx: &Context,
-                      out: &mut Vec<Finding>,
-                      (i, j): (usize, usize),
-                      severity: Severity,
-                      pointer: &str,
-                      message: String,
-                      help: &str| {
-        let key = (i.max(j), i.min(j));
-        if !seen.insert(key) {
-            return;
-        }
-        let mut f = cx.finding(&RULE, Some(i), pointer, message, help);
-        f.severity = severity;
-        f.pair = Some(tools[j].name().to_string());
-        out.push(f);
+    let sigs: Vec<Signature> = tools.iter().map(|t| Signature::of(t)).collect();
+    let mut p = Pairs {
+        cx,
+        tools,
+        sigs,
+        seen: Default::default(),
+        out,
     };
+    deprecated_beside_replacement(&mut p);
+    names_that_look_the_same(&mut p);
+    same_description(&mut p);
+    one_letter_slips(&mut p);
+    restatements(&mut p);
+}
 
-    // Deprecated beside the replacement it names.
-    for (i, tool) in tools.iter().enumerate() {
-        let Some((replaced_by, says_replaced)) = replacement(tool, cx.catalog) else {
+/// A deprecated tool listed beside the replacement it names.
+fn deprecated_beside_replacement(p: &mut Pairs) {
+    for i in 0..p.tools.len() {
+        let tool = p.tools[i];
+        let Some((replaced_by, says_replaced)) = replacement(tool, p.cx.catalog) else {
             continue;
         };
         let deprecated = deprecation(tool);
@@ -118,16 +150,14 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
         if deprecated.is_none() && !says_replaced {
             continue;
         }
-        let Some(j) = tools.iter().position(|t| t.name() == replaced_by) else {
+        let Some(j) = p.tools.iter().position(|t| t.name() == replaced_by) else {
             continue;
         };
         let why = deprecated.map_or_else(
             || "its description says it is replaced".to_string(),
             |(_, why)| why,
         );
-        report(
-            cx,
-            out,
+        p.report(
             (i, j),
             Severity::Error,
             "/description",
@@ -138,44 +168,78 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             "Stop listing the deprecated tool once its replacement ships (keep accepting calls for old clients), or hide it behind a setting.",
         );
     }
+}
 
-    // Names that look the same.
+/// Names that look the same (their confusable skeletons are equal).
+fn names_that_look_the_same(p: &mut Pairs) {
     let mut by_look: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, tool) in tools.iter().enumerate() {
-        let key = look(tool.name());
+    for i in 0..p.tools.len() {
+        let key = look(p.tools[i].name());
         match by_look.get(&key) {
-            Some(&j) if tools[j].name() != tool.name() => report(
-                cx,
-                out,
-                (i, j),
-                Severity::Error,
-                "/name",
-                format!(
+            Some(&j) if p.tools[j].name() != p.tools[i].name() => {
+                let message = format!(
                     "{}: the two names look the same on screen and to a model reading them",
-                    both(tool.name(), tools[j].name())
-                ),
-                "Rename one of the tools, in plain letters, so the names differ in a word.",
-            ),
+                    p.both(i, j)
+                );
+                p.report(
+                    (i, j),
+                    Severity::Error,
+                    "/name",
+                    message,
+                    "Rename one of the tools, in plain letters, so the names differ in a word.",
+                );
+            }
             Some(_) => {}
             None => {
                 by_look.insert(key, i);
             }
         }
     }
+}
 
-    let sigs: Vec<Signature> = tools.iter().map(|t| Signature::of(t)).collect();
+/// Same description and the same required parameters: an error when every parameter is the
+/// same, a judgement when only optional ones differ.
+fn same_description(p: &mut Pairs) {
+    for (i, j) in same_text_pairs(p) {
+        let (si, sj) = (&p.sigs[i], &p.sigs[j]);
+        if si.required != sj.required {
+            continue;
+        }
+        let (severity, what) = if si.optional == sj.optional {
+            (Severity::Error, "the same parameters")
+        } else {
+            (
+                JUDGEMENT,
+                "the same required parameters (only optional ones differ)",
+            )
+        };
+        let message = format!(
+            "{}: the same description and {what}, so nothing in the definitions tells a model which to call",
+            p.both(i, j)
+        );
+        p.report(
+            (i, j),
+            severity,
+            "/description",
+            message,
+            "List one tool if both do the same job; otherwise say in each description what sets it apart and when to use the other.",
+        );
+    }
+}
 
-    // Same description: grouped by a hash of its words (case and punctuation aside), so the
-    // work stays linear in tools and no copy of every description is kept; a group's members
-    // are then compared word for word, so a hash collision joins nothing.
+/// Tools with the same description (its words, case and punctuation aside) and the same
+/// required parameters: each later copy paired with the first of its text. Grouped by a hash
+/// of the words, so the work stays linear in tools and no copy of every description is kept;
+/// a group's members are then compared word for word, so a hash collision joins nothing.
+fn same_text_pairs(p: &Pairs) -> Vec<(usize, usize)> {
     let words = |i: usize| -> Vec<String> {
-        text::words(tools[i].description().unwrap_or(""))
+        text::words(p.tools[i].description().unwrap_or(""))
             .into_iter()
             .map(|w| w.to_lowercase())
             .collect()
     };
     let mut by_hash: std::collections::HashMap<u64, Vec<usize>> = Default::default();
-    for i in 0..tools.len() {
+    for i in 0..p.tools.len() {
         let w = words(i);
         if !w.is_empty() {
             use std::hash::{Hash, Hasher};
@@ -190,107 +254,81 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
             by_text.entry(words(i)).or_default().push(i);
         }
     }
-    // Each later copy is paired with the first tool of its text and required parameters, so
-    // a group of any size is one finding per copy (linear, and the same in any order of the
-    // copies but the first).
+    // One finding per copy (linear, and the same in any order of the copies but the first).
     let mut same_text: Vec<(usize, usize)> = Vec::new();
     for group in by_text.values().filter(|g| g.len() > 1) {
         let mut first: BTreeMap<&BTreeMap<String, String>, usize> = BTreeMap::new();
         for &b in group {
-            match first.get(&sigs[b].required) {
+            match first.get(&p.sigs[b].required) {
                 Some(&a) => same_text.push((b, a)),
                 None => {
-                    first.insert(&sigs[b].required, b);
+                    first.insert(&p.sigs[b].required, b);
                 }
             }
         }
     }
-    for (i, j) in same_text {
-        let (si, sj) = (&sigs[i], &sigs[j]);
-        if si.required != sj.required {
-            continue;
-        }
-        let (severity, what) = if si.optional == sj.optional {
-            (Severity::Error, "the same parameters")
-        } else {
-            (
-                JUDGEMENT,
-                "the same required parameters (only optional ones differ)",
-            )
-        };
-        report(
-            cx,
-            out,
-            (i, j),
-            severity,
-            "/description",
-            format!(
-                "{}: the same description and {what}, so nothing in the definitions tells a model which to call",
-                both(tools[i].name(), tools[j].name())
-            ),
-            "List one tool if both do the same job; otherwise say in each description what sets it apart and when to use the other.",
-        );
-    }
+    same_text
+}
 
-    // Names one letter apart, descriptions alike (TG005's look-alike pairs, or descriptions
-    // that share most of their words), inputs that do not tell them apart. Candidates come from
-    // the names alone (one-deletion neighbourhoods, linear in the catalog), so recall does not
-    // depend on the look-alike index at any catalog size.
+/// Names one letter apart, descriptions alike (TG005's look-alike pairs, or descriptions that
+/// share most of their words), inputs that do not tell them apart. Candidates come from the
+/// names alone (one-deletion neighbourhoods, linear in the catalog), so recall does not
+/// depend on the look-alike index at any catalog size.
+fn one_letter_slips(p: &mut Pairs) {
+    let cx = p.cx;
     let alike: std::collections::HashSet<(usize, usize)> = cx
         .lookalikes()
         .iter()
-        .map(|p| (p.a.max(p.b), p.a.min(p.b)))
+        .map(|l| (l.a.max(l.b), l.a.min(l.b)))
         .collect();
-    for (i, j) in slip_candidates(&tools) {
-        let (a, b) = (
-            tools[i].name().to_lowercase(),
-            tools[j].name().to_lowercase(),
-        );
+    for (i, j) in slip_candidates(&p.tools) {
+        let (ti, tj) = (p.tools[i], p.tools[j]);
+        let (a, b) = (ti.name().to_lowercase(), tj.name().to_lowercase());
         if a.len() < 5
-            || sigs[i].required != sigs[j].required
+            || p.sigs[i].required != p.sigs[j].required
             || !one_edit_apart(&a, &b)
-            || !one_word_slip(tools[i].name(), tools[j].name())
-            || !(alike.contains(&(i, j)) || shared_words(tools[i], tools[j]) >= SLIP_SHARED)
-            || crate::lint::lookalike::inputs_tell_apart(tools[i], tools[j])
+            || !one_word_slip(ti.name(), tj.name())
+            || !(alike.contains(&(i, j)) || shared_words(ti, tj) >= SLIP_SHARED)
+            || crate::lint::lookalike::inputs_tell_apart(ti, tj)
         {
             continue;
         }
-        report(
-            cx,
-            out,
+        let message = format!(
+            "{}: names one letter apart, descriptions alike and the same inputs",
+            p.both(i, j)
+        );
+        p.report(
             (i, j),
             JUDGEMENT,
             "/name",
-            format!(
-                "{}: names one letter apart, descriptions alike and the same inputs",
-                both(tools[i].name(), tools[j].name())
-            ),
+            message,
             "Rename one tool so the names differ in a word that says what sets it apart, and say it in its description.",
         );
     }
+}
 
-    // Descriptions that restate each other over the same required parameters.
-    for p in cx.lookalikes() {
-        if p.score < RESTATES {
+/// Descriptions that restate each other over the same required parameters.
+fn restatements(p: &mut Pairs) {
+    let cx = p.cx;
+    for l in cx.lookalikes() {
+        if l.score < RESTATES {
             continue;
         }
-        let (i, j) = (p.a.max(p.b), p.a.min(p.b));
-        if sigs[i].required != sigs[j].required
-            || (sigs[i].required.is_empty() && sigs[i].optional != sigs[j].optional)
-        {
+        let (i, j) = (l.a.max(l.b), l.a.min(l.b));
+        let (si, sj) = (&p.sigs[i], &p.sigs[j]);
+        if si.required != sj.required || (si.required.is_empty() && si.optional != sj.optional) {
             continue;
         }
-        report(
-            cx,
-            out,
+        let message = format!(
+            "{}: descriptions that restate each other (look-alike score {:.2}) over the same required parameters",
+            p.both(i, j),
+            l.score
+        );
+        p.report(
             (i, j),
             JUDGEMENT,
             "/description",
-            format!(
-                "{}: descriptions that restate each other (look-alike score {:.2}) over the same required parameters",
-                both(tools[i].name(), tools[j].name()),
-                p.score
-            ),
+            message,
             "Say in each description what sets the tool apart and when to use the other; if both do the same job, list one.",
         );
     }

@@ -4,6 +4,7 @@
 //! module only holds what it decides.
 
 mod reason;
+mod wording;
 
 use serde::{Deserialize, Serialize};
 

@@ -210,7 +210,7 @@ pub fn terminal(r: &CiReport) -> String {
     for n in &r.notices {
         out.push_str(&format!("note            {n}\n"));
     }
-    for (k, v) in &r.outputs {
+    for (k, v) in r.outputs.iter() {
         out.push_str(&format!("{:<15} {v}\n", k));
     }
     out
