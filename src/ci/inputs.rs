@@ -140,26 +140,7 @@ pub fn tasks_file(
     }
     let (from, source) = generation_source(s, catalog, lock)?;
     let g = generate(&from, &GenerateOptions::default());
-    // Requests for tools this change removed cannot be asked of it.
-    let (mut tasks, mut gone) = (Vec::new(), Vec::new());
-    for mut t in g.tasks {
-        // A removed lure leaves the request as it is: it only loses its near-miss label.
-        if t.lure.as_ref().is_some_and(|l| catalog.tool(l).is_none()) {
-            gone.extend(t.lure.take());
-        }
-        let missing: Vec<String> = t
-            .expected
-            .iter()
-            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
-            .filter(|n| catalog.tool(n).is_none())
-            .cloned()
-            .collect();
-        if missing.is_empty() {
-            tasks.push(t);
-        } else {
-            gone.extend(missing);
-        }
-    }
+    let (tasks, mut gone) = askable(g.tasks, catalog);
     if tasks.is_empty() {
         bail!(
             "no tasks could be generated from {}: pass --tasks FILE",
@@ -193,6 +174,39 @@ pub fn tasks_file(
         "No task file was given, so {} tasks were generated from {source} (templates, seed 1), pending review: a smoke suite.{same} Generate a task file once (`toolgate generate`), review it and commit it for numbers that stand.",
         tasks.len()
     ));
+    notices.extend(what_favours(&from, catalog, &tasks));
+    Ok((p, true))
+}
+
+/// Requests for tools this change removed cannot be asked of it: the generated tasks that
+/// can, and the removed tools the others named (a removed lure only loses its near-miss
+/// label).
+fn askable(generated: Vec<Task>, catalog: &Catalog) -> (Vec<Task>, Vec<String>) {
+    let (mut tasks, mut gone) = (Vec::new(), Vec::new());
+    for mut t in generated {
+        if t.lure.as_ref().is_some_and(|l| catalog.tool(l).is_none()) {
+            gone.extend(t.lure.take());
+        }
+        let missing: Vec<String> = t
+            .expected
+            .iter()
+            .flat_map(|e| std::iter::once(&e.tool).chain(&e.acceptable))
+            .filter(|n| catalog.tool(n).is_none())
+            .cloned()
+            .collect();
+        if missing.is_empty() {
+            tasks.push(t);
+        } else {
+            gone.extend(missing);
+        }
+    }
+    (tasks, gone)
+}
+
+/// What requests generated from the base's definitions leave out or favour: tools this change
+/// adds have none, and words only the old descriptions have favour the old wording.
+fn what_favours(from: &Catalog, catalog: &Catalog, tasks: &[Task]) -> Vec<String> {
+    let mut notices = Vec::new();
     let added: Vec<String> = catalog
         .tools
         .iter()
@@ -206,7 +220,7 @@ pub fn tasks_file(
             crate::text::list_some(&added, 5)
         ));
     }
-    let (changed, old_only, new_only) = wording_overlap(&from, catalog, &tasks);
+    let (changed, old_only, new_only) = wording_overlap(from, catalog, tasks);
     // Requests made from the old wording carry the words a rewrite dropped: each is a match
     // for a word-matching search that only the old description can win.
     if changed > 0 && old_only > 0 {
@@ -214,7 +228,7 @@ pub fn tasks_file(
             "The generated requests were written from the base's descriptions, so this comparison favours the old wording: for the {changed} tool(s) whose description changed, the requests use {old_only} word(s) that only the old description has (and {new_only} that only the new one has; names and parameter names set aside). Judge a rewrite on requests written in users' words (a reviewed task file) or with a model."
         ));
     }
-    Ok((p, true))
+    notices
 }
 
 /// The base an `--incremental` run reuses, unless this run must be a full one (no base; on

@@ -65,6 +65,19 @@ pub struct CiSettings {
     pub contract: Option<crate::contract::ContractOptions>,
 }
 
+/// A setting from the flags' layer, else the file's (`None`: neither sets it).
+macro_rules! pick {
+    ($l:expr, $f:ident) => {
+        $l.flags.$f.clone().or_else(|| $l.file.$f.clone())
+    };
+}
+
+/// The two layers a setting comes from: flags (and `TOOLGATE_*` variables) over toolgate.toml.
+struct Layers<'a> {
+    flags: &'a CiConfig,
+    file: &'a CiConfig,
+}
+
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
 /// `on_actions` turns the comment on by default.
 pub fn resolve(
@@ -73,24 +86,81 @@ pub fn resolve(
     lock: PathBuf,
     on_actions: bool,
 ) -> anyhow::Result<CiSettings> {
-    macro_rules! pick {
-        ($f:ident) => {
-            flags.$f.clone().or_else(|| file.$f.clone())
-        };
-    }
+    let l = Layers { flags, file };
+    let policy = policy(&l, lock)?;
+    let out = pick!(l, out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    let eval = eval_options(&l, &out)?;
+    let no_cache = pick!(l, no_cache).unwrap_or(false);
+    Ok(CiSettings {
+        tasks: pick!(l, tasks),
+        eval,
+        policy,
+        base: pick!(l, base),
+        badge: pick!(l, badge),
+        write_baseline: None,
+        resume: false,
+        // On GitHub Actions the comment is what users come for; elsewhere there is no PR.
+        comment: pick!(l, comment).unwrap_or(on_actions),
+        comment_id: pick!(l, comment_id).unwrap_or_else(|| "default".into()),
+        comment_author: pick!(l, comment_author),
+        cache_dir: (!no_cache).then(|| PathBuf::from(".toolgate-cache")),
+        timeout: pick!(l, timeout).unwrap_or(60.0),
+        retries: retries(&l)?,
+        base_url: pick!(l, base_url),
+        max_calls: pick!(l, max_calls),
+        seed: pick!(l, seed),
+        merge: vec![],
+        incremental: false,
+        full_every: None,
+        concurrency: pick!(l, concurrency),
+        belt: pick!(l, belt).filter(|b| !b.trim().is_empty()),
+        curve: crate::eval::curve::When::from(pick!(l, curve)),
+        curve_sizes: curve_sizes(&l)?,
+        ablation: crate::eval::curve::When::from(pick!(l, ablation)),
+        lock_section: None,
+        notices: Vec::new(),
+        settings_review: None,
+        base_lock: None,
+        contract: contract(&l)?,
+        out,
+    })
+}
+
+/// The gate policy the layers set.
+fn policy(l: &Layers, lock: PathBuf) -> anyhow::Result<GatePolicy> {
     let alpha = crate::score::stats::alpha(
         "--alpha",
-        pick!(alpha).unwrap_or(crate::score::stats::DEFAULT_ALPHA),
+        pick!(l, alpha).unwrap_or(crate::score::stats::DEFAULT_ALPHA),
     )
     .map_err(anyhow::Error::msg)?;
-    let trials = pick!(trials).unwrap_or(1);
+    Ok(GatePolicy {
+        fail_under: rate("--fail-under", pick!(l, fail_under))?,
+        min_tool_accuracy: rate("--min-tool-accuracy", pick!(l, min_tool_accuracy))?,
+        fail_under_recall: pick!(l, fail_under_recall),
+        lint_fail_on: pick!(l, lint_fail_on).unwrap_or(LintFailOn::Error),
+        fail_on_new: pick!(l, fail_on_new).unwrap_or(LintFailOn::Warning),
+        lock_check: pick!(l, lock_check).unwrap_or(LockCheck::Fail),
+        max_error_rate: rate("--max-error-rate", pick!(l, max_error_rate))?.unwrap_or(0.05),
+        fail_on_regression: pick!(l, fail_on_regression).unwrap_or(true),
+        max_drop: rate("--max-drop", pick!(l, max_drop))?,
+        fail_on_tool_regression: pick!(l, fail_on_tool_regression).unwrap_or(false),
+        lock_path: lock,
+        alpha,
+    })
+}
+
+/// What the evaluation runs: the models (bm25 unless a layer names some), trials, split,
+/// steps, concurrency and cost cap; its run goes into `<out>/run`.
+fn eval_options(l: &Layers, out: &std::path::Path) -> anyhow::Result<EvalOptions> {
+    let trials = pick!(l, trials).unwrap_or(1);
     if trials == 0 {
         bail!("--trials must be at least 1");
     }
-    let models: Vec<String> = if flags.models.as_ref().is_some_and(|m| !m.is_empty()) {
-        flags.models.clone().unwrap_or_default()
+    let from_flags = l.flags.models.as_ref().is_some_and(|m| !m.is_empty());
+    let models: Vec<String> = if from_flags {
+        l.flags.models.clone().unwrap_or_default()
     } else {
-        file.models.clone().unwrap_or_else(|| vec!["bm25".into()])
+        l.file.models.clone().unwrap_or_else(|| vec!["bm25".into()])
     }
     .into_iter()
     .map(|m| m.trim().to_string())
@@ -99,105 +169,62 @@ pub fn resolve(
     if models.is_empty() {
         bail!("--model: no model spec given");
     }
-    let what = if flags.models.as_ref().is_some_and(|m| !m.is_empty()) {
-        "--model"
-    } else {
-        "[ci] models"
-    };
-    let models = crate::models::ModelSpec::parse_all(&models, what)?;
-    let max_drop = rate("--max-drop", pick!(max_drop))?;
-    let policy = GatePolicy {
-        fail_under: rate("--fail-under", pick!(fail_under))?,
-        min_tool_accuracy: rate("--min-tool-accuracy", pick!(min_tool_accuracy))?,
-        fail_under_recall: pick!(fail_under_recall),
-        lint_fail_on: pick!(lint_fail_on).unwrap_or(LintFailOn::Error),
-        fail_on_new: pick!(fail_on_new).unwrap_or(LintFailOn::Warning),
-        lock_check: pick!(lock_check).unwrap_or(LockCheck::Fail),
-        max_error_rate: rate("--max-error-rate", pick!(max_error_rate))?.unwrap_or(0.05),
-        fail_on_regression: pick!(fail_on_regression).unwrap_or(true),
-        max_drop,
-        fail_on_tool_regression: pick!(fail_on_tool_regression).unwrap_or(false),
-        lock_path: lock,
-        alpha,
-    };
-    let out = pick!(out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
-    let eval = EvalOptions {
-        models,
+    let what = if from_flags { "--model" } else { "[ci] models" };
+    Ok(EvalOptions {
+        models: crate::models::ModelSpec::parse_all(&models, what)?,
         trials,
-        split: pick!(split).unwrap_or(SplitArg::All),
+        split: pick!(l, split).unwrap_or(SplitArg::All),
         out: Some(out.join(super::files::RUN_DIR)),
         label: None,
         resume: None,
-        concurrency: pick!(concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
-        max_steps: pick!(max_steps).unwrap_or(1).max(1),
+        concurrency: pick!(l, concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
+        max_steps: pick!(l, max_steps).unwrap_or(1).max(1),
         shard: None,
         only: Vec::new(),
         incremental: None,
         model: Default::default(),
-        max_cost: pick!(max_cost),
-    };
-    let no_cache = pick!(no_cache).unwrap_or(false);
-    let curve = crate::eval::curve::When::from(pick!(curve));
-    let curve_sizes = match pick!(curve_sizes).filter(|s| !s.trim().is_empty()) {
-        None => None,
-        Some(text) => Some(
-            text.split(',')
-                .map(|s| s.parse())
-                .collect::<Result<Vec<_>, String>>()
-                .map_err(|e| anyhow::anyhow!("--curve-sizes: {e}"))?,
-        ),
-    };
-    Ok(CiSettings {
-        tasks: pick!(tasks),
-        eval,
-        policy,
-        base: pick!(base),
-        badge: pick!(badge),
-        write_baseline: None,
-        resume: false,
-        // On GitHub Actions the comment is what users come for; elsewhere there is no PR.
-        comment: pick!(comment).unwrap_or(on_actions),
-        comment_id: pick!(comment_id).unwrap_or_else(|| "default".into()),
-        comment_author: pick!(comment_author),
-        cache_dir: (!no_cache).then(|| PathBuf::from(".toolgate-cache")),
-        timeout: pick!(timeout).unwrap_or(60.0),
-        retries: match pick!(retries) {
-            Some(n) if n > crate::limits::MAX_RETRIES => anyhow::bail!(
-                "--retries {n}: at most {} (each retry waits longer than the last)",
-                crate::limits::MAX_RETRIES
-            ),
-            Some(n) => n,
-            None => crate::models::llm::LlmOptions::default().retries,
-        },
-        base_url: pick!(base_url),
-        max_calls: pick!(max_calls),
-        seed: pick!(seed),
-        merge: vec![],
-        incremental: false,
-        full_every: None,
-        concurrency: pick!(concurrency),
-        belt: pick!(belt).filter(|b| !b.trim().is_empty()),
-        curve,
-        curve_sizes,
-        ablation: crate::eval::curve::When::from(pick!(ablation)),
-        lock_section: None,
-        notices: Vec::new(),
-        settings_review: None,
-        base_lock: None,
-        contract: match pick!(contract) {
-            Some(true) => Some(crate::contract::ContractOptions {
-                allow_writes: pick!(allow_writes).unwrap_or(false),
-                call_timeout: crate::limits::duration_from_secs(
-                    pick!(call_timeout).unwrap_or(10.0),
-                    "--call-timeout",
-                )
-                .map_err(anyhow::Error::msg)?,
-                ..Default::default()
-            }),
-            _ => None,
-        },
-        out,
+        max_cost: pick!(l, max_cost),
     })
+}
+
+/// `--retries`, at most [`crate::limits::MAX_RETRIES`].
+fn retries(l: &Layers) -> anyhow::Result<u32> {
+    Ok(match pick!(l, retries) {
+        Some(n) if n > crate::limits::MAX_RETRIES => anyhow::bail!(
+            "--retries {n}: at most {} (each retry waits longer than the last)",
+            crate::limits::MAX_RETRIES
+        ),
+        Some(n) => n,
+        None => crate::models::llm::LlmOptions::default().retries,
+    })
+}
+
+/// `--curve-sizes`, comma-separated (`None`: the default sizes).
+fn curve_sizes(l: &Layers) -> anyhow::Result<Option<Vec<crate::eval::curve::Size>>> {
+    let Some(text) = pick!(l, curve_sizes).filter(|s| !s.trim().is_empty()) else {
+        return Ok(None);
+    };
+    text.split(',')
+        .map(|s| s.parse())
+        .collect::<Result<Vec<_>, String>>()
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("--curve-sizes: {e}"))
+}
+
+/// The contract tests' options, when `--contract` is on.
+fn contract(l: &Layers) -> anyhow::Result<Option<crate::contract::ContractOptions>> {
+    if pick!(l, contract) != Some(true) {
+        return Ok(None);
+    }
+    Ok(Some(crate::contract::ContractOptions {
+        allow_writes: pick!(l, allow_writes).unwrap_or(false),
+        call_timeout: crate::limits::duration_from_secs(
+            pick!(l, call_timeout).unwrap_or(10.0),
+            "--call-timeout",
+        )
+        .map_err(anyhow::Error::msg)?,
+        ..Default::default()
+    }))
 }
 
 impl CiSettings {

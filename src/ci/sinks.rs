@@ -188,97 +188,143 @@ pub fn write_github(
     let Some(p) = &gh.output else {
         return Ok(());
     };
-    // A run that measured nothing (exit 2) has no score: its outputs say why instead.
-    let errored = r.status == CiStatus::Errored;
-    let first = r
-        .run
-        .results
-        .first()
-        .map(|m| &m.metrics.accuracy)
-        .filter(|_| !errored);
-    let score = |f: fn(&crate::score::Rate) -> f64| {
-        first.map(|a| format!("{:.4}", f(a))).unwrap_or_default()
-    };
-    let cause = if errored {
-        let causes: Vec<String> = r
-            .failures
-            .iter()
-            .filter(|f| f.exit() == crate::gate::Exit::CouldNotRun)
-            .map(ToString::to_string)
-            .collect();
-        let text = if causes.is_empty() {
-            r.reasons.join("; ")
-        } else {
-            causes.join("; ")
-        };
-        let line = text.lines().next().unwrap_or_default().to_string();
-        if line.is_empty() {
-            "the run measured nothing".to_string()
-        } else {
-            line
-        }
-    } else {
-        String::new()
-    };
-    let mut outs: Vec<(&str, String)> = vec![
-        ("passed", r.passed.to_string()),
-        ("score", score(|a| a.value)),
-        // `smoke`: no person approved the suite, so `score` is a smoke test, not a measure.
-        (
-            "suite",
-            if r.run.suite.reviewed() {
-                "reviewed"
-            } else {
-                "smoke"
-            }
-            .to_string(),
-        ),
-        (
-            "metric",
-            r.run
-                .results
-                .first()
-                .map(|m| crate::record::metric::name(&m.model).to_string())
-                .unwrap_or_default(),
-        ),
-        (
-            "lint-introduced",
-            r.lint_delta
-                .as_ref()
-                .map(|d| d.introduced.len().to_string())
-                .unwrap_or_default(),
-        ),
-        ("score-low", score(|a| a.lo)),
-        ("score-high", score(|a| a.hi)),
-        ("lock-status", r.lock.status.to_string()),
-        ("lint-errors", r.lint.errors.to_string()),
-        ("lint-warnings", r.lint.warnings.to_string()),
-        ("catalog-sha256", r.catalog_sha256.clone()),
-        ("suite-sha256", r.run.suite.sha256.clone()),
-        ("comment-url", comment_url.to_string()),
-        ("error", github::outputs::inert(&cause)),
-        (
-            "out-dir",
-            r.outputs
-                .ci_json
-                .as_deref()
-                .and_then(|p| Path::new(p).parent())
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-        ),
-    ];
-    let delta = r
-        .first_comparison()
-        .filter(|_| !errored)
-        .map(|m| format!("{:.4}", m.overall.delta))
-        .unwrap_or_default();
-    outs.push(("score-delta", delta));
+    let outs = StepOutputs::of(r, comment_url);
+    let mut pairs: Vec<(&str, String)> = outs.pairs();
     // Report paths, named after their kind in ci.json (`run_json` → `run-json`).
     let paths: Vec<(String, String)> = r
         .outputs
         .iter()
         .map(|(k, v)| (k.replace('_', "-"), v.to_string()))
         .collect();
-    outs.extend(paths.iter().map(|(k, v)| (k.as_str(), v.clone())));
-    github::outputs::write_outputs(p, &outs)
+    pairs.extend(paths.iter().map(|(k, v)| (k.as_str(), v.clone())));
+    github::outputs::write_outputs(p, &pairs)
+}
+
+/// The step outputs a workflow reads (`steps.<id>.outputs.<name>`), one field each; a run
+/// that measured nothing (exit 2) has no score, and `error` says why instead.
+struct StepOutputs {
+    passed: bool,
+    /// The first model's headline rate and its interval (empty when errored).
+    score: String,
+    score_low: String,
+    score_high: String,
+    /// `reviewed`, or `smoke`: no person approved the suite, so `score` is a smoke test.
+    suite: &'static str,
+    /// What `score` measures (tool accuracy, or findability@1 for a search).
+    metric: String,
+    /// Lint findings this change introduces against the base (empty: not compared).
+    lint_introduced: String,
+    lock_status: String,
+    lint_errors: usize,
+    lint_warnings: usize,
+    catalog_sha256: String,
+    suite_sha256: String,
+    comment_url: String,
+    /// Why the run measured nothing, on one line made inert for the shell.
+    error: String,
+    out_dir: String,
+    /// The score's change against the base (empty: not compared).
+    score_delta: String,
+}
+
+impl StepOutputs {
+    fn of(r: &CiReport, comment_url: &str) -> StepOutputs {
+        let errored = r.status == CiStatus::Errored;
+        let first = r
+            .run
+            .results
+            .first()
+            .map(|m| &m.metrics.accuracy)
+            .filter(|_| !errored);
+        let score = |f: fn(&crate::score::Rate) -> f64| {
+            first.map(|a| format!("{:.4}", f(a))).unwrap_or_default()
+        };
+        StepOutputs {
+            passed: r.passed,
+            score: score(|a| a.value),
+            score_low: score(|a| a.lo),
+            score_high: score(|a| a.hi),
+            suite: if r.run.suite.reviewed() {
+                "reviewed"
+            } else {
+                "smoke"
+            },
+            metric: r
+                .run
+                .results
+                .first()
+                .map(|m| crate::record::metric::name(&m.model).to_string())
+                .unwrap_or_default(),
+            lint_introduced: r
+                .lint_delta
+                .as_ref()
+                .map(|d| d.introduced.len().to_string())
+                .unwrap_or_default(),
+            lock_status: r.lock.status.to_string(),
+            lint_errors: r.lint.errors,
+            lint_warnings: r.lint.warnings,
+            catalog_sha256: r.catalog_sha256.clone(),
+            suite_sha256: r.run.suite.sha256.clone(),
+            comment_url: comment_url.to_string(),
+            error: github::outputs::inert(&errored_cause(r)),
+            out_dir: r
+                .outputs
+                .ci_json
+                .as_deref()
+                .and_then(|p| Path::new(p).parent())
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            score_delta: r
+                .first_comparison()
+                .filter(|_| !errored)
+                .map(|m| format!("{:.4}", m.overall.delta))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The outputs by name, in the order the step writes them.
+    fn pairs(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("passed", self.passed.to_string()),
+            ("score", self.score.clone()),
+            ("suite", self.suite.to_string()),
+            ("metric", self.metric.clone()),
+            ("lint-introduced", self.lint_introduced.clone()),
+            ("score-low", self.score_low.clone()),
+            ("score-high", self.score_high.clone()),
+            ("lock-status", self.lock_status.clone()),
+            ("lint-errors", self.lint_errors.to_string()),
+            ("lint-warnings", self.lint_warnings.to_string()),
+            ("catalog-sha256", self.catalog_sha256.clone()),
+            ("suite-sha256", self.suite_sha256.clone()),
+            ("comment-url", self.comment_url.clone()),
+            ("error", self.error.clone()),
+            ("out-dir", self.out_dir.clone()),
+            ("score-delta", self.score_delta.clone()),
+        ]
+    }
+}
+
+/// Why a run measured nothing, on one line (empty when it measured).
+fn errored_cause(r: &CiReport) -> String {
+    if r.status != CiStatus::Errored {
+        return String::new();
+    }
+    let causes: Vec<String> = r
+        .failures
+        .iter()
+        .filter(|f| f.exit() == crate::gate::Exit::CouldNotRun)
+        .map(ToString::to_string)
+        .collect();
+    let text = if causes.is_empty() {
+        r.reasons.join("; ")
+    } else {
+        causes.join("; ")
+    };
+    let line = text.lines().next().unwrap_or_default().to_string();
+    if line.is_empty() {
+        "the run measured nothing".to_string()
+    } else {
+        line
+    }
 }

@@ -184,32 +184,7 @@ jobs:
     );
     let gate_if = match o.shards {
         Some(n) => {
-            let list: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
-            w.push_str(&format!(
-                "  # {n} jobs each evaluate one slice of the suite (a stable hash of each task id);
-  # the `toolgate` job joins them and gates exactly as one unsharded run would.
-  evaluate:
-    runs-on: ubuntu-latest
-    if: ${{{{ {LABEL_IF} }}}}
-    permissions:
-      contents: read
-    strategy:
-      fail-fast: false
-      matrix:
-        shard: [{list}]
-    steps:
-{CHECKOUT}{prepare}{gate}{log}      - uses: {UPLOAD}
-        with:
-          name: toolgate-shard-${{{{ matrix.shard }}}}
-          path: toolgate-out/run
-          if-no-files-found: error
-
-",
-                list = list.join(", "),
-                prepare = o.prepare.steps,
-                gate = gate_steps(o, Some(n)),
-                log = log_step(&o.prepare),
-            ));
+            w.push_str(&evaluate_job(o, n));
             // The fan-in runs even when a shard failed, so the comment says which one.
             format!(
                 "    needs: evaluate
@@ -228,9 +203,57 @@ jobs:
     steps:
 {CHECKOUT}"
     ));
+    w.push_str(&gate_job_steps(o));
+    w.push_str(&format!(
+        "      - uses: {UPLOAD}
+        if: always()
+        with:
+          name: toolgate
+          path: toolgate-out
+"
+    ));
+    if o.publish_badge {
+        w.push_str(&badge_job(branch));
+    }
+    w
+}
+
+/// The matrix job of a sharded workflow: `n` jobs each evaluate one slice of the suite.
+fn evaluate_job(o: &WorkflowOptions, n: u32) -> String {
+    let list: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
+    format!(
+        "  # {n} jobs each evaluate one slice of the suite (a stable hash of each task id);
+  # the `toolgate` job joins them and gates exactly as one unsharded run would.
+  evaluate:
+    runs-on: ubuntu-latest
+    if: ${{{{ {LABEL_IF} }}}}
+    permissions:
+      contents: read
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: [{list}]
+    steps:
+{CHECKOUT}{prepare}{gate}{log}      - uses: {UPLOAD}
+        with:
+          name: toolgate-shard-${{{{ matrix.shard }}}}
+          path: toolgate-out/run
+          if-no-files-found: error
+
+",
+        list = list.join(", "),
+        prepare = o.prepare.steps,
+        gate = gate_steps(o, Some(n)),
+        log = log_step(&o.prepare),
+    )
+}
+
+/// The gate job's steps after the checkout: the fan-in of the shards (no server starts
+/// there), or the server's setup, the base and the gate.
+fn gate_job_steps(o: &WorkflowOptions) -> String {
     if o.shards.is_some() {
         // The fan-in reads the shards' catalog and decisions: no server starts here.
-        w.push_str(&format!(
+        return format!(
             "      - uses: {DOWNLOAD}
         with:
           pattern: toolgate-shard-*
@@ -243,24 +266,12 @@ jobs:
           merge: toolgate-shards
 ",
             action = action_line(o.action_ref)
-        ));
-    } else {
-        w.push_str(&o.prepare.steps);
-        w.push_str(BASELINE);
-        w.push_str(&gate_steps(o, None));
-        w.push_str(&log_step(&o.prepare));
+        );
     }
-    w.push_str(&format!(
-        "      - uses: {UPLOAD}
-        if: always()
-        with:
-          name: toolgate
-          path: toolgate-out
-"
-    ));
-    if o.publish_badge {
-        w.push_str(&badge_job(branch));
-    }
+    let mut w = o.prepare.steps.clone();
+    w.push_str(BASELINE);
+    w.push_str(&gate_steps(o, None));
+    w.push_str(&log_step(&o.prepare));
     w
 }
 

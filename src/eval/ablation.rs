@@ -12,6 +12,7 @@ use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::ablate::{neutral_names, without_descriptions};
 use crate::models::{self, ModelOptions, ModelSpec};
+use crate::record::scores::OutcomeLine;
 use crate::score::ablation::{Ablation, Arm, arm_result};
 use crate::tasks::Task;
 
@@ -88,57 +89,10 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
     let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut skipped = 0usize;
     for arm in &arms {
-        use std::borrow::Cow;
-        // The neutral-names arm's decisions are scored on the tasks as written, their tool
-        // names put back (a renamed copy of a 100,000-task suite was the peak of a run).
-        let mut back = HashMap::new();
-        let catalog: Cow<Catalog> = match arm {
-            None => Cow::Borrowed(req.catalog),
-            Some(Arm::NoDescriptions) => Cow::Owned(without_descriptions(req.catalog)),
-            Some(Arm::NeutralNames) => {
-                let (neutral, map) = neutral_names(req.catalog);
-                back = map.into_iter().map(|(old, new)| (new, old)).collect();
-                Cow::Owned(neutral)
-            }
-        };
-        let tasks = req.tasks;
-        let built: Vec<Box<dyn models::Model>> = specs
-            .iter()
-            .map(|s| models::build(s, &catalog, req.model))
-            .collect::<anyhow::Result<_>>()?;
-        normalised = built.iter().map(|m| m.spec()).collect();
-        if arm.is_none()
-            && let Some(dir) = req.run_dir
-        {
-            let mut preds = Vec::new();
-            crate::record::for_each_prediction(dir, |p| {
-                if p.trial == 0 && normalised.contains(&p.model) {
-                    preds.push(p);
-                }
-            })?;
-            bar.inc((req.tasks.len() * specs.len()) as u64);
-            outcomes.push(runner::score(&catalog, tasks, &normalised, &preds).1);
-            continue;
-        }
-        // Scored on the catalog the tasks name (the neutral arm's differs only in names).
-        let scored_on = if back.is_empty() {
-            &catalog
-        } else {
-            req.catalog
-        };
-        let (ran, _, lines) = super::in_memory::in_memory_as(
-            &built,
-            scored_on,
-            tasks,
-            &|p| named_back(p, &back),
-            req.concurrency,
-            Some(&bar),
-        )
-        .await?;
-        skipped += ran.skipped;
+        let (lines, specs_run, not_made) = run_arm(req, &specs, *arm, &bar).await?;
+        normalised = specs_run;
+        skipped += not_made;
         outcomes.push(lines);
-        drop(built);
-        drop(catalog);
         crate::limits::trim_heap();
     }
     bar.finish_and_clear();
@@ -166,6 +120,64 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
         results,
         notes,
     }))
+}
+
+/// One arm's outcome lines, the models' normalised specs, and the decisions `--max-calls`
+/// left unmade. The full arm reuses the run's own decisions when they are on disk; the
+/// neutral-names arm's decisions are scored on the tasks as written, their tool names put
+/// back (a renamed copy of a 100,000-task suite was the peak of a run). The arm's catalog is
+/// dropped on return: at scale a catalog copy is tens of megabytes.
+async fn run_arm(
+    req: &Request<'_>,
+    specs: &[ModelSpec],
+    arm: Option<Arm>,
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<(Vec<OutcomeLine>, Vec<String>, usize)> {
+    use std::borrow::Cow;
+    let mut back = HashMap::new();
+    let catalog: Cow<Catalog> = match arm {
+        None => Cow::Borrowed(req.catalog),
+        Some(Arm::NoDescriptions) => Cow::Owned(without_descriptions(req.catalog)),
+        Some(Arm::NeutralNames) => {
+            let (neutral, map) = neutral_names(req.catalog);
+            back = map.into_iter().map(|(old, new)| (new, old)).collect();
+            Cow::Owned(neutral)
+        }
+    };
+    let built: Vec<Box<dyn models::Model>> = specs
+        .iter()
+        .map(|s| models::build(s, &catalog, req.model))
+        .collect::<anyhow::Result<_>>()?;
+    let normalised: Vec<String> = built.iter().map(|m| m.spec()).collect();
+    if arm.is_none()
+        && let Some(dir) = req.run_dir
+    {
+        let mut preds = Vec::new();
+        crate::record::for_each_prediction(dir, |p| {
+            if p.trial == 0 && normalised.contains(&p.model) {
+                preds.push(p);
+            }
+        })?;
+        bar.inc((req.tasks.len() * specs.len()) as u64);
+        let lines = runner::score(&catalog, req.tasks, &normalised, &preds).1;
+        return Ok((lines, normalised, 0));
+    }
+    // Scored on the catalog the tasks name (the neutral arm's differs only in names).
+    let scored_on = if back.is_empty() {
+        &catalog
+    } else {
+        req.catalog
+    };
+    let (ran, _, lines) = super::in_memory::in_memory_as(
+        &built,
+        scored_on,
+        req.tasks,
+        &|p| named_back(p, &back),
+        req.concurrency,
+        Some(bar),
+    )
+    .await?;
+    Ok((lines, normalised, ran.skipped))
 }
 
 #[cfg(test)]

@@ -195,6 +195,69 @@ pub fn compare(
     alpha: f64,
 ) -> BaseComparison {
     let b = &base.run;
+    let (pairs, comparable, mut notes) = comparability(base, head);
+    let models = if comparable {
+        pairs
+            .iter()
+            .map(|(bm, hm)| paired(bm, &base.outcomes, hm, head_outcomes, alpha))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if comparable && models.iter().all(|c| c.shared == 0) {
+        notes.push("The base's outcomes share no task with this run.".into());
+    }
+    if b.catalog.sha256 == head.catalog.sha256 && base.lock.is_none() {
+        notes.push("No tool definition changed since the base.".into());
+    }
+    let (lint_new, lint_resolved) = match &base.lint {
+        Some(bl) => {
+            let d = crate::record::lint::LintDelta::between(
+                String::new(),
+                &bl.findings,
+                &head_lint.findings,
+            );
+            (Some(d.introduced), Some(d.resolved))
+        }
+        None => (None, None),
+    };
+    let definitions = base.lock.as_ref().map(|l| lock::diff(l, head_lock));
+    let tools_added = head
+        .catalog
+        .tools
+        .iter()
+        .filter(|t| !b.catalog.tools.contains(t))
+        .cloned()
+        .collect();
+    let tools_removed = b
+        .catalog
+        .tools
+        .iter()
+        .filter(|t| !head.catalog.tools.contains(t))
+        .cloned()
+        .collect();
+    BaseComparison {
+        base: base_path.to_path_buf(),
+        base_created: b.created.clone(),
+        base_catalog_sha256: b.catalog.sha256.clone(),
+        base_suite_sha256: b.suite.sha256.clone(),
+        comparable,
+        notes,
+        base_accuracy: b.results.first().map(|r| r.metrics.accuracy),
+        models,
+        lint_new,
+        lint_resolved,
+        definitions,
+        tools_added,
+        tools_removed,
+    }
+}
+
+/// The model pairs the two runs share (same spec, same trials), whether their scores can be
+/// compared at all (the same suite, split and steps; descriptions that reach each model), and
+/// what a reader should know either way.
+fn comparability(base: &Baseline, head: &RunFile) -> (Vec<(String, String)>, bool, Vec<String>) {
+    let b = &base.run;
     let mut notes = Vec::new();
     let mut comparable = true;
     if b.suite.sha256 != head.suite.sha256 {
@@ -265,61 +328,7 @@ pub fn compare(
             b.status
         ));
     }
-    let models = if comparable {
-        pairs
-            .iter()
-            .map(|(bm, hm)| paired(bm, &base.outcomes, hm, head_outcomes, alpha))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    if comparable && models.iter().all(|c| c.shared == 0) {
-        notes.push("The base's outcomes share no task with this run.".into());
-    }
-    if b.catalog.sha256 == head.catalog.sha256 && base.lock.is_none() {
-        notes.push("No tool definition changed since the base.".into());
-    }
-    let (lint_new, lint_resolved) = match &base.lint {
-        Some(bl) => {
-            let d = crate::record::lint::LintDelta::between(
-                String::new(),
-                &bl.findings,
-                &head_lint.findings,
-            );
-            (Some(d.introduced), Some(d.resolved))
-        }
-        None => (None, None),
-    };
-    let definitions = base.lock.as_ref().map(|l| lock::diff(l, head_lock));
-    let tools_added = head
-        .catalog
-        .tools
-        .iter()
-        .filter(|t| !b.catalog.tools.contains(t))
-        .cloned()
-        .collect();
-    let tools_removed = b
-        .catalog
-        .tools
-        .iter()
-        .filter(|t| !head.catalog.tools.contains(t))
-        .cloned()
-        .collect();
-    BaseComparison {
-        base: base_path.to_path_buf(),
-        base_created: b.created.clone(),
-        base_catalog_sha256: b.catalog.sha256.clone(),
-        base_suite_sha256: b.suite.sha256.clone(),
-        comparable,
-        notes,
-        base_accuracy: b.results.first().map(|r| r.metrics.accuracy),
-        models,
-        lint_new,
-        lint_resolved,
-        definitions,
-        tools_added,
-        tools_removed,
-    }
+    (pairs, comparable, notes)
 }
 
 use crate::catalog::canonical::short_hash as short;

@@ -26,7 +26,7 @@ use crate::record::PredictionLine;
 pub use crate::record::reuse::Reuse;
 use crate::tasks::Task;
 
-use super::marks::marks;
+use super::marks::{TaskMark, marks};
 
 /// The tools whose locked definition differs between `old` and `new` (added and removed too).
 pub fn changed_tools(old: &LockFile, new: &LockFile) -> BTreeSet<String> {
@@ -77,31 +77,7 @@ pub struct Current<'a> {
 
 /// Plans an incremental run against `base`; `Err` says why it must run in full.
 pub fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, String> {
-    let (Some(old_lock), Some(old_marks)) = (&base.lock, &base.tasks) else {
-        return Err("the base keeps no task marks or lock (it was not written by `toolgate ci` of this version)".into());
-    };
-    if base.predictions.is_empty() {
-        return Err("the base keeps no decisions".into());
-    }
-    let base_models: Vec<(String, u32)> = base
-        .run
-        .models
-        .iter()
-        .map(|m| (m.spec.clone(), m.trials))
-        .collect();
-    if base_models != cur.models || base.run.max_steps != cur.max_steps {
-        return Err(format!(
-            "the base ran other models, trials or steps ({base_models:?})"
-        ));
-    }
-    if let Some(spec) = cur.nondeterministic.first() {
-        return Err(format!(
-            "`{spec}` is not deterministic and reads every description: a decision reused from the base may differ from the one made now, so reusing it could flip the verdict (incremental runs reuse only deterministic routers' decisions)"
-        ));
-    }
-    if base.run.status != crate::record::RunStatus::Complete {
-        return Err(format!("the base run is {}", base.run.status));
-    }
+    let (old_lock, old_marks, base_models) = reusable(base, cur)?;
     let new_lock = LockFile::from_catalog(cur.catalog);
     if old_lock.instructions != new_lock.instructions {
         return Err("the server's instructions changed (every decision can move)".into());
@@ -119,16 +95,7 @@ pub fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, Str
     let hit = |tool: &str| changed.contains(tool);
     // BM25's IDF and average length tie every tool together, so a change elsewhere can push a
     // request across its threshold: its decision is recomputed (microseconds) and compared.
-    let routers: Vec<(&str, Bm25)> = base_models
-        .iter()
-        .filter_map(|(spec, _)| {
-            let rest = spec.strip_prefix("bm25")?;
-            let rest = rest.strip_prefix(':').unwrap_or(rest);
-            Bm25::from_spec(rest, cur.catalog)
-                .ok()
-                .map(|r| (spec.as_str(), r))
-        })
-        .collect();
+    let routers = routers(&base_models, cur.catalog);
     let bm25_moved = |task: &Task, decisions: &[&PredictionLine]| {
         routers.iter().any(|(spec, r)| {
             let now = r.choose(&task.request).tool;
@@ -186,6 +153,62 @@ pub fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, Str
         },
         predictions,
     })
+}
+
+/// The base's lock, task marks and models, when its decisions can be reused at all: it keeps
+/// them, ran the same models, trials and steps, only deterministic ones, and completed.
+#[allow(clippy::type_complexity)]
+fn reusable<'b>(
+    base: &'b Baseline,
+    cur: &Current,
+) -> Result<
+    (
+        &'b LockFile,
+        &'b BTreeMap<String, TaskMark>,
+        Vec<(String, u32)>,
+    ),
+    String,
+> {
+    let (Some(old_lock), Some(old_marks)) = (&base.lock, &base.tasks) else {
+        return Err("the base keeps no task marks or lock (it was not written by `toolgate ci` of this version)".into());
+    };
+    if base.predictions.is_empty() {
+        return Err("the base keeps no decisions".into());
+    }
+    let base_models: Vec<(String, u32)> = base
+        .run
+        .models
+        .iter()
+        .map(|m| (m.spec.clone(), m.trials))
+        .collect();
+    if base_models != cur.models || base.run.max_steps != cur.max_steps {
+        return Err(format!(
+            "the base ran other models, trials or steps ({base_models:?})"
+        ));
+    }
+    if let Some(spec) = cur.nondeterministic.first() {
+        return Err(format!(
+            "`{spec}` is not deterministic and reads every description: a decision reused from the base may differ from the one made now, so reusing it could flip the verdict (incremental runs reuse only deterministic routers' decisions)"
+        ));
+    }
+    if base.run.status != crate::record::RunStatus::Complete {
+        return Err(format!("the base run is {}", base.run.status));
+    }
+    Ok((old_lock, old_marks, base_models))
+}
+
+/// The base's BM25 routers, rebuilt over the current catalog.
+fn routers<'m>(base_models: &'m [(String, u32)], catalog: &Catalog) -> Vec<(&'m str, Bm25)> {
+    base_models
+        .iter()
+        .filter_map(|(spec, _)| {
+            let rest = spec.strip_prefix("bm25")?;
+            let rest = rest.strip_prefix(':').unwrap_or(rest);
+            Bm25::from_spec(rest, catalog)
+                .ok()
+                .map(|r| (spec.as_str(), r))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -44,16 +44,7 @@ pub async fn evaluate(
     tasks: &[Task],
     opts: &EvalOptions,
 ) -> anyhow::Result<RunDir> {
-    if opts.trials == 0 {
-        bail!("--trials must be at least 1");
-    }
-    if opts.trials > 1000 || opts.max_steps > 50 {
-        bail!(
-            "--trials {} / --max-steps {}: at most 1000 trials and 50 steps per task (each is a provider call)",
-            opts.trials,
-            opts.max_steps
-        );
-    }
+    check_bounds(opts)?;
     let (model_opts, estimates) = super::cost::plan_cost(catalog, tasks, opts)?;
     let built: Vec<Box<dyn models::Model>> = opts
         .models
@@ -86,8 +77,36 @@ pub async fn evaluate(
         note: incremental_note,
     } = super::start::start(&setup)?;
     let mut run = run;
+    decide_all(&dir, &mut run, &setup).await?;
+    Ok(RunDir {
+        dir,
+        run,
+        incremental_note,
+        alone: Vec::new(),
+        _lock: lock,
+    })
+}
+
+/// At least one trial; at most 1000 trials and 50 steps per task (each is a provider call).
+fn check_bounds(opts: &EvalOptions) -> anyhow::Result<()> {
+    if opts.trials == 0 {
+        bail!("--trials must be at least 1");
+    }
+    if opts.trials > 1000 || opts.max_steps > 50 {
+        bail!(
+            "--trials {} / --max-steps {}: at most 1000 trials and 50 steps per task (each is a provider call)",
+            opts.trials,
+            opts.max_steps
+        );
+    }
+    Ok(())
+}
+
+/// Makes every decision not yet in `dir` (the description canary alongside), then records
+/// what the models said about how they ran and probes the descriptions where still unproven.
+async fn decide_all(dir: &Path, run: &mut RunFile, x: &Setup<'_>) -> anyhow::Result<()> {
     let mut done: HashSet<(String, String, u32)> = HashSet::new();
-    for_each_prediction(&dir, |p| {
+    for_each_prediction(dir, |p| {
         done.insert((p.model, p.task_id, p.trial));
     })?;
     if !done.is_empty() {
@@ -97,14 +116,14 @@ pub async fn evaluate(
             done.len()
         );
     }
-    let mut writer = PredictionWriter::open(&dir)?;
-    let concurrency = opts.concurrency.max(1) * built.len().max(1);
-    let mine = super::shard::select(tasks, opts.shard);
+    let mut writer = PredictionWriter::open(dir)?;
+    let concurrency = x.opts.concurrency.max(1) * x.built.len().max(1);
+    let mine = super::shard::select(x.tasks, x.opts.shard);
     // The description canary goes out with the first tasks, so it adds no wait after the run.
-    let canaries = super::probe::early_canaries(&run, &built);
+    let canaries = super::probe::early_canaries(run, x.built);
     let plan = runner::Plan {
-        models: &built,
-        trials: &trials,
+        models: x.built,
+        trials: x.trials,
         tasks: &mine,
         done: &done,
         concurrency,
@@ -115,8 +134,7 @@ pub async fn evaluate(
     // The canary spends two requests per model: not past a --max-calls budget that already
     // ran out (a resumed run probes when it completes).
     let budget_left = ran.skipped == 0;
-    let ran = ran.made;
-    for (info, m) in run.models.iter_mut().zip(&built) {
+    for (info, m) in run.models.iter_mut().zip(x.built) {
         for n in m.notes() {
             if !info.notes.contains(&n) {
                 info.notes.push(n);
@@ -125,18 +143,16 @@ pub async fn evaluate(
         // This run's word: a resumed run that got through clears an earlier stop.
         info.stopped = m.stopped();
     }
-    crate::elog!("{ran} decision(s) made; run directory {}", dir.display());
-    if !super::probe::unprobed(&run).is_empty() {
-        let predictions = read_predictions(&dir)?;
-        probe_descriptions(&mut run, &built, &mine, &predictions, budget_left, early).await;
+    crate::elog!(
+        "{} decision(s) made; run directory {}",
+        ran.made,
+        dir.display()
+    );
+    if !super::probe::unprobed(run).is_empty() {
+        let predictions = read_predictions(dir)?;
+        probe_descriptions(run, x.built, &mine, &predictions, budget_left, early).await;
     }
-    Ok(RunDir {
-        dir,
-        run,
-        incremental_note,
-        alone: Vec::new(),
-        _lock: lock,
-    })
+    Ok(())
 }
 
 use super::dirs::{DirLock, claim_dir};
@@ -178,25 +194,22 @@ impl RunDir {
         read_predictions(&self.dir)
     }
 
-    /// Scores the predictions (read one at a time, never all held), decides the run's part of
-    /// the gate, and writes run.json and outcomes.jsonl. The reports are the report stage's
-    /// (`crate::report::write_run_reports`).
-    pub fn finalize(
+    /// One pass over predictions.jsonl (read one at a time, never all held): what served each
+    /// model and its usage go into the run's model list; the grades into the scorer.
+    fn tally<'t>(
         &mut self,
-        catalog: &Catalog,
-        tasks: &[Task],
-        policy: &GatePolicy,
-    ) -> anyhow::Result<GateDecision> {
+        catalog: &'t Catalog,
+        tasks: &'t [Task],
+        specs: &'t [String],
+    ) -> anyhow::Result<super::scorer::Scored<'t>> {
         let run = &mut self.run;
-        let specs: Vec<String> = run.models.iter().map(|m| m.spec.clone()).collect();
-        // One pass over predictions.jsonl: what served each model, its usage, and the grades.
         let mut served: Vec<BTreeSet<String>> = specs.iter().map(|_| BTreeSet::new()).collect();
         let mut usage: Vec<Option<UsageTally>> = run
             .models
             .iter()
             .map(|m| (!m.deterministic).then(UsageTally::default))
             .collect();
-        let mut scorer = Scorer::new(catalog, tasks, &specs);
+        let mut scorer = Scorer::new(catalog, tasks, specs);
         for_each_prediction(&self.dir, |p| {
             for (i, spec) in specs.iter().enumerate() {
                 if p.model == *spec {
@@ -216,7 +229,21 @@ impl RunDir {
                 info.usage = Some(u.usage());
             }
         }
-        let mut scored = scorer.finish();
+        Ok(scorer.finish())
+    }
+
+    /// Scores the predictions (read one at a time, never all held), decides the run's part of
+    /// the gate, and writes run.json and outcomes.jsonl. The reports are the report stage's
+    /// (`crate::report::write_run_reports`).
+    pub fn finalize(
+        &mut self,
+        catalog: &Catalog,
+        tasks: &[Task],
+        policy: &GatePolicy,
+    ) -> anyhow::Result<GateDecision> {
+        let specs: Vec<String> = self.run.models.iter().map(|m| m.spec.clone()).collect();
+        let mut scored = self.tally(catalog, tasks, &specs)?;
+        let run = &mut self.run;
         let expected: usize = run
             .models
             .iter()
@@ -248,6 +275,7 @@ impl RunDir {
             },
             policy,
         );
+        // A complete run whose errors are over --max-error-rate measured the endpoint.
         if run.status == RunStatus::Complete
             && decision
                 .reasons

@@ -86,20 +86,7 @@ pub async fn execute(
         concurrency,
     } = *plan;
     let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
-    let mut jobs = Vec::new();
-    for (mi, spec) in specs.iter().enumerate() {
-        for (ti, task) in tasks.iter().enumerate() {
-            for trial in 0..trials[mi] {
-                if !done.contains(&(spec.clone(), task.id.clone(), trial)) {
-                    jobs.push(Job {
-                        model: mi,
-                        task: ti,
-                        trial,
-                    });
-                }
-            }
-        }
-    }
+    let jobs = missing_jobs(&specs, tasks, trials, done);
     for (mi, m) in models.iter().enumerate() {
         let requests: Vec<&str> = jobs
             .iter()
@@ -113,16 +100,7 @@ pub async fn execute(
     let total = jobs.len();
     let own_bar = match bar {
         Some(_) => None,
-        None if show_progress() && total > 0 => {
-            let b = indicatif::ProgressBar::new(total as u64);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{spinner} {bar:40} {pos}/{len} decisions  {elapsed_precise} (eta {eta})",
-            ) {
-                b.set_style(style);
-            }
-            Some(b)
-        }
-        None => Some(indicatif::ProgressBar::hidden()),
+        None => Some(own_progress(total)),
     };
     let bar = bar.or(own_bar.as_ref());
     let mut stream = futures::stream::iter(jobs.into_iter().enumerate())
@@ -177,6 +155,44 @@ pub async fn execute(
         skipped,
         stopped,
     })
+}
+
+/// Every (model, task, trial) not in `done`, in model, task, trial order.
+fn missing_jobs(
+    specs: &[String],
+    tasks: &[Task],
+    trials: &[u32],
+    done: &HashSet<(String, String, u32)>,
+) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for (mi, spec) in specs.iter().enumerate() {
+        for (ti, task) in tasks.iter().enumerate() {
+            for trial in 0..trials[mi] {
+                if !done.contains(&(spec.clone(), task.id.clone(), trial)) {
+                    jobs.push(Job {
+                        model: mi,
+                        task: ti,
+                        trial,
+                    });
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// A progress bar of `total` decisions on a terminal (hidden elsewhere, or with nothing to do).
+fn own_progress(total: usize) -> indicatif::ProgressBar {
+    if !(show_progress() && total > 0) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{spinner} {bar:40} {pos}/{len} decisions  {elapsed_precise} (eta {eta})",
+    ) {
+        b.set_style(style);
+    }
+    b
 }
 
 /// Says on stderr that `--max-calls` stopped a run before `skipped` decisions were made.

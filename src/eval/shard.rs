@@ -49,8 +49,30 @@ pub fn gather(
             first_dir.display()
         );
     };
+    check_set(&runs, n)?;
+    let mut predictions = Vec::new();
+    for (dir, _) in &runs {
+        predictions.extend(read_predictions(dir).with_context(|| format!("in {}", dir.display()))?);
+    }
+    let catalog_file = first_dir.join(CATALOG_FILE);
+    let mut catalog = crate::catalog::snapshot::read(&catalog_file)
+        .with_context(|| format!("{} keeps no {CATALOG_FILE}", first_dir.display()))?;
+    catalog.source = first.catalog.source.clone();
+    if crate::catalog::canonical::catalog_hash(&catalog) != first.catalog.sha256 {
+        bail!(
+            "{} does not match the catalog its run was scored with",
+            catalog_file.display()
+        );
+    }
+    Ok((first.clone(), predictions, catalog))
+}
+
+/// Every shard ran the same run (catalog, suite, split, models, trials, steps and N), is
+/// complete, and each of 1..=N is there once.
+fn check_set(runs: &[(PathBuf, RunFile)], n: u32) -> anyhow::Result<()> {
+    let (first_dir, first) = &runs[0];
     let mut seen: BTreeMap<u32, &Path> = BTreeMap::new();
-    for (dir, r) in &runs {
+    for (dir, r) in runs {
         let Some(s) = r.shard else {
             bail!(
                 "{} is not a shard (it was not run with --shard K/N)",
@@ -108,21 +130,7 @@ pub fn gather(
             missing.join(", ")
         );
     }
-    let mut predictions = Vec::new();
-    for (dir, _) in &runs {
-        predictions.extend(read_predictions(dir).with_context(|| format!("in {}", dir.display()))?);
-    }
-    let catalog_file = first_dir.join(CATALOG_FILE);
-    let mut catalog = crate::catalog::snapshot::read(&catalog_file)
-        .with_context(|| format!("{} keeps no {CATALOG_FILE}", first_dir.display()))?;
-    catalog.source = first.catalog.source.clone();
-    if crate::catalog::canonical::catalog_hash(&catalog) != first.catalog.sha256 {
-        bail!(
-            "{} does not match the catalog its run was scored with",
-            catalog_file.display()
-        );
-    }
-    Ok((first.clone(), predictions, catalog))
+    Ok(())
 }
 
 /// The shard run directories named by `dirs`: each may be a run directory (run.json), a

@@ -121,92 +121,12 @@ pub async fn prepare(
     review.notes.extend(note);
     let tree = match git::BaseTree::open(&sha) {
         Ok(t) => t,
-        Err(e) => {
-            let why = format!("{e:#}");
-            review.notes.push(if overridden {
-                format!(
-                    "The base revision could not be read ({why}): the override label accepts this pull request's own gate settings and files, unchecked."
-                )
-            } else {
-                format!(
-                    "The base revision could not be read ({why}): the gate settings of this pull request cannot be checked against it."
-                )
-            });
-            return Some(Prepared {
-                config: head.clone(),
-                review,
-                tree: None,
-                unreadable: (!overridden).then_some(why),
-                inherited: Vec::new(),
-            });
-        }
+        Err(e) => return Some(base_unreadable(head, review, &format!("{e:#}"))),
     };
-    // The base's settings file is found on the base revision the way toolgate finds one in a
-    // checkout: a pull request that adds a nearer file (a toolgate.toml beside the base's
-    // pyproject.toml) or deletes the base's is compared with the base's own settings.
     let head_path = config_path.map(std::path::Path::to_path_buf);
-    let mut unreadable = None;
-    let mut base_dir: Option<Option<std::path::PathBuf>> = None;
-    let base = match tree.settings_file(head_path.as_deref().filter(|_| explicit)) {
-        Err(e) => {
-            review.notes.push(format!("{e:#}"));
-            unreadable = Some(format!("{e:#}"));
-            None
-        }
-        Ok(found) => {
-            let base_path = found.as_ref().map(|(p, _)| p.clone());
-            if base_path != head_path {
-                // The base's server command runs in the base's settings folder, as it would on
-                // the base revision (a pull request that adds a nearer file does not move it).
-                base_dir = Some(
-                    base_path
-                        .as_deref()
-                        .and_then(std::path::Path::parent)
-                        .filter(|d| !d.as_os_str().is_empty())
-                        .map(std::path::Path::to_path_buf),
-                );
-                let shown = |p: &Option<std::path::PathBuf>| {
-                    p.as_ref()
-                        .map_or("none".to_string(), |p| p.display().to_string())
-                };
-                review.changes.push(SettingChange {
-                    setting: "settings file".into(),
-                    base: shown(&base_path),
-                    head: shown(&head_path),
-                    applied: if overridden {
-                        Applied::Override
-                    } else {
-                        Applied::Base
-                    },
-                });
-            }
-            match found {
-                None => Some(Config::default()),
-                Some((path, bytes)) => {
-                    match Config::parse(&path, &String::from_utf8_lossy(&bytes)) {
-                        Ok(mut c) => {
-                            // Resolved as the pull request's were, so only real differences show.
-                            c.resolve_paths(path.parent().unwrap_or(std::path::Path::new("")));
-                            Some(c)
-                        }
-                        Err(e) => {
-                            let why = format!(
-                                "{} on the base revision does not parse ({e:#})",
-                                path.display()
-                            );
-                            review
-                                .notes
-                                .push(format!("{why}: its settings could not be compared."));
-                            unreadable = Some(why);
-                            None
-                        }
-                    }
-                }
-            }
-        }
-    };
+    let found = base_settings(&tree, head_path, explicit, &mut review);
     let mut inherited = Vec::new();
-    let config = match base {
+    let config = match found.config {
         Some(mut base) => {
             match flags::inherit(&mut base, head, origins) {
                 Ok(taken) => {
@@ -219,7 +139,7 @@ pub async fn prepare(
             }
             let (mut config, changes) = review_settings(&base, head, overridden);
             review.changes.extend(changes);
-            if let Some(dir) = base_dir
+            if let Some(dir) = found.dir
                 && !overridden
                 && config.server == base.server
             {
@@ -233,9 +153,113 @@ pub async fn prepare(
         config,
         review,
         tree: Some(tree),
-        unreadable: unreadable.filter(|_| !overridden),
+        unreadable: found.unreadable.filter(|_| !overridden),
         inherited,
     })
+}
+
+/// When the base revision cannot be read: the pull request's own settings, unchecked (and
+/// no evidence unless the override label was given).
+fn base_unreadable(head: &Config, mut review: SettingsReview, why: &str) -> Prepared {
+    let overridden = review.overridden;
+    review.notes.push(if overridden {
+        format!(
+            "The base revision could not be read ({why}): the override label accepts this pull request's own gate settings and files, unchecked."
+        )
+    } else {
+        format!(
+            "The base revision could not be read ({why}): the gate settings of this pull request cannot be checked against it."
+        )
+    });
+    Prepared {
+        config: head.clone(),
+        review,
+        tree: None,
+        unreadable: (!overridden).then(|| why.to_string()),
+        inherited: Vec::new(),
+    }
+}
+
+/// The base revision's settings as found there.
+struct BaseSettings {
+    /// `None`: they could not be read (see `unreadable`).
+    config: Option<Config>,
+    /// Why the base's settings could not be read.
+    unreadable: Option<String>,
+    /// The folder the base's server command runs in, when the settings file moved.
+    dir: Option<Option<std::path::PathBuf>>,
+}
+
+/// The base's settings file is found on the base revision the way toolgate finds one in a
+/// checkout: a pull request that adds a nearer file (a toolgate.toml beside the base's
+/// pyproject.toml) or deletes the base's is compared with the base's own settings.
+fn base_settings(
+    tree: &git::BaseTree,
+    head_path: Option<std::path::PathBuf>,
+    explicit: bool,
+    review: &mut SettingsReview,
+) -> BaseSettings {
+    let mut out = BaseSettings {
+        config: None,
+        unreadable: None,
+        dir: None,
+    };
+    let found = match tree.settings_file(head_path.as_deref().filter(|_| explicit)) {
+        Ok(found) => found,
+        Err(e) => {
+            review.notes.push(format!("{e:#}"));
+            out.unreadable = Some(format!("{e:#}"));
+            return out;
+        }
+    };
+    let base_path = found.as_ref().map(|(p, _)| p.clone());
+    if base_path != head_path {
+        // The base's server command runs in the base's settings folder, as it would on the
+        // base revision (a pull request that adds a nearer file does not move it).
+        out.dir = Some(
+            base_path
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(std::path::Path::to_path_buf),
+        );
+        let shown = |p: &Option<std::path::PathBuf>| {
+            p.as_ref()
+                .map_or("none".to_string(), |p| p.display().to_string())
+        };
+        review.changes.push(SettingChange {
+            setting: "settings file".into(),
+            base: shown(&base_path),
+            head: shown(&head_path),
+            applied: if review.overridden {
+                Applied::Override
+            } else {
+                Applied::Base
+            },
+        });
+    }
+    let Some((path, bytes)) = found else {
+        out.config = Some(Config::default());
+        return out;
+    };
+    match Config::parse(&path, &String::from_utf8_lossy(&bytes)) {
+        Ok(mut c) => {
+            // Resolved as the pull request's were, so only real differences show.
+            c.resolve_paths(path.parent().unwrap_or(std::path::Path::new("")));
+            out.config = Some(c);
+        }
+        Err(e) => {
+            let why = format!(
+                "{} on the base revision does not parse ({e:#})",
+                path.display()
+            );
+            review
+                .notes
+                .push(format!("{why}: its settings could not be compared."));
+            out.unreadable = Some(why);
+        }
+    }
+    out
 }
 
 impl Prepared {

@@ -14,7 +14,7 @@ use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::combine;
 use crate::models::{self, ModelOptions, ModelSpec};
 use crate::score::OutcomeLine;
-use crate::score::curve::{self as stats, Curve, Draw, DrawOrder};
+use crate::score::curve::{self as stats, Curve, Draw, DrawOrder, Series};
 use crate::tasks::Task;
 pub use draw::{DEFAULT_SEED, Size};
 
@@ -127,24 +127,7 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
             tools: draw::order(d, req.own, req.belt, &candidates, req.seed, max),
         })
         .collect();
-    // Each distinct set of tools once: size 0 and "every tool" are the same for both draws.
-    let mut slots: Vec<Slot> = Vec::new();
-    let mut slot_of: HashMap<(Draw, usize), usize> = HashMap::new();
-    let mut by_set: HashMap<Vec<(String, String)>, usize> = HashMap::new();
-    for d in &draws {
-        for &size in &sizes {
-            let mut set: Vec<(String, String)> = d.tools[..size.min(d.tools.len())].to_vec();
-            set.sort();
-            let next = slots.len();
-            let at = *by_set.entry(set.clone()).or_insert(next);
-            if at == next {
-                slots.push(Slot {
-                    keep: set.into_iter().collect(),
-                });
-            }
-            slot_of.insert((d.draw, size), at);
-        }
-    }
+    let (slots, slot_of) = distinct_sets(&draws, &sizes);
     let decisions = slots.len() * req.tasks.len() * specs.len();
     if decisions > MAX_DECISIONS {
         crate::elog!(
@@ -170,11 +153,68 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
         }
     );
     let bar = crate::progress::bar(decisions as u64, "curve decisions");
+    let (outcomes, normalised, skipped) = run_slots(req, &specs, &own_name, &slots, &bar).await?;
+    bar.finish_and_clear();
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} curve decision(s) were not made: --max-calls was reached; those points cover fewer tasks"
+        ));
+    }
+    let series = all_series(&normalised, &draws, &sizes, &outcomes, &slot_of, req.alpha);
+    Ok(Some(Curve {
+        metric: crate::record::metric::name_of_all(normalised.iter().map(String::as_str)).into(),
+        alpha: req.alpha,
+        seed: req.seed,
+        available: candidates.len(),
+        sizes,
+        trials: 1,
+        draws,
+        series,
+        notes,
+    }))
+}
+
+/// Each distinct set of tools once (size 0 and "every tool" are the same for both draws), and
+/// which set each (draw, size) measures.
+fn distinct_sets(
+    draws: &[DrawOrder],
+    sizes: &[usize],
+) -> (Vec<Slot>, HashMap<(Draw, usize), usize>) {
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut slot_of: HashMap<(Draw, usize), usize> = HashMap::new();
+    let mut by_set: HashMap<Vec<(String, String)>, usize> = HashMap::new();
+    for d in draws {
+        for &size in sizes {
+            let mut set: Vec<(String, String)> = d.tools[..size.min(d.tools.len())].to_vec();
+            set.sort();
+            let next = slots.len();
+            let at = *by_set.entry(set.clone()).or_insert(next);
+            if at == next {
+                slots.push(Slot {
+                    keep: set.into_iter().collect(),
+                });
+            }
+            slot_of.insert((d.draw, size), at);
+        }
+    }
+    (slots, slot_of)
+}
+
+/// Evaluates the tasks on your catalog with each set of distractors (in memory); returns each
+/// set's outcome lines, the models' normalised specs, and the decisions `--max-calls` left
+/// unmade.
+async fn run_slots(
+    req: &Request<'_>,
+    specs: &[ModelSpec],
+    own_name: &str,
+    slots: &[Slot],
+    bar: &indicatif::ProgressBar,
+) -> anyhow::Result<(Vec<Vec<OutcomeLine>>, Vec<String>, usize)> {
     let mut outcomes: Vec<Vec<OutcomeLine>> = Vec::with_capacity(slots.len());
     let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut skipped = 0usize;
-    for slot in &slots {
-        let combined = combine(req.own, &own_name, req.belt, &|s, t| {
+    for slot in slots {
+        let combined = combine(req.own, own_name, req.belt, &|s, t| {
             slot.keep.contains(&(s.to_string(), t.to_string()))
         });
         let built: Vec<Box<dyn models::Model>> = specs
@@ -187,48 +227,39 @@ pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
             &combined.catalog,
             req.tasks,
             req.concurrency,
-            Some(&bar),
+            Some(bar),
         )
         .await?;
         skipped += ran.skipped;
         outcomes.push(lines);
     }
-    bar.finish_and_clear();
-    if skipped > 0 {
-        notes.push(format!(
-            "{skipped} curve decision(s) were not made: --max-calls was reached; those points cover fewer tasks"
-        ));
-    }
+    Ok((outcomes, normalised, skipped))
+}
+
+/// One series per model and draw: each size paired with the no-distractor outcomes.
+fn all_series(
+    models: &[String],
+    draws: &[DrawOrder],
+    sizes: &[usize],
+    outcomes: &[Vec<OutcomeLine>],
+    slot_of: &HashMap<(Draw, usize), usize>,
+    alpha: f64,
+) -> Vec<Series> {
     let mut series = Vec::new();
-    for model in &normalised {
-        for d in &draws {
+    for model in models {
+        for d in draws {
             let base = &outcomes[slot_of[&(d.draw, 0)]];
             let points = sizes
                 .iter()
                 .map(|&size| {
-                    stats::point(
-                        model,
-                        size,
-                        base,
-                        &outcomes[slot_of[&(d.draw, size)]],
-                        req.alpha,
-                    )
+                    let here = &outcomes[slot_of[&(d.draw, size)]];
+                    stats::point(model, size, base, here, alpha)
                 })
                 .collect();
             series.push(stats::series(model, d.draw, points));
         }
     }
-    Ok(Some(Curve {
-        metric: crate::record::metric::name_of_all(normalised.iter().map(String::as_str)).into(),
-        alpha: req.alpha,
-        seed: req.seed,
-        available: candidates.len(),
-        sizes,
-        trials: 1,
-        draws,
-        series,
-        notes,
-    }))
+    series
 }
 
 #[cfg(test)]
