@@ -145,16 +145,24 @@ pub async fn execute(
     if let Some(b) = &own_bar {
         b.finish_and_clear();
     }
-    if stopped > 0 {
-        crate::elog!(
-            "stopped early: an endpoint was stopped; {stopped} decision(s) not made (resume the run once it answers)"
-        );
+    Ok(Executed::counted(total, skipped, stopped))
+}
+
+impl Executed {
+    /// What ran of `total` jobs, `skipped` for --max-calls and `stopped` with their endpoint
+    /// (said on stderr: a resumed run makes them once it answers).
+    fn counted(total: usize, skipped: usize, stopped: usize) -> Executed {
+        if stopped > 0 {
+            crate::elog!(
+                "stopped early: an endpoint was stopped; {stopped} decision(s) not made (resume the run once it answers)"
+            );
+        }
+        Executed {
+            made: total - skipped - stopped,
+            skipped,
+            stopped,
+        }
     }
-    Ok(Executed {
-        made: total - skipped - stopped,
-        skipped,
-        stopped,
-    })
 }
 
 /// Every (model, task, trial) not in `done`, in model, task, trial order.

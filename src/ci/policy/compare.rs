@@ -80,6 +80,40 @@ fn unordered<T: PartialEq>(a: &T, b: &T) -> Order {
     if a == b { Order::Same } else { Order::Looser }
 }
 
+/// One comparison of the pull request's settings with the base's: the settings the gate
+/// applies, and every difference.
+struct Review<'a> {
+    base: &'a Config,
+    head: &'a Config,
+    overridden: bool,
+    eff: Config,
+    changes: Vec<SettingChange>,
+}
+
+/// Compares one setting at `path` (in `Config`): a stricter head applies; else the base's value
+/// does, unless the override label was set.
+macro_rules! field {
+    ($r:expr, $name:expr, $($path:ident).+, $order:expr) => {{
+        let order = $order;
+        if order != Order::Same {
+            let applied = match (order, $r.overridden) {
+                (Order::Stricter, _) => Applied::Head,
+                (_, true) => Applied::Override,
+                _ => Applied::Base,
+            };
+            if applied == Applied::Base {
+                $r.eff.$($path).+ = $r.base.$($path).+.clone();
+            }
+            $r.changes.push(SettingChange {
+                setting: $name.into(),
+                base: shown_any(&$r.base.$($path).+),
+                head: shown_any(&$r.head.$($path).+),
+                applied,
+            });
+        }
+    }};
+}
+
 /// Compares `head` (the pull request's toolgate.toml) with `base` (the base revision's) and
 /// returns the settings the gate applies with every difference. `overridden`: the override
 /// label is set, so the pull request's values apply (and are shown as overriding).
@@ -88,41 +122,36 @@ pub fn review_settings(
     head: &Config,
     overridden: bool,
 ) -> (Config, Vec<SettingChange>) {
-    let mut eff = head.clone();
-    let mut changes = Vec::new();
-    macro_rules! field {
-        ($name:expr, $($path:ident).+, $order:expr) => {{
-            let order = $order;
-            if order != Order::Same {
-                let applied = match (order, overridden) {
-                    (Order::Stricter, _) => Applied::Head,
-                    (_, true) => Applied::Override,
-                    _ => Applied::Base,
-                };
-                if applied == Applied::Base {
-                    eff.$($path).+ = base.$($path).+.clone();
-                }
-                changes.push(SettingChange {
-                    setting: $name.into(),
-                    base: shown_any(&base.$($path).+),
-                    head: shown_any(&head.$($path).+),
-                    applied,
-                });
-            }
-        }};
-    }
-    let (b, h) = (&base.ci, &head.ci);
+    let mut r = Review {
+        base,
+        head,
+        overridden,
+        eff: head.clone(),
+        changes: Vec::new(),
+    };
+    thresholds(&mut r);
+    what_runs(&mut r);
+    every_other_key(base, head, overridden, &mut r.eff, &mut r.changes);
+    (r.eff, r.changes)
+}
+
+/// The gate's thresholds and switches, each with the direction that makes it stricter.
+fn thresholds(r: &mut Review) {
+    let (b, h) = (&r.base.ci, &r.head.ci);
     field!(
+        r,
         "ci.fail_under",
         ci.fail_under,
         higher(&b.fail_under, &h.fail_under)
     );
     field!(
+        r,
         "ci.min_tool_accuracy",
         ci.min_tool_accuracy,
         higher(&b.min_tool_accuracy, &h.min_tool_accuracy)
     );
     field!(
+        r,
         "ci.fail_under_recall",
         ci.fail_under_recall,
         match (&b.fail_under_recall, &h.fail_under_recall) {
@@ -133,80 +162,101 @@ pub fn review_settings(
         }
     );
     field!(
+        r,
         "ci.max_drop",
         ci.max_drop,
         lower(b.max_drop, h.max_drop, f64::INFINITY)
     );
     field!(
+        r,
         "ci.max_error_rate",
         ci.max_error_rate,
         lower(b.max_error_rate, h.max_error_rate, 0.05)
     );
     // A larger alpha flags a regression sooner: higher is stricter (unset is 0.05).
     field!(
+        r,
         "ci.alpha",
         ci.alpha,
         higher(&b.alpha.or(Some(0.05)), &h.alpha.or(Some(0.05)))
     );
     field!(
+        r,
         "ci.fail_on_regression",
         ci.fail_on_regression,
         truer(b.fail_on_regression, h.fail_on_regression, true)
     );
     field!(
+        r,
         "ci.fail_on_tool_regression",
         ci.fail_on_tool_regression,
         truer(b.fail_on_tool_regression, h.fail_on_tool_regression, false)
     );
     field!(
+        r,
         "ci.contract",
         ci.contract,
         truer(b.contract, h.contract, false)
     );
     field!(
+        r,
         "ci.lock_check",
         ci.lock_check,
         ranked(rank_lock(b.lock_check), rank_lock(h.lock_check))
     );
     field!(
+        r,
         "ci.lint_fail_on",
         ci.lint_fail_on,
         ranked(rank_lint(b.lint_fail_on), rank_lint(h.lint_fail_on))
     );
     field!(
+        r,
         "ci.fail_on_new",
         ci.fail_on_new,
         ranked(rank_new(b.fail_on_new), rank_new(h.fail_on_new))
     );
-    field!("ci.models", ci.models, unordered(&b.models, &h.models));
-    field!("ci.trials", ci.trials, unordered(&b.trials, &h.trials));
-    field!("ci.split", ci.split, unordered(&b.split, &h.split));
-    field!("ci.tasks", ci.tasks, unordered(&b.tasks, &h.tasks));
-    field!("ci.base", ci.base, unordered(&b.base, &h.base));
-    field!("ci.belt", ci.belt, unordered(&b.belt, &h.belt));
+}
+
+/// What is measured and how: models, trials, split, tasks, base, belt, server, lock, the
+/// connection's passed variables and sandbox, and the lint settings.
+fn what_runs(r: &mut Review) {
+    let (b, h) = (&r.base.ci, &r.head.ci);
+    field!(r, "ci.models", ci.models, unordered(&b.models, &h.models));
+    field!(r, "ci.trials", ci.trials, unordered(&b.trials, &h.trials));
+    field!(r, "ci.split", ci.split, unordered(&b.split, &h.split));
+    field!(r, "ci.tasks", ci.tasks, unordered(&b.tasks, &h.tasks));
+    field!(r, "ci.base", ci.base, unordered(&b.base, &h.base));
+    field!(r, "ci.belt", ci.belt, unordered(&b.belt, &h.belt));
     field!(
+        r,
         "ci.mcp_config",
         ci.mcp_config,
         unordered(&b.mcp_config, &h.mcp_config)
     );
-    field!("server", server, unordered(&base.server, &head.server));
-    field!("lock", lock, unordered(&base.lock, &head.lock));
     field!(
+        r,
+        "server",
+        server,
+        unordered(&r.base.server, &r.head.server)
+    );
+    field!(r, "lock", lock, unordered(&r.base.lock, &r.head.lock));
+    field!(
+        r,
         "connect.pass_env",
         connect.pass_env,
-        unordered(&base.connect.pass_env, &head.connect.pass_env)
+        unordered(&r.base.connect.pass_env, &r.head.connect.pass_env)
     );
     field!(
+        r,
         "connect.sandbox",
         connect.sandbox,
         ranked(
-            rank_sandbox(base.connect.sandbox),
-            rank_sandbox(head.connect.sandbox)
+            rank_sandbox(r.base.connect.sandbox),
+            rank_sandbox(r.head.connect.sandbox)
         )
     );
-    field!("lint", lint, unordered(&base.lint, &head.lint));
-    every_other_key(base, head, overridden, &mut eff, &mut changes);
-    (eff, changes)
+    field!(r, "lint", lint, unordered(&r.base.lint, &r.head.lint));
 }
 
 /// Keys of `[ci]` and `[connect]` that change neither the verdict nor what is measured: where

@@ -130,27 +130,7 @@ pub fn detect(dir: &Path, server: Option<&str>) -> Prepare {
         return p;
     };
     if server.starts_with("http://") || server.starts_with("https://") {
-        let Ok(url) = reqwest::Url::parse(server) else {
-            return p;
-        };
-        let local = matches!(
-            url.host_str(),
-            Some("localhost" | "127.0.0.1" | "[::1]" | "0.0.0.0")
-        );
-        if local {
-            let port = url.port_or_known_default().unwrap_or(80);
-            p.steps = local_http(dir, port, &mut p.said);
-            p.on_runner = true;
-            p.log = Some(if has(dir, "Dockerfile") {
-                format!("docker logs {IMAGE}")
-            } else {
-                format!("cat {SERVER_LOG}")
-            });
-        } else {
-            p.said.push(
-                "a remote URL: nothing to build; toolgate runs in the action's container".into(),
-            );
-        }
+        url_server(dir, server, &mut p);
         return p;
     }
     let Ok(words) = shell_words::split(server) else {
@@ -165,28 +145,7 @@ pub fn detect(dir: &Path, server: Option<&str>) -> Prepare {
     let program = first.rsplit('/').next().unwrap_or(first);
     let bare = first.as_str();
     if matches!(program, "docker" | "podman") {
-        p.container_engine = true;
-        if has(dir, "Dockerfile") {
-            match docker_image(&words).filter(|i| safe_word(i)) {
-                Some(image) => {
-                    p.steps = format!(
-                        "      - name: build the server's image (the one your server command runs)\n        run: {program} build -t {image} .\n"
-                    );
-                    p.on_runner = true;
-                    p.said.push(format!(
-                        "a Dockerfile: the workflow builds it as `{image}` before toolgate runs `{program} run` on the runner"
-                    ));
-                }
-                None => p.said.push(
-                    "a Dockerfile, but no image in the server command: build it in the workflow yourself".into(),
-                ),
-            }
-        }
-        if !p.on_runner {
-            p.on_runner = true;
-            p.said
-                .push("toolgate runs on the runner, where the container engine is".into());
-        }
+        container_server(dir, program, &words, &mut p);
         return p;
     }
     let node_program = matches!(
@@ -209,6 +168,58 @@ pub fn detect(dir: &Path, server: Option<&str>) -> Prepare {
         p.on_runner = true;
     }
     p
+}
+
+/// A server at a URL: one on this machine starts in the workflow (in the background); a
+/// remote one needs nothing built.
+fn url_server(dir: &Path, server: &str, p: &mut Prepare) {
+    let Ok(url) = reqwest::Url::parse(server) else {
+        return;
+    };
+    let local = matches!(
+        url.host_str(),
+        Some("localhost" | "127.0.0.1" | "[::1]" | "0.0.0.0")
+    );
+    if local {
+        let port = url.port_or_known_default().unwrap_or(80);
+        p.steps = local_http(dir, port, &mut p.said);
+        p.on_runner = true;
+        p.log = Some(if has(dir, "Dockerfile") {
+            format!("docker logs {IMAGE}")
+        } else {
+            format!("cat {SERVER_LOG}")
+        });
+    } else {
+        p.said
+            .push("a remote URL: nothing to build; toolgate runs in the action's container".into());
+    }
+}
+
+/// A server in a container: the workflow builds the repository's Dockerfile as the image the
+/// command runs, and toolgate runs on the runner, where the container engine is.
+fn container_server(dir: &Path, program: &str, words: &[String], p: &mut Prepare) {
+    p.container_engine = true;
+    if has(dir, "Dockerfile") {
+        match docker_image(words).filter(|i| safe_word(i)) {
+            Some(image) => {
+                p.steps = format!(
+                    "      - name: build the server's image (the one your server command runs)\n        run: {program} build -t {image} .\n"
+                );
+                p.on_runner = true;
+                p.said.push(format!(
+                    "a Dockerfile: the workflow builds it as `{image}` before toolgate runs `{program} run` on the runner"
+                ));
+            }
+            None => p.said.push(
+                "a Dockerfile, but no image in the server command: build it in the workflow yourself".into(),
+            ),
+        }
+    }
+    if !p.on_runner {
+        p.on_runner = true;
+        p.said
+            .push("toolgate runs on the runner, where the container engine is".into());
+    }
 }
 
 /// The default branch of the repository at `dir`: `origin`'s HEAD, else the branch checked out,

@@ -2,12 +2,13 @@
 //! and report.md).
 
 use crate::record::RunFile;
-use crate::report::markdown::{code, escape_cell};
+
 use crate::report::table::Style;
 
 pub mod ablation;
 pub mod curve;
 pub mod findability;
+mod page;
 mod sections;
 pub(crate) use sections::{
     argument_problems_total, legend, probe_line, smoke_line, stopped_line, unasked_sentences,
@@ -16,6 +17,7 @@ mod tables;
 
 use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
+pub use page::{markdown, markdown_body};
 use sections::*;
 pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_heading, per_tool_table, precision_cell};
 
@@ -47,129 +49,7 @@ pub fn terminal(run: &RunFile) -> String {
         out.push_str(&format!("{}\n", r.sentence()));
     }
     for r in &run.results {
-        let m = &r.metrics;
-        out.push_str(&format!("\n== {}\n", r.model));
-        if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
-            if !info.served_by.is_empty() {
-                out.push_str(&format!(
-                    "served by          {}\n",
-                    info.served_by.join(", ")
-                ));
-            }
-            if let Some(l) = stopped_line(info) {
-                out.push_str(&format!("stopped            {}\n", plain(&l)));
-            }
-            if let Some(l) = probe_line(info) {
-                out.push_str(&format!("probe              {}\n", plain(&l)));
-            }
-            for n in &info.notes {
-                out.push_str(&format!("note               {}\n", plain(n)));
-            }
-            if let Some(e) = &info.estimate {
-                out.push_str(&format!("estimated          {}\n", estimate_line(e)));
-            }
-            if let Some(u) = &info.usage {
-                out.push_str(&format!("usage              {}\n", usage_line(u)));
-            }
-        }
-        out.push_str(&format!(
-            "{:<19}{}\n",
-            crate::record::metric::name(&r.model),
-            pct(&m.accuracy)
-        ));
-        for (k, rate) in &m.by_kind {
-            out.push_str(&format!("  {:<16} {}\n", k, pct(rate)));
-        }
-        for (k, rate) in &m.by_split {
-            out.push_str(&format!("  split {:<10} {}\n", k, pct(rate)));
-        }
-        out.push_str(&format!(
-            "outcomes           {} confusions, {} missed calls, {} false calls, {} errors (of {})\n",
-            m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
-        ));
-        if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
-            out.push_str(&format!(
-                "every trial       {}  (pass^k)\nconsistent tasks  {}  (all trials agree)\n",
-                pct(all),
-                pct(cons)
-            ));
-        }
-        out.push_str(&errors_terminal(m));
-        out.push_str(&problems_terminal(m));
-        out.push_str(&format!(
-            "abstention         precision {}  recall {}\n",
-            pct(&m.abstention_precision),
-            pct(&m.abstention_recall)
-        ));
-        if let Some(r) = &m.retrieval {
-            for (k, rate) in &r.overall.recall {
-                out.push_str(&format!("recall@{k:<10} {}\n", pct(rate)));
-            }
-            out.push_str(&format!(
-                "MRR@10             {}\nnDCG@10            {}\n",
-                r.overall.mrr.show(),
-                r.overall.ndcg.show()
-            ));
-            out.push_str(&findability::terminal(m));
-        }
-        if m.args_valid.n > 0 {
-            out.push_str(&format!(
-                "arguments          valid {}  correct {}\n",
-                pct(&m.args_valid),
-                pct(&m.args_correct)
-            ));
-        }
-        if m.preconditions.len() > sections::SHOWN_TERMINAL {
-            out.push_str(&format!(
-                "precondition       {} observed; the first {} follow (every one is in run.json)\n",
-                m.preconditions.len(),
-                sections::SHOWN_TERMINAL
-            ));
-        }
-        for p in m.preconditions.iter().take(sections::SHOWN_TERMINAL) {
-            out.push_str(&format!(
-                "precondition       {} before {}: {} of {} trials{}\n",
-                plain(&p.before),
-                plain(&p.tool),
-                p.rate.k,
-                p.rate.n,
-                if p.undeclared {
-                    format!(
-                        " — UNDECLARED (the description of {} never mentions {})",
-                        plain(&p.tool),
-                        plain(&p.before)
-                    )
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        let a = &m.attribution;
-        out.push_str(&format!("failures           {}\n", a.sentence()));
-        for (id, said) in a.no_call_replies.iter().take(3) {
-            out.push_str(&format!(
-                "  said instead ({}): {}\n",
-                plain(id),
-                cell(&plain(said), 100).trim_end()
-            ));
-        }
-        out.push('\n');
-        out.push_str(&per_tool_table(&r.model, m, Style::Terminal));
-        if !m.most_confused.is_empty() {
-            out.push_str("\nmost confused (expected → called):\n");
-            for p in &m.most_confused {
-                out.push_str(&format!(
-                    "  {:>3}×  {} → {}\n",
-                    p.count,
-                    plain(&p.expected),
-                    plain(&p.called)
-                ));
-                for (id, req) in p.examples.iter().take(2) {
-                    let (id, req) = (plain(id), plain(req));
-                    out.push_str(&format!("        {id}: {}\n", cell(&req, 100).trim_end()));
-                }
-            }
-        }
+        out.push_str(&model_terminal(run, r));
     }
     out.push_str(&crate::report::belt::section(run, Style::Terminal));
     out.push_str(&curve::terminal(run));
@@ -196,176 +76,153 @@ pub fn terminal(run: &RunFile) -> String {
     out
 }
 
-/// The run report in Markdown (report.md).
-pub fn markdown(run: &RunFile) -> String {
-    // The ablation check and the curve are their own sections of the PR comment, so they are
-    // not nested here.
-    format!(
-        "## toolgate run\n{}{}{}",
-        markdown_body(run),
-        ablation::markdown(run),
-        curve::markdown(run)
-    )
+/// One model's part of the terminal report.
+fn model_terminal(run: &RunFile, r: &crate::record::ModelResult) -> String {
+    let m = &r.metrics;
+    let mut out = String::new();
+    out.push_str(&format!("\n== {}\n", r.model));
+    if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
+        out.push_str(&info_terminal(info));
+    }
+    out.push_str(&format!(
+        "{:<19}{}\n",
+        crate::record::metric::name(&r.model),
+        pct(&m.accuracy)
+    ));
+    for (k, rate) in &m.by_kind {
+        out.push_str(&format!("  {:<16} {}\n", k, pct(rate)));
+    }
+    for (k, rate) in &m.by_split {
+        out.push_str(&format!("  split {:<10} {}\n", k, pct(rate)));
+    }
+    out.push_str(&format!(
+        "outcomes           {} confusions, {} missed calls, {} false calls, {} errors (of {})\n",
+        m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
+    ));
+    if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
+        out.push_str(&format!(
+            "every trial       {}  (pass^k)\nconsistent tasks  {}  (all trials agree)\n",
+            pct(all),
+            pct(cons)
+        ));
+    }
+    out.push_str(&errors_terminal(m));
+    out.push_str(&problems_terminal(m));
+    out.push_str(&format!(
+        "abstention         precision {}  recall {}\n",
+        pct(&m.abstention_precision),
+        pct(&m.abstention_recall)
+    ));
+    if let Some(r) = &m.retrieval {
+        for (k, rate) in &r.overall.recall {
+            out.push_str(&format!("recall@{k:<10} {}\n", pct(rate)));
+        }
+        out.push_str(&format!(
+            "MRR@10             {}\nnDCG@10            {}\n",
+            r.overall.mrr.show(),
+            r.overall.ndcg.show()
+        ));
+        out.push_str(&findability::terminal(m));
+    }
+    if m.args_valid.n > 0 {
+        out.push_str(&format!(
+            "arguments          valid {}  correct {}\n",
+            pct(&m.args_valid),
+            pct(&m.args_correct)
+        ));
+    }
+    out.push_str(&preconditions_terminal(m));
+    let a = &m.attribution;
+    out.push_str(&format!("failures           {}\n", a.sentence()));
+    for (id, said) in a.no_call_replies.iter().take(3) {
+        out.push_str(&format!(
+            "  said instead ({}): {}\n",
+            plain(id),
+            cell(&plain(said), 100).trim_end()
+        ));
+    }
+    out.push('\n');
+    out.push_str(&per_tool_table(&r.model, m, Style::Terminal));
+    out.push_str(&confused_terminal(m));
+    out
 }
 
-/// [`markdown`] without its heading, to nest in another report (the PR comment).
-pub fn markdown_body(run: &RunFile) -> String {
-    let mut out = format!("\n{}\n", escape_cell(&header(run)));
-    if let Some(r) = &run.reused {
-        out.push_str(&format!("\n> {}\n", escape_cell(&r.sentence())));
+/// How a model was run: what served it, why it stopped, the description probe, notes, the
+/// cost estimate and usage.
+fn info_terminal(info: &crate::record::run::ModelInfo) -> String {
+    let mut out = String::new();
+    if !info.served_by.is_empty() {
+        out.push_str(&format!(
+            "served by          {}\n",
+            info.served_by.join(", ")
+        ));
     }
-    for r in &run.results {
-        let m = &r.metrics;
-        out.push_str(&format!("\n### {}\n\n", code(&r.model)));
-        if let Some(info) = run.models.iter().find(|i| i.spec == r.model) {
-            if !info.served_by.is_empty() {
-                out.push_str(&format!(
-                    "Served by {}.\n\n",
-                    escape_cell(&info.served_by.join(", "))
-                ));
-            }
-            if let Some(l) = stopped_line(info) {
-                out.push_str(&format!("**{}**\n\n", escape_cell(&l)));
-            }
-            if let Some(l) = probe_line(info) {
-                out.push_str(&format!("**{}**\n\n", escape_cell(&l)));
-            }
-            for n in &info.notes {
-                out.push_str(&format!("> note: {}\n\n", escape_cell(n)));
-            }
-            if let Some(e) = &info.estimate {
-                out.push_str(&format!(
-                    "Estimated before the run: {}.\n\n",
-                    estimate_line(e)
-                ));
-            }
-            if let Some(u) = &info.usage {
-                out.push_str(&format!("Usage: {}.\n\n", usage_line(u)));
-            }
-        }
-        out.push_str("| metric | value |\n|---|---|\n");
-        out.push_str(&format!(
-            "| **{}** | **{}** |\n",
-            crate::record::metric::name(&r.model),
-            pct(&m.accuracy)
-        ));
-        for (k, rate) in &m.by_kind {
-            out.push_str(&format!("| {k} | {} |\n", pct(rate)));
-        }
-        for (k, rate) in &m.by_split {
-            out.push_str(&format!("| split {k} | {} |\n", pct(rate)));
-        }
-        out.push_str(&format!(
-            "| confusions / missed / false calls / errors | {} / {} / {} / {} (of {}) |\n",
-            m.confusions, m.missed_calls, m.false_calls, m.errors, m.n
-        ));
-        out.push_str(&format!(
-            "| abstention precision | {} |\n| abstention recall | {} |\n{}",
-            pct(&m.abstention_precision),
-            pct(&m.abstention_recall),
-            m.retrieval
-                .as_ref()
-                .map(|r| {
-                    let mut rows: String = r
-                        .overall
-                        .recall
-                        .iter()
-                        .map(|(k, rate)| format!("| recall@{k} | {} |\n", pct(rate)))
-                        .collect();
-                    rows.push_str(&format!(
-                        "| MRR@10 | {} |\n| nDCG@10 | {} |\n",
-                        r.overall.mrr.show(),
-                        r.overall.ndcg.show()
-                    ));
-                    rows
-                })
-                .unwrap_or_default()
-        ));
-        if m.args_valid.n > 0 {
-            out.push_str(&format!(
-                "| arguments valid | {} |\n| arguments correct | {} |\n",
-                pct(&m.args_valid),
-                pct(&m.args_correct)
-            ));
-        }
-        if let (Some(all), Some(cons)) = (&m.pass_all, &m.consistency) {
-            out.push_str(&format!(
-                "\nSolved in every trial (pass^k): {} · tasks whose trials all agree: {}. Intervals count tasks, not trials.\n",
-                pct(all),
-                pct(cons)
-            ));
-        }
-        let a = &m.attribution;
-        // Its own paragraph: a table row here would join whichever table came last.
-        out.push_str(&format!("\n**Failures by cause:** {}\n", a.sentence()));
-        out.push_str(&errors_markdown(m));
-        out.push_str(&problems_markdown(m));
-        out.push('\n');
-        out.push_str(&per_tool_table(&r.model, m, Style::Markdown));
-        out.push_str(&findability::markdown(m));
-        if !m.preconditions.is_empty() {
-            out.push_str("\n**Observed preconditions** (tool called before the intended one)\n\n| before | intended | trials | declared |\n|---|---|---|---|\n");
-            for p in m.preconditions.iter().take(sections::SHOWN_MARKDOWN) {
-                out.push_str(&format!(
-                    "| {} | {} | {} | {} |\n",
-                    code(&p.before),
-                    code(&p.tool),
-                    pct(&p.rate),
-                    if p.declared {
-                        "yes"
-                    } else if p.undeclared {
-                        "**no — undeclared**"
-                    } else {
-                        "no"
-                    }
-                ));
-            }
-            if m.preconditions.len() > sections::SHOWN_MARKDOWN {
-                out.push_str(&format!(
-                    "\n…and {} more (every one is in run.json).\n",
-                    m.preconditions.len() - sections::SHOWN_MARKDOWN
-                ));
-            }
-        }
-        if !m.most_confused.is_empty() {
-            out.push_str("\n**Most confused** (expected → called)\n\n");
-            for p in &m.most_confused {
-                let ex: Vec<String> = p
-                    .examples
-                    .iter()
-                    .take(2)
-                    .map(|(id, q)| format!("{} “{}”", code(id), escape_cell(q)))
-                    .collect();
-                out.push_str(&format!(
-                    "- {}× {} → {}: {}\n",
-                    p.count,
-                    code(&p.expected),
-                    code(&p.called),
-                    ex.join("; ")
-                ));
-            }
-        }
-        out.push_str("\n<details><summary>Confusion matrix</summary>\n\n");
-        out.push_str(&matrix_markdown(m));
-        out.push_str("\n</details>\n");
+    if let Some(l) = stopped_line(info) {
+        out.push_str(&format!("stopped            {}\n", plain(&l)));
     }
-    out.push_str(&crate::report::belt::section(run, Style::Markdown));
-    out.push_str(&format!(
-        "\n<sub>{}</sub>\n",
-        escape_cell(&legend(run).join(" "))
-    ));
-    if let Some(g) = &run.gate {
+    if let Some(l) = probe_line(info) {
+        out.push_str(&format!("probe              {}\n", plain(&l)));
+    }
+    for n in &info.notes {
+        out.push_str(&format!("note               {}\n", plain(n)));
+    }
+    if let Some(e) = &info.estimate {
+        out.push_str(&format!("estimated          {}\n", estimate_line(e)));
+    }
+    if let Some(u) = &info.usage {
+        out.push_str(&format!("usage              {}\n", usage_line(u)));
+    }
+    out
+}
+
+/// Tools called before the intended one (the first few; every one is in run.json).
+fn preconditions_terminal(m: &crate::score::Metrics) -> String {
+    let mut out = String::new();
+    if m.preconditions.len() > sections::SHOWN_TERMINAL {
         out.push_str(&format!(
-            "\n**Gate:** {}\n",
-            if g.passed {
-                "passed ✅".to_string()
-            } else {
+            "precondition       {} observed; the first {} follow (every one is in run.json)\n",
+            m.preconditions.len(),
+            sections::SHOWN_TERMINAL
+        ));
+    }
+    for p in m.preconditions.iter().take(sections::SHOWN_TERMINAL) {
+        out.push_str(&format!(
+            "precondition       {} before {}: {} of {} trials{}\n",
+            plain(&p.before),
+            plain(&p.tool),
+            p.rate.k,
+            p.rate.n,
+            if p.undeclared {
                 format!(
-                    "failed ❌ — {}",
-                    crate::report::markdown::message(&g.reasons.join("; "))
+                    " — UNDECLARED (the description of {} never mentions {})",
+                    plain(&p.tool),
+                    plain(&p.before)
                 )
+            } else {
+                String::new()
             }
         ));
+    }
+    out
+}
+
+/// The most-confused pairs, with two example requests each.
+fn confused_terminal(m: &crate::score::Metrics) -> String {
+    let mut out = String::new();
+    if !m.most_confused.is_empty() {
+        out.push_str("\nmost confused (expected → called):\n");
+        for p in &m.most_confused {
+            out.push_str(&format!(
+                "  {:>3}×  {} → {}\n",
+                p.count,
+                plain(&p.expected),
+                plain(&p.called)
+            ));
+            for (id, req) in p.examples.iter().take(2) {
+                let (id, req) = (plain(id), plain(req));
+                out.push_str(&format!("        {id}: {}\n", cell(&req, 100).trim_end()));
+            }
+        }
     }
     out
 }
