@@ -1,6 +1,7 @@
 //! The tasks stage: labelled requests (JSONL), their validation, and their generation from a
 //! catalog (seeded schema sampler + offline templates).
 
+pub mod args;
 pub mod echo;
 pub mod leak;
 pub mod quality;

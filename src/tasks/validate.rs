@@ -12,6 +12,7 @@ use crate::catalog::Catalog;
 use crate::lint::Severity;
 use crate::text;
 
+pub use super::args::ArgChecker;
 use super::leak::LeakIndex;
 pub use super::leak::leaks;
 
@@ -22,63 +23,6 @@ pub struct Problem {
     pub id: Option<String>,
     pub severity: Severity,
     pub message: String,
-}
-
-/// Compiled input-schema validators, one per tool, built on first use.
-pub struct ArgChecker<'a> {
-    catalog: &'a Catalog,
-    cache: HashMap<String, Result<jsonschema::Validator, String>>,
-}
-
-impl<'a> ArgChecker<'a> {
-    pub fn new(catalog: &'a Catalog) -> Self {
-        ArgChecker {
-            catalog,
-            cache: HashMap::new(),
-        }
-    }
-
-    /// `Ok(())` when `args` satisfy `tool`'s input schema; `Err(reasons)` otherwise. A schema
-    /// that cannot be compiled yields `Err` with that reason.
-    pub fn check(&mut self, tool: &str, args: &Value) -> Result<(), Vec<String>> {
-        let catalog = self.catalog;
-        // Compiled validators are kept for a few tools at a time (requests come grouped by
-        // tool): at 10,000 tools, keeping every one held tens of megabytes.
-        if self.cache.len() >= 64 && !self.cache.contains_key(tool) {
-            self.cache.clear();
-        }
-        let entry = self.cache.entry(tool.to_string()).or_insert_with(|| {
-            let schema = catalog
-                .tool(tool)
-                .and_then(|t| t.input_schema())
-                .cloned()
-                .unwrap_or(Value::Bool(true));
-            jsonschema::validator_for(&schema)
-                .map_err(|e| format!("its input schema does not compile: {e}"))
-        });
-        match entry {
-            Err(e) => Err(vec![e.clone()]),
-            Ok(v) => {
-                let errors: Vec<String> = v
-                    .iter_errors(args)
-                    .take(5)
-                    .map(|e| {
-                        let at = e.instance_path().to_string();
-                        if at.is_empty() {
-                            e.to_string()
-                        } else {
-                            format!("{at}: {e}")
-                        }
-                    })
-                    .collect();
-                if errors.is_empty() {
-                    Ok(())
-                } else {
-                    Err(errors)
-                }
-            }
-        }
-    }
 }
 
 /// The request with case, punctuation and numbers folded away, for near-duplicate detection.
@@ -97,169 +41,43 @@ pub fn validate<'t>(
     malformed: &[(usize, String)],
     min_per_tool: usize,
 ) -> Vec<Problem> {
-    let mut out: Vec<Problem> = malformed
-        .iter()
-        .map(|(line, e)| Problem {
-            line: *line,
-            id: None,
-            severity: Severity::Error,
-            message: format!("malformed task: {e}"),
-        })
-        .collect();
-    let mut push = |line: usize, id: &str, severity, message: String| {
-        out.push(Problem {
-            line,
-            id: Some(id.to_string()),
-            severity,
-            message,
-        })
+    let mut v = Validator {
+        catalog,
+        checker: ArgChecker::new(catalog),
+        // Which tools a request names, found without trying every tool on every request.
+        leak_index: LeakIndex::new(catalog.tools.iter().map(|t| t.name())),
+        solve_index: super::solvable::SolveIndex::new(catalog),
+        ids: HashMap::new(),
+        exact: HashMap::new(),
+        near: HashMap::new(),
+        per_tool: catalog.tools.iter().map(|t| (t.name(), 0)).collect(),
+        out: malformed
+            .iter()
+            .map(|(line, e)| Problem {
+                line: *line,
+                id: None,
+                severity: Severity::Error,
+                message: format!("malformed task: {e}"),
+            })
+            .collect(),
     };
-    let mut checker = ArgChecker::new(catalog);
-    // Which tools a request names, found without trying every tool on every request.
-    let leak_index = LeakIndex::new(catalog.tools.iter().map(|t| t.name()));
-    let solve_index = super::solvable::SolveIndex::new(catalog);
-    let mut ids: HashMap<&str, usize> = HashMap::new();
-    let mut exact: HashMap<String, usize> = HashMap::new();
-    let mut near: HashMap<String, usize> = HashMap::new();
-    let mut per_tool: BTreeMap<&str, usize> = catalog.tools.iter().map(|t| (t.name(), 0)).collect();
     for (line, task) in tasks {
-        let id = task.id.as_str();
-        if let Some(first) = ids.insert(id, line) {
-            push(
-                line,
-                id,
-                Severity::Error,
-                format!("id `{id}` is already used on line {first}"),
-            );
-        }
-        let norm = task.request.trim().to_lowercase();
-        if let Some(first) = exact.get(&norm) {
-            push(
-                line,
-                id,
-                Severity::Error,
-                format!("exact duplicate of the request on line {first}"),
-            );
-        } else {
-            exact.insert(norm, line);
-            let s = shape(&task.request);
-            match near.get(&s) {
-                Some(first) => push(
-                    line,
-                    id,
-                    Severity::Warning,
-                    format!(
-                        "near duplicate of the request on line {first} (same words, other numbers or order)"
-                    ),
-                ),
-                None => {
-                    near.insert(s, line);
-                }
-            }
-        }
-        for i in leak_index.leaked(&task.request) {
-            let t = &catalog.tools[i];
-            let own = task.expected_tool() == Some(t.name());
-            push(
-                line,
-                id,
-                if own {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                },
-                format!(
-                    "the request names {} tool `{}` (label leakage: a model can match the name instead of the meaning)",
-                    if own { "its own" } else { "the" },
-                    t.name()
-                ),
-            );
-        }
+        v.unique(line, task);
+        v.leaks(line, task);
         for w in &task.warnings {
-            push(
+            v.push(
                 line,
-                id,
+                task,
                 Severity::Warning,
                 format!("the task carries a warning from its writer: {w}"),
             );
         }
-        if let Some(lure) = &task.lure {
-            if catalog.tool(lure).is_none() {
-                push(
-                    line,
-                    id,
-                    Severity::Error,
-                    format!("lure `{lure}` is not a tool of this catalog"),
-                );
-            }
-            if task.kind != Kind::NearMiss {
-                push(
-                    line,
-                    id,
-                    Severity::Warning,
-                    format!("a {} task has a lure", task.kind.as_str()),
-                );
-            }
-        } else if task.kind == Kind::NearMiss {
-            push(
-                line,
-                id,
-                Severity::Warning,
-                "a near_miss task has no `lure`".into(),
-            );
-        }
-        let Some(exp) = &task.expected else { continue };
-        for name in std::iter::once(&exp.tool).chain(&exp.acceptable) {
-            if catalog.tool(name).is_none() {
-                push(
-                    line,
-                    id,
-                    Severity::Error,
-                    format!("expected tool `{name}` is not a tool of this catalog"),
-                );
-            }
-        }
-        let Some(tool) = catalog.tool(&exp.tool) else {
-            continue;
-        };
-        let named = leak_index
-            .leaked(&task.request)
-            .iter()
-            .any(|&i| catalog.tools[i].name() == tool.name());
-        if !named && let Some(why) = super::echo::echo_of(&task.request, tool) {
-            push(
-                line,
-                id,
-                Severity::Warning,
-                format!(
-                    "the request echoes `{}`: {why} (a router can match the words instead of the meaning; say what the user wants in their own words)",
-                    tool.name()
-                ),
-            );
-        }
-        if !named && let Some(why) = solve_index.check(catalog, &task.request, tool.name()) {
-            push(line, id, Severity::Warning, why);
-        }
-        if let Some(n) = per_tool.get_mut(tool.name()) {
-            *n += 1;
-        }
-        if let Some(args) = &exp.arguments
-            && let Err(errs) = checker.check(tool.name(), &Value::Object(args.clone()))
-        {
-            push(
-                line,
-                id,
-                Severity::Error,
-                format!(
-                    "expected arguments are not valid for `{}`: {}",
-                    tool.name(),
-                    errs.join("; ")
-                ),
-            );
-        }
+        v.lure(line, task);
+        v.expected(line, task);
     }
+    let mut out = v.out;
     if min_per_tool > 0 {
-        for (tool, n) in per_tool {
+        for (tool, n) in v.per_tool {
             if n < min_per_tool {
                 out.push(Problem {
                     line: 0,
@@ -274,6 +92,148 @@ pub fn validate<'t>(
     }
     out.sort_by_key(|p| p.line);
     out
+}
+
+/// The checks of one task file, with what they have seen so far.
+struct Validator<'c, 't> {
+    catalog: &'c Catalog,
+    checker: ArgChecker<'c>,
+    leak_index: LeakIndex<'c>,
+    solve_index: super::solvable::SolveIndex,
+    /// Task id → the line it was first used on.
+    ids: HashMap<&'t str, usize>,
+    /// Normalised request → its first line.
+    exact: HashMap<String, usize>,
+    /// Request's words without numbers, sorted → its first line.
+    near: HashMap<String, usize>,
+    /// Tasks expecting each tool.
+    per_tool: BTreeMap<&'c str, usize>,
+    out: Vec<Problem>,
+}
+
+impl<'t> Validator<'_, 't> {
+    fn push(&mut self, line: usize, task: &Task, severity: Severity, message: String) {
+        self.out.push(Problem {
+            line,
+            id: Some(task.id.clone()),
+            severity,
+            message,
+        });
+    }
+
+    /// A repeated id, an exact duplicate request, or a near one (same words, other numbers or
+    /// order).
+    fn unique(&mut self, line: usize, task: &'t Task) {
+        let id = task.id.as_str();
+        if let Some(first) = self.ids.insert(id, line) {
+            let message = format!("id `{id}` is already used on line {first}");
+            self.push(line, task, Severity::Error, message);
+        }
+        let norm = task.request.trim().to_lowercase();
+        if let Some(first) = self.exact.get(&norm) {
+            let message = format!("exact duplicate of the request on line {first}");
+            self.push(line, task, Severity::Error, message);
+            return;
+        }
+        self.exact.insert(norm, line);
+        let s = shape(&task.request);
+        match self.near.get(&s) {
+            Some(first) => {
+                let message = format!(
+                    "near duplicate of the request on line {first} (same words, other numbers or order)"
+                );
+                self.push(line, task, Severity::Warning, message);
+            }
+            None => {
+                self.near.insert(s, line);
+            }
+        }
+    }
+
+    /// A request that names a tool (its own: an error; another: a warning).
+    fn leaks(&mut self, line: usize, task: &Task) {
+        for i in self.leak_index.leaked(&task.request) {
+            let t = &self.catalog.tools[i];
+            let own = task.expected_tool() == Some(t.name());
+            let message = format!(
+                "the request names {} tool `{}` (label leakage: a model can match the name instead of the meaning)",
+                if own { "its own" } else { "the" },
+                t.name()
+            );
+            let severity = if own {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            self.push(line, task, severity, message);
+        }
+    }
+
+    /// A lure that is not a tool, a lure on a task that is not a near miss, a near miss
+    /// without one.
+    fn lure(&mut self, line: usize, task: &Task) {
+        let Some(lure) = &task.lure else {
+            if task.kind == Kind::NearMiss {
+                let message = "a near_miss task has no `lure`".into();
+                self.push(line, task, Severity::Warning, message);
+            }
+            return;
+        };
+        if self.catalog.tool(lure).is_none() {
+            let message = format!("lure `{lure}` is not a tool of this catalog");
+            self.push(line, task, Severity::Error, message);
+        }
+        if task.kind != Kind::NearMiss {
+            let message = format!("a {} task has a lure", task.kind.as_str());
+            self.push(line, task, Severity::Warning, message);
+        }
+    }
+
+    /// The expectation: tools of this catalog, a request that neither echoes the tool's
+    /// description nor is unsolvable from it, and arguments the tool's schema accepts.
+    fn expected(&mut self, line: usize, task: &Task) {
+        let Some(exp) = &task.expected else { return };
+        for name in std::iter::once(&exp.tool).chain(&exp.acceptable) {
+            if self.catalog.tool(name).is_none() {
+                let message = format!("expected tool `{name}` is not a tool of this catalog");
+                self.push(line, task, Severity::Error, message);
+            }
+        }
+        let catalog = self.catalog;
+        let Some(tool) = catalog.tool(&exp.tool) else {
+            return;
+        };
+        let named = self
+            .leak_index
+            .leaked(&task.request)
+            .iter()
+            .any(|&i| catalog.tools[i].name() == tool.name());
+        if !named && let Some(why) = super::echo::echo_of(&task.request, tool) {
+            let message = format!(
+                "the request echoes `{}`: {why} (a router can match the words instead of the meaning; say what the user wants in their own words)",
+                tool.name()
+            );
+            self.push(line, task, Severity::Warning, message);
+        }
+        if !named && let Some(why) = self.solve_index.check(catalog, &task.request, tool.name()) {
+            self.push(line, task, Severity::Warning, why);
+        }
+        if let Some(n) = self.per_tool.get_mut(tool.name()) {
+            *n += 1;
+        }
+        if let Some(args) = &exp.arguments
+            && let Err(errs) = self
+                .checker
+                .check(tool.name(), &Value::Object(args.clone()))
+        {
+            let message = format!(
+                "expected arguments are not valid for `{}`: {}",
+                tool.name(),
+                errs.join("; ")
+            );
+            self.push(line, task, Severity::Error, message);
+        }
+    }
 }
 
 #[cfg(test)]

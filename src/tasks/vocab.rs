@@ -237,6 +237,13 @@ pub fn string_for<R: Rng>(rng: &mut R, name: &str) -> String {
         )
         .to_string();
     }
+    worded(rng, &has)
+}
+
+/// A realistic string for the kinds of property `string_for` did not place by name: phone,
+/// currency, language, title, query, tag, status, priority, repository, branch, colour,
+/// free text, room; else two words.
+fn worded<R: Rng>(rng: &mut R, has: &dyn Fn(&[&str]) -> bool) -> String {
     if has(&["phone", "mobile"]) {
         return format!(
             "+351 91{} {:03} {:03}",

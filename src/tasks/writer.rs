@@ -71,6 +71,14 @@ pub async fn generate(
     let listing = catalog_listing(catalog);
     let sibling = super::template::most_similar_siblings(catalog);
     let solve = super::solvable::SolveIndex::new(catalog);
+    let w = Writer {
+        writer,
+        catalog,
+        listing: &listing,
+        solve: &solve,
+        spec,
+        opts,
+    };
     let mut tasks = Vec::new();
     let mut unsampleable = Vec::new();
     let mut rejected: Vec<(String, String)> = Vec::new();
@@ -125,56 +133,7 @@ pub async fn generate(
                 let ld = catalog.tool(l).and_then(|t| t.description()).unwrap_or("");
                 prompt.push_str(&format!(" Use wording that could make someone think of a different tool (\"{ld}\"), while the request still clearly needs the first one."));
             }
-            let mut warnings = Vec::new();
-            let mut request = None;
-            for attempt in 0..=MAX_REWRITES {
-                let text = match writer
-                    .complete(WRITER_SYSTEM, &prompt, n as u32 * 10 + attempt)
-                    .await
-                {
-                    Ok(t) => clean(&t),
-                    Err(e) => {
-                        warnings = vec![format!("the writer failed: {e}")];
-                        break;
-                    }
-                };
-                let mut problems = Vec::new();
-                if let Some(why) = super::quality::echoed(&text, &prompt) {
-                    problems.push(format!("echo: {why}"));
-                }
-                if let Some(why) = super::echo::echo_of(&text, tool) {
-                    problems.push(format!("echo: {why}"));
-                }
-                let missing = super::quality::missing_values(&text, &args);
-                if !missing.is_empty() {
-                    problems.push(format!(
-                        "unsolvable: the request omits {}",
-                        missing.join(", ")
-                    ));
-                }
-                // Kept as a warning for the reviewer when no rewrite mends it.
-                if let Some(why) = solve.check(catalog, &text, tool.name()) {
-                    problems.push(format!("label: {why}"));
-                }
-                if let Some(t) = catalog.tools.iter().find(|t| leaks(&text, t.name())) {
-                    problems.push(format!("the request names `{}`", t.name()));
-                }
-                match judge(writer, catalog, &listing, &text).await {
-                    Ok(Some(routed)) if routed == tool.name() => {}
-                    Ok(routed) => problems.push(format!(
-                        "the judge routed it to {}",
-                        routed
-                            .map(|r| format!("`{r}`"))
-                            .unwrap_or_else(|| "no tool".into())
-                    )),
-                    Err(e) => problems.push(format!("the judge failed: {e}")),
-                }
-                warnings = problems;
-                request = Some(text);
-                if warnings.is_empty() {
-                    break;
-                }
-            }
+            let (request, warnings) = w.write(tool, &args, &prompt, n as u32).await;
             let Some(request) = request else { continue };
             let id = format!("{}-{}{}", tool.name(), if near { "n" } else { "d" }, n + 1);
             // Echoes and unsolvable requests are not tasks, however many rewrites it took.
@@ -213,37 +172,7 @@ pub async fn generate(
     bar.set_position(done);
     if opts.no_tool > 0 {
         bar.set_message("no-tool requests");
-        let prompt = format!(
-            "An assistant has only these tools:\n{listing}\n\nWrite {} different requests a user might type that none of these tools can serve (everyday questions, other domains). One per line, no numbering.",
-            opts.no_tool
-        );
-        if let Ok(text) = writer.complete(WRITER_SYSTEM, &prompt, 0).await {
-            for (n, line) in text
-                .lines()
-                .map(clean)
-                .filter(|l| !l.is_empty())
-                .take(opts.no_tool)
-                .enumerate()
-            {
-                let mut warnings = Vec::new();
-                if let Ok(Some(routed)) = judge(writer, catalog, &listing, &line).await {
-                    warnings.push(format!("the judge routed it to `{routed}`"));
-                }
-                let id = format!("no-tool-{}", n + 1);
-                tasks.push(Task {
-                    split: split_for(&id),
-                    id,
-                    request: line,
-                    kind: Kind::NoTool,
-                    expected: None,
-                    lure: None,
-                    source: format!("llm:{spec}"),
-                    review: Some(crate::tasks::task::Review::Pending),
-                    seed: Some(opts.seed),
-                    warnings,
-                });
-            }
-        }
+        tasks.extend(w.no_tool_tasks(&split_for).await);
     }
     bar.finish_and_clear();
     // Never a suite `validate` rejects (an exact duplicate, a reused id, a leaked name).
@@ -254,5 +183,133 @@ pub async fn generate(
         unsampleable,
         unphrased: vec![],
         rejected,
+    }
+}
+
+/// What writing a request needs: the writer (and judge) model, the catalog and its listing,
+/// the solvability index, the spec and the options.
+struct Writer<'a> {
+    writer: &'a LlmModel,
+    catalog: &'a Catalog,
+    listing: &'a str,
+    solve: &'a super::solvable::SolveIndex,
+    spec: &'a str,
+    opts: &'a GenerateOptions,
+}
+
+impl Writer<'_> {
+    /// A request for `tool` with `args`, rewritten up to [`MAX_REWRITES`] times while it has
+    /// problems; the problems left (or why the writer failed).
+    async fn write(
+        &self,
+        tool: &crate::catalog::Tool,
+        args: &serde_json::Map<String, Value>,
+        prompt: &str,
+        n: u32,
+    ) -> (Option<String>, Vec<String>) {
+        let mut warnings = Vec::new();
+        let mut request = None;
+        for attempt in 0..=MAX_REWRITES {
+            let text = match self
+                .writer
+                .complete(WRITER_SYSTEM, prompt, n * 10 + attempt)
+                .await
+            {
+                Ok(t) => clean(&t),
+                Err(e) => {
+                    warnings = vec![format!("the writer failed: {e}")];
+                    break;
+                }
+            };
+            warnings = self.problems(tool, args, prompt, &text).await;
+            request = Some(text);
+            if warnings.is_empty() {
+                break;
+            }
+        }
+        (request, warnings)
+    }
+
+    /// What is wrong with `text` as a request for `tool`: it echoes the prompt or the
+    /// description, omits a value, cannot be solved from the definitions, names a tool, or
+    /// the judge routes it elsewhere.
+    async fn problems(
+        &self,
+        tool: &crate::catalog::Tool,
+        args: &serde_json::Map<String, Value>,
+        prompt: &str,
+        text: &str,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        if let Some(why) = super::quality::echoed(text, prompt) {
+            problems.push(format!("echo: {why}"));
+        }
+        if let Some(why) = super::echo::echo_of(text, tool) {
+            problems.push(format!("echo: {why}"));
+        }
+        let missing = super::quality::missing_values(text, args);
+        if !missing.is_empty() {
+            problems.push(format!(
+                "unsolvable: the request omits {}",
+                missing.join(", ")
+            ));
+        }
+        // Kept as a warning for the reviewer when no rewrite mends it.
+        if let Some(why) = self.solve.check(self.catalog, text, tool.name()) {
+            problems.push(format!("label: {why}"));
+        }
+        if let Some(t) = self.catalog.tools.iter().find(|t| leaks(text, t.name())) {
+            problems.push(format!("the request names `{}`", t.name()));
+        }
+        match judge(self.writer, self.catalog, self.listing, text).await {
+            Ok(Some(routed)) if routed == tool.name() => {}
+            Ok(routed) => problems.push(format!(
+                "the judge routed it to {}",
+                routed
+                    .map(|r| format!("`{r}`"))
+                    .unwrap_or_else(|| "no tool".into())
+            )),
+            Err(e) => problems.push(format!("the judge failed: {e}")),
+        }
+        problems
+    }
+
+    /// Requests no tool of the catalog serves, written in one reply.
+    async fn no_tool_tasks(&self, split_for: &impl Fn(&str) -> Split) -> Vec<Task> {
+        let mut tasks = Vec::new();
+        let prompt = format!(
+            "An assistant has only these tools:\n{}\n\nWrite {} different requests a user might type that none of these tools can serve (everyday questions, other domains). One per line, no numbering.",
+            self.listing, self.opts.no_tool
+        );
+        if let Ok(text) = self.writer.complete(WRITER_SYSTEM, &prompt, 0).await {
+            for (n, line) in text
+                .lines()
+                .map(clean)
+                .filter(|l| !l.is_empty())
+                .take(self.opts.no_tool)
+                .enumerate()
+            {
+                let mut warnings = Vec::new();
+                if let Ok(Some(routed)) =
+                    judge(self.writer, self.catalog, self.listing, &line).await
+                {
+                    warnings.push(format!("the judge routed it to `{routed}`"));
+                }
+                let id = format!("no-tool-{}", n + 1);
+                tasks.push(Task {
+                    split: split_for(&id),
+                    id,
+                    request: line,
+                    kind: Kind::NoTool,
+                    expected: None,
+                    lure: None,
+                    source: format!("llm:{}", self.spec),
+                    review: Some(crate::tasks::task::Review::Pending),
+                    seed: Some(self.opts.seed),
+                    warnings,
+                });
+            }
+        }
+        tasks
     }
 }

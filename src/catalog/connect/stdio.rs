@@ -120,15 +120,9 @@ async fn exited(rx: &mut ExitWatch, within: Duration) -> Option<std::process::Ex
     }
 }
 
-pub(super) async fn connect_stdio<V: Visit>(
-    spec: &ServerSpec,
-    program: &str,
-    args: &[String],
-    opts: &ConnectOptions,
-    lifecycle: Lifecycle,
-    visit: &V,
-) -> anyhow::Result<(Catalog, V::Out)> {
-    let shown = spec.display();
+/// The command that starts the server: its credentials stripped (those passed with
+/// `--pass-env` given back), in its folder, in a session of its own.
+fn command(program: &str, args: &[String], opts: &ConnectOptions) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(program);
     cmd.args(args)
         .stdin(Stdio::piped())
@@ -159,6 +153,44 @@ pub(super) async fn connect_stdio<V: Visit>(
             Ok(())
         });
     }
+    cmd
+}
+
+/// Why the server could not be started: a permission denied names the file and the uid (and
+/// the sandbox's hint); anything else asks whether the program is installed.
+fn spawn_error(
+    e: &std::io::Error,
+    program: &str,
+    opts: &ConnectOptions,
+    sandbox: &crate::sandbox::Prepared,
+    shown: &str,
+) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::PermissionDenied {
+        // Name the file and the uid: "on PATH" is not the question here.
+        let found = crate::sandbox::resolve_program(program, opts.cwd.as_deref());
+        let what = found.map_or_else(|| format!("`{program}`"), |p| p.display().to_string());
+        let who = sandbox
+            .uid
+            .map_or_else(|| "toolgate's uid".to_string(), |u| format!("uid {u}"));
+        anyhow!(
+            "could not start the server `{shown}`: permission denied: {who} may not run {what} (the file, a folder on its way, or the sandbox's read rules keep it out).{}",
+            sandbox.failure_hint()
+        )
+    } else {
+        anyhow!("could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)")
+    }
+}
+
+pub(super) async fn connect_stdio<V: Visit>(
+    spec: &ServerSpec,
+    program: &str,
+    args: &[String],
+    opts: &ConnectOptions,
+    lifecycle: Lifecycle,
+    visit: &V,
+) -> anyhow::Result<(Catalog, V::Out)> {
+    let shown = spec.display();
+    let mut cmd = command(program, args, opts);
     // The sandbox's HOME and TMPDIR come before the config's `env` (which may set its own).
     let launch = crate::sandbox::Launch {
         program,
@@ -172,24 +204,7 @@ pub(super) async fn connect_stdio<V: Visit>(
     crate::sandbox::reaper::server_spawning();
     let spawned = cmd.spawn();
     crate::sandbox::reaper::server_started(spawned.as_ref().ok().and_then(|c| c.id()));
-    let mut child = spawned.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::PermissionDenied {
-            // Name the file and the uid: "on PATH" is not the question here.
-            let found = crate::sandbox::resolve_program(program, opts.cwd.as_deref());
-            let what = found.map_or_else(|| format!("`{program}`"), |p| p.display().to_string());
-            let who = sandbox
-                .uid
-                .map_or_else(|| "toolgate's uid".to_string(), |u| format!("uid {u}"));
-            anyhow!(
-                "could not start the server `{shown}`: permission denied: {who} may not run {what} (the file, a folder on its way, or the sandbox's read rules keep it out).{}",
-                sandbox.failure_hint()
-            )
-        } else {
-            anyhow!(
-                "could not start the server `{shown}`: {e} (is `{program}` installed and on PATH?)"
-            )
-        }
-    })?;
+    let mut child = spawned.map_err(|e| spawn_error(&e, program, opts, &sandbox, &shown))?;
     // The server leads its own session and group (setsid): pgid = pid, recorded now, while the
     // pid is known (`Child::id` is None once the child was reaped).
     let pgid = child.id();

@@ -2,83 +2,11 @@
 //! stricter for each ordered setting, and every other key of `[ci]` and `[connect]` compared
 //! as "changes what the gate measures".
 
+use super::order::{
+    Order, higher, lower, rank_lint, rank_lock, rank_new, rank_sandbox, ranked, truer, unordered,
+};
 use crate::config::Config;
-use crate::record::gate::{LintFailOn, LockCheck};
 use crate::record::settings::{Applied, SettingChange};
-
-/// How a pull request's value compares with the base's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Order {
-    Same,
-    Stricter,
-    /// Looser, or unordered and different.
-    Looser,
-}
-
-/// Higher is stricter; unset is the weakest.
-fn higher<T: PartialOrd>(base: &Option<T>, head: &Option<T>) -> Order {
-    match (base, head) {
-        (a, b) if a == b => Order::Same,
-        (None, Some(_)) => Order::Stricter,
-        (Some(_), None) => Order::Looser,
-        (Some(a), Some(b)) if b > a => Order::Stricter,
-        _ => Order::Looser,
-    }
-}
-
-/// Lower is stricter; unset is `default`.
-fn lower(base: Option<f64>, head: Option<f64>, default: f64) -> Order {
-    let (a, b) = (base.unwrap_or(default), head.unwrap_or(default));
-    if a == b {
-        Order::Same
-    } else if b < a {
-        Order::Stricter
-    } else {
-        Order::Looser
-    }
-}
-
-/// `true` is stricter; unset is `default`.
-fn truer(base: Option<bool>, head: Option<bool>, default: bool) -> Order {
-    match (base.unwrap_or(default), head.unwrap_or(default)) {
-        (a, b) if a == b => Order::Same,
-        (false, true) => Order::Stricter,
-        _ => Order::Looser,
-    }
-}
-
-fn rank_lock(v: Option<LockCheck>) -> u8 {
-    match v.unwrap_or_default() {
-        LockCheck::Fail => 2,
-        LockCheck::Warn => 1,
-        LockCheck::Off => 0,
-    }
-}
-
-fn rank_lint(v: Option<LintFailOn>) -> u8 {
-    match v.unwrap_or_default() {
-        LintFailOn::Warning => 2,
-        LintFailOn::Error => 1,
-        LintFailOn::Never => 0,
-    }
-}
-
-/// `fail_on_new` unset is warning.
-fn rank_new(v: Option<LintFailOn>) -> u8 {
-    rank_lint(Some(v.unwrap_or(LintFailOn::Warning)))
-}
-
-fn ranked(a: u8, b: u8) -> Order {
-    match b.cmp(&a) {
-        std::cmp::Ordering::Equal => Order::Same,
-        std::cmp::Ordering::Greater => Order::Stricter,
-        std::cmp::Ordering::Less => Order::Looser,
-    }
-}
-
-fn unordered<T: PartialEq>(a: &T, b: &T) -> Order {
-    if a == b { Order::Same } else { Order::Looser }
-}
 
 /// One comparison of the pull request's settings with the base's: the settings the gate
 /// applies, and every difference.
@@ -375,15 +303,6 @@ fn every_other_key(
         let dir = eff.dir.clone();
         *eff = serde_json::from_value::<Config>(e).unwrap_or_else(|_| base.clone());
         eff.dir = dir;
-    }
-}
-
-fn rank_sandbox(v: Option<crate::sandbox::SandboxMode>) -> u8 {
-    use crate::sandbox::SandboxMode;
-    match v.unwrap_or_default() {
-        SandboxMode::Strict => 2,
-        SandboxMode::Standard => 1,
-        SandboxMode::Off => 0,
     }
 }
 

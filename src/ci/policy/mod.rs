@@ -15,6 +15,7 @@ mod compare;
 pub mod files;
 pub mod flags;
 pub mod git;
+mod order;
 
 pub use compare::review_settings;
 

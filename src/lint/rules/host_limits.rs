@@ -37,6 +37,7 @@
 //! key in the MCP client config it was read from with `--mcp-config`, else the server's own).
 
 use super::common::ticked;
+use crate::catalog::Tool;
 use crate::lint::hosts::{self, Host};
 use crate::lint::{Context, Finding, Rule, Scope, Severity, rule_doc};
 
@@ -88,6 +89,19 @@ fn check(cx: &Context, out: &mut Vec<Finding>) {
 }
 
 fn check_host(cx: &Context, h: &Host, server: &str, out: &mut Vec<Finding>) {
+    tool_count(cx, h, out);
+    let mut seen: std::collections::BTreeMap<String, &str> = Default::default();
+    for (i, tool) in cx.tools() {
+        description_length(cx, h, i, tool, out);
+        name_as_sent(cx, h, server, (i, tool), &mut seen, out);
+        name_characters(cx, h, server, i, tool, out);
+        schema_subset(cx, h, i, tool, out);
+    }
+    deferred(cx, h, out);
+}
+
+/// More tools than the host takes (or sends to its model).
+fn tool_count(cx: &Context, h: &Host, out: &mut Vec<Finding>) {
     let n = cx.catalog.tools.len();
     if let Some(l) = h.max_tools
         && n > l.value
@@ -114,160 +128,192 @@ fn check_host(cx: &Context, h: &Host, server: &str, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
-    let mut seen: std::collections::BTreeMap<String, &str> = Default::default();
-    for (i, tool) in cx.tools() {
-        let shown = h.exposed_name(server, tool.name());
-        if let Some(l) = h.max_description
-            && let Some(d) = tool.description()
-            && d.chars().count() > l.value
+}
+
+/// A description longer than the host's limit.
+fn description_length(cx: &Context, h: &Host, i: usize, tool: &Tool, out: &mut Vec<Finding>) {
+    if let Some(l) = h.max_description
+        && let Some(d) = tool.description()
+        && d.chars().count() > l.value
+    {
+        let mut f = cx.finding(
+            &RULE,
+            Some(i),
+            "/description",
+            format!(
+                "{}: the description has {} characters; the limit is {} ({})",
+                h.name,
+                d.chars().count(),
+                l.value,
+                l.source
+            ),
+            "Shorten the description: what the tool does, what it returns, when to use it.",
+        );
+        f.severity = Severity::Warning;
+        out.push(f);
+    }
+}
+
+/// The name as the model sees it: cut (or sanitised) into another tool's, cut at all, or over
+/// the host's length limit.
+fn name_as_sent<'t>(
+    cx: &Context,
+    h: &Host,
+    server: &str,
+    (i, tool): (usize, &'t Tool),
+    seen: &mut std::collections::BTreeMap<String, &'t str>,
+    out: &mut Vec<Finding>,
+) {
+    let shown = h.exposed_name(server, tool.name());
+    if h.truncates || h.sanitizes {
+        let cut = h.final_name(server, tool.name());
+        if let Some(other) = seen.insert(cut.clone(), tool.name())
+            && other != tool.name()
         {
+            out.push(cx.finding(
+                &RULE,
+                Some(i),
+                "/name",
+                format!(
+                    "{}: this tool and `{other}` both reach the model as `{cut}` (names are cut to {} characters: {}); one of them cannot be called",
+                    h.name,
+                    h.max_name.map_or(0, |l| l.value),
+                    h.max_name.map_or("", |l| l.source)
+                ),
+                "Make the names differ within their first characters, or shorten them.",
+            ));
+        } else if cut.chars().count() < shown.chars().count() {
+            let how = match h.cut {
+                hosts::Cut::Hash => {
+                    " (a hash where the end of the name was; the digits shown are illustrative)"
+                }
+                hosts::Cut::Middle => " (the middle replaced by `___`)",
+                hosts::Cut::Tail => "",
+            };
             let mut f = cx.finding(
                 &RULE,
                 Some(i),
-                "/description",
+                "/name",
                 format!(
-                    "{}: the description has {} characters; the limit is {} ({})",
+                    "{}: the model sees this tool as `{cut}`, cut from `{shown}`{how} ({})",
                     h.name,
-                    d.chars().count(),
-                    l.value,
-                    l.source
+                    h.max_name.map_or("", |l| l.source)
                 ),
-                "Shorten the description: what the tool does, what it returns, when to use it.",
+                "Shorten the tool's name, leaving room for the host's prefix and the server's name.",
             );
             f.severity = Severity::Warning;
             out.push(f);
         }
-        if h.truncates || h.sanitizes {
-            let cut = h.final_name(server, tool.name());
-            if let Some(other) = seen.insert(cut.clone(), tool.name())
-                && other != tool.name()
-            {
-                out.push(cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/name",
-                    format!(
-                        "{}: this tool and `{other}` both reach the model as `{cut}` (names are cut to {} characters: {}); one of them cannot be called",
-                        h.name,
-                        h.max_name.map_or(0, |l| l.value),
-                        h.max_name.map_or("", |l| l.source)
-                    ),
-                    "Make the names differ within their first characters, or shorten them.",
-                ));
-            } else if cut.chars().count() < shown.chars().count() {
-                let how = match h.cut {
-                    hosts::Cut::Hash => {
-                        " (a hash where the end of the name was; the digits shown are illustrative)"
-                    }
-                    hosts::Cut::Middle => " (the middle replaced by `___`)",
-                    hosts::Cut::Tail => "",
-                };
-                let mut f = cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/name",
-                    format!(
-                        "{}: the model sees this tool as `{cut}`, cut from `{shown}`{how} ({})",
-                        h.name,
-                        h.max_name.map_or("", |l| l.source)
-                    ),
-                    "Shorten the tool's name, leaving room for the host's prefix and the server's name.",
-                );
-                f.severity = Severity::Warning;
-                out.push(f);
-            }
-        } else if let Some(l) = h.max_name {
-            let len = shown.chars().count();
-            if len > l.value {
-                out.push(cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/name",
-                    format!(
-                        "{}: the model sees this tool as `{shown}` ({len} characters); the limit is {} ({})",
-                        h.name, l.value, l.source
-                    ),
-                    "Shorten the tool's name, leaving room for the host's prefix and the server's name.",
-                ));
-            }
-        }
-        if let Some(l) = h.name_chars {
-            let (said, ok) = l.value;
-            let bad: Vec<String> = tool
-                .name()
-                .chars()
-                .filter(|c| !ok(*c))
-                .map(|c| {
-                    if c.is_ascii_graphic() {
-                        c.to_string()
-                    } else {
-                        format!("U+{:04X}", c as u32)
-                    }
-                })
-                .collect();
-            if !bad.is_empty() {
-                let mut f = cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/name",
-                    if h.sanitizes {
-                        format!(
-                            "{}: the name uses {} outside {said}, which the host replaces with `_`: the model sees `{}` ({})",
-                            h.name,
-                            ticked(&bad),
-                            h.final_name(server, tool.name()),
-                            l.source
-                        )
-                    } else {
-                        format!(
-                            "{}: the name uses {} outside {said} ({})",
-                            h.name,
-                            ticked(&bad),
-                            l.source
-                        )
-                    },
-                    "Use only letters, digits, `_` and `-` in tool names.",
-                );
-                if h.sanitizes {
-                    f.severity = Severity::Warning;
-                }
-                out.push(f);
-            }
-        }
-        if let Some(l) = h.first_char {
-            let (said, ok) = l.value;
-            if tool.name().chars().next().is_some_and(|c| !ok(c)) {
-                out.push(cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/name",
-                    format!("{}: the name must start with {said} ({})", h.name, l.source),
-                    "Start the tool's name with a letter.",
-                ));
-            }
-        }
-        if let (Some(l), Some(schema)) = (h.schema, tool.input_schema()) {
-            let problems = hosts::schema_problems(l.value, schema, 6);
-            if !problems.is_empty() {
-                let mut f = cx.finding(
-                    &RULE,
-                    Some(i),
-                    "/inputSchema",
-                    format!(
-                        "{}: the input schema is outside the subset its API accepts: {} ({})",
-                        h.name,
-                        problems.join("; "),
-                        l.source
-                    ),
-                    "Write the schema in the host's subset (see the rule's docs), or do not target this host.",
-                );
-                // The host falls back (non-strict, or rewrites the schema): the tool still
-                // works, with weaker guarantees.
-                f.severity = Severity::Warning;
-                out.push(f);
-            }
+    } else if let Some(l) = h.max_name {
+        let len = shown.chars().count();
+        if len > l.value {
+            out.push(cx.finding(
+                &RULE,
+                Some(i),
+                "/name",
+                format!(
+                    "{}: the model sees this tool as `{shown}` ({len} characters); the limit is {} ({})",
+                    h.name, l.value, l.source
+                ),
+                "Shorten the tool's name, leaving room for the host's prefix and the server's name.",
+            ));
         }
     }
+}
+
+/// Characters the host does not allow in a name, or at its start.
+fn name_characters(
+    cx: &Context,
+    h: &Host,
+    server: &str,
+    i: usize,
+    tool: &Tool,
+    out: &mut Vec<Finding>,
+) {
+    if let Some(l) = h.name_chars {
+        let (said, ok) = l.value;
+        let bad: Vec<String> = tool
+            .name()
+            .chars()
+            .filter(|c| !ok(*c))
+            .map(|c| {
+                if c.is_ascii_graphic() {
+                    c.to_string()
+                } else {
+                    format!("U+{:04X}", c as u32)
+                }
+            })
+            .collect();
+        if !bad.is_empty() {
+            let mut f = cx.finding(
+                &RULE,
+                Some(i),
+                "/name",
+                if h.sanitizes {
+                    format!(
+                        "{}: the name uses {} outside {said}, which the host replaces with `_`: the model sees `{}` ({})",
+                        h.name,
+                        ticked(&bad),
+                        h.final_name(server, tool.name()),
+                        l.source
+                    )
+                } else {
+                    format!(
+                        "{}: the name uses {} outside {said} ({})",
+                        h.name,
+                        ticked(&bad),
+                        l.source
+                    )
+                },
+                "Use only letters, digits, `_` and `-` in tool names.",
+            );
+            if h.sanitizes {
+                f.severity = Severity::Warning;
+            }
+            out.push(f);
+        }
+    }
+    if let Some(l) = h.first_char {
+        let (said, ok) = l.value;
+        if tool.name().chars().next().is_some_and(|c| !ok(c)) {
+            out.push(cx.finding(
+                &RULE,
+                Some(i),
+                "/name",
+                format!("{}: the name must start with {said} ({})", h.name, l.source),
+                "Start the tool's name with a letter.",
+            ));
+        }
+    }
+}
+
+/// An input schema outside the subset the host's API accepts.
+fn schema_subset(cx: &Context, h: &Host, i: usize, tool: &Tool, out: &mut Vec<Finding>) {
+    if let (Some(l), Some(schema)) = (h.schema, tool.input_schema()) {
+        let problems = hosts::schema_problems(l.value, schema, 6);
+        if !problems.is_empty() {
+            let mut f = cx.finding(
+                &RULE,
+                Some(i),
+                "/inputSchema",
+                format!(
+                    "{}: the input schema is outside the subset its API accepts: {} ({})",
+                    h.name,
+                    problems.join("; "),
+                    l.source
+                ),
+                "Write the schema in the host's subset (see the rule's docs), or do not target this host.",
+            );
+            // The host falls back (non-strict, or rewrites the schema): the tool still
+            // works, with weaker guarantees.
+            f.severity = Severity::Warning;
+            out.push(f);
+        }
+    }
+}
+
+/// A host that defers tool schemas past a token count: the model finds tools by search.
+fn deferred(cx: &Context, h: &Host, out: &mut Vec<Finding>) {
     if let Some(l) = h.defer_tokens {
         let total = cx.total_tokens();
         if total > l.value {

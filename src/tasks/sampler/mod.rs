@@ -232,40 +232,7 @@ impl<R: Rng> Gen<'_, R> {
             return Ok(pool[self.below(pool.len())].clone());
         }
         if let Some(cond) = s.get("if") {
-            // Sample a value that satisfies `if` and `then` (so `then` applies and holds);
-            // failing that, one for `else`. The sample is validated afterwards either way.
-            let mut base = s.clone();
-            let then = base.remove("then");
-            let otherwise = base.remove("else");
-            base.remove("if");
-            let with = |extra: Vec<Value>| {
-                let mut b = base.clone();
-                let mut all = b
-                    .get("allOf")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                all.extend(extra);
-                b.insert("allOf".into(), Value::Array(all));
-                Value::Object(b)
-            };
-            let first = with(vec![cond.clone(), then.unwrap_or(Value::Bool(true))]);
-            // Half the samples try the `else` branch first: a value for `else` that does not
-            // meet `if` (one that does falls back to the `then` branch).
-            if let Some(o) = &otherwise
-                && self.below(2) == 0
-                && let Ok(v) = self.value(&with(vec![o.clone()]), name, depth + 1)
-                && !jsonschema::is_valid(cond, &v)
-            {
-                return Ok(v);
-            }
-            return match self.value(&first, name, depth + 1) {
-                Ok(v) => Ok(v),
-                Err(e) => match otherwise {
-                    Some(o) => self.value(&with(vec![o]), name, depth + 1),
-                    None => Err(e),
-                },
-            };
+            return self.conditional(s, cond, name, depth);
         }
         if s.contains_key("allOf") {
             let merged = self.merged(s)?;
@@ -273,34 +240,109 @@ impl<R: Rng> Gen<'_, R> {
         }
         for key in ["oneOf", "anyOf"] {
             if let Some(branches) = s.get(key).and_then(Value::as_array) {
-                if branches.is_empty() {
-                    return Err(format!("`{name}` has an empty {key}"));
-                }
-                let start = self.below(branches.len());
-                let mut last = String::new();
-                for i in 0..branches.len() {
-                    let b = &branches[(start + i) % branches.len()];
-                    // A null branch is taken one time in four, when it comes up first.
-                    if b.get("type").and_then(Value::as_str) == Some("null")
-                        && branches.len() > 1
-                        && !(i == 0 && self.below(4) == 0)
-                    {
-                        continue;
-                    }
-                    let mut merged = s.clone();
-                    merged.remove(key);
-                    if let Some(bo) = b.as_object() {
-                        merged.extend(bo.clone());
-                    }
-                    match self.value(&Value::Object(merged), name, depth + 1) {
-                        Ok(v) => return Ok(v),
-                        Err(e) => last = e,
-                    }
-                }
-                return Err(last);
+                return self.one_branch(s, key, branches, name, depth);
             }
         }
-        let ty = match s.get("type") {
+        let ty = self.type_of(s);
+        match ty.as_str() {
+            "object" => self.object(s, name, depth),
+            "array" => self.array(s, name, depth),
+            "string" => self.string(s, name),
+            "integer" => self.number(s, name, true),
+            "number" => self.number(s, name, false),
+            "boolean" => Ok(Value::Bool(self.chance(0.5))),
+            "null" => Ok(Value::Null),
+            other => Err(format!("`{name}` has an unknown type `{other}`")),
+        }
+    }
+
+    /// A value for a schema with `if`: one that satisfies `if` and `then` (so `then` applies
+    /// and holds), or half the time first one for `else` that does not meet `if`; failing
+    /// both, one for `else`. The sample is validated afterwards either way.
+    fn conditional(
+        &mut self,
+        s: &Map<String, Value>,
+        cond: &Value,
+        name: &str,
+        depth: usize,
+    ) -> Result<Value, String> {
+        // Sample a value that satisfies `if` and `then` (so `then` applies and holds);
+        // failing that, one for `else`. The sample is validated afterwards either way.
+        let mut base = s.clone();
+        let then = base.remove("then");
+        let otherwise = base.remove("else");
+        base.remove("if");
+        let with = |extra: Vec<Value>| {
+            let mut b = base.clone();
+            let mut all = b
+                .get("allOf")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            all.extend(extra);
+            b.insert("allOf".into(), Value::Array(all));
+            Value::Object(b)
+        };
+        let first = with(vec![cond.clone(), then.unwrap_or(Value::Bool(true))]);
+        // Half the samples try the `else` branch first: a value for `else` that does not
+        // meet `if` (one that does falls back to the `then` branch).
+        if let Some(o) = &otherwise
+            && self.below(2) == 0
+            && let Ok(v) = self.value(&with(vec![o.clone()]), name, depth + 1)
+            && !jsonschema::is_valid(cond, &v)
+        {
+            return Ok(v);
+        }
+        match self.value(&first, name, depth + 1) {
+            Ok(v) => Ok(v),
+            Err(e) => match otherwise {
+                Some(o) => self.value(&with(vec![o]), name, depth + 1),
+                None => Err(e),
+            },
+        }
+    }
+
+    /// A value from one branch of `oneOf`/`anyOf` (`key`), tried from a random one on; a
+    /// null branch is taken one time in four, when it comes up first.
+    fn one_branch(
+        &mut self,
+        s: &Map<String, Value>,
+        key: &str,
+        branches: &[Value],
+        name: &str,
+        depth: usize,
+    ) -> Result<Value, String> {
+        if branches.is_empty() {
+            return Err(format!("`{name}` has an empty {key}"));
+        }
+        let start = self.below(branches.len());
+        let mut last = String::new();
+        for i in 0..branches.len() {
+            let b = &branches[(start + i) % branches.len()];
+            // A null branch is taken one time in four, when it comes up first.
+            if b.get("type").and_then(Value::as_str) == Some("null")
+                && branches.len() > 1
+                && !(i == 0 && self.below(4) == 0)
+            {
+                continue;
+            }
+            let mut merged = s.clone();
+            merged.remove(key);
+            if let Some(bo) = b.as_object() {
+                merged.extend(bo.clone());
+            }
+            match self.value(&Value::Object(merged), name, depth + 1) {
+                Ok(v) => return Ok(v),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    /// The type to sample: the schema's (one of a list, a nullable one null one time in
+    /// four), else inferred from its keywords.
+    fn type_of(&mut self, s: &Map<String, Value>) -> String {
+        match s.get("type") {
             Some(Value::String(t)) => t.clone(),
             Some(Value::Array(ts)) => {
                 let non_null: Vec<&str> = ts
@@ -317,16 +359,6 @@ impl<R: Rng> Gen<'_, R> {
                 }
             }
             _ => infer_type(s).to_string(),
-        };
-        match ty.as_str() {
-            "object" => self.object(s, name, depth),
-            "array" => self.array(s, name, depth),
-            "string" => self.string(s, name),
-            "integer" => self.number(s, name, true),
-            "number" => self.number(s, name, false),
-            "boolean" => Ok(Value::Bool(self.chance(0.5))),
-            "null" => Ok(Value::Null),
-            other => Err(format!("`{name}` has an unknown type `{other}`")),
         }
     }
 }
