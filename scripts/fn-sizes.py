@@ -6,7 +6,11 @@ skipped; `#[cfg(test)] mod` blocks and `*_tests.rs`/`tests.rs` files are not cou
 """
 import os
 import re
+import signal
 import sys
+
+# `… | head` ends the listing quietly.
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 FN = re.compile(r'^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)')
 
