@@ -23,14 +23,7 @@ impl DecisionError {
     /// The kind of a failed HTTP exchange from its status and body.
     pub fn http(status: u16, body: &str, message: String) -> Self {
         let lower = body.to_lowercase();
-        let context = [
-            "context_length",
-            "context length",
-            "maximum context",
-            "context window",
-            "too many tokens",
-            "exceeds the context",
-        ];
+        let context = crate::record::decision::CONTEXT_WORDS;
         let kind = if context.iter().any(|w| lower.contains(w)) {
             ErrorKind::ContextLength
         } else if status == 408 || status == 504 {

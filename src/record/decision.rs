@@ -144,6 +144,17 @@ impl ErrorKind {
     }
 }
 
+/// Words a provider uses when a request is over the model's context window (in an HTTP
+/// error's body, or a message of an older file).
+pub const CONTEXT_WORDS: &[&str] = &[
+    "context_length",
+    "context length",
+    "maximum context",
+    "context window",
+    "too many tokens",
+    "exceeds the context",
+];
+
 impl ErrorKind {
     /// The kind of an error known only by its message: a prediction written before toolgate
     /// typed its errors, or an error in a replayed agent's log. Read once, where such a file
@@ -158,14 +169,7 @@ impl ErrorKind {
         ]) {
             return ErrorKind::ConnectionRefused;
         }
-        if has(&[
-            "context_length",
-            "context length",
-            "maximum context",
-            "context window",
-            "too many tokens",
-            "exceeds the context",
-        ]) {
+        if has(CONTEXT_WORDS) {
             return ErrorKind::ContextLength;
         }
         if has(&["no reply within", "timed out", "timeout"]) {
