@@ -1,15 +1,13 @@
 //! Deflates the large data files the binary embeds but rarely reads into OUT_DIR: the bundled
 //! `ecosystem` belt's snapshots (1.2 MB of JSON, 0.14 MB deflated; read only by
-//! `--belt ecosystem`) and the badge's font (0.76 MB, 0.38 MB; read only when a badge is
-//! drawn). They are inflated when first used, so start-up and the binary's size pay for
-//! neither.
+//! `--belt ecosystem`). They are inflated when first used, so start-up and the binary's size
+//! pay for neither.
 
 use std::fs;
 use std::path::Path;
 
 pub fn write(out: &Path) {
     println!("cargo:rerun-if-changed=fixtures/ecosystem");
-    println!("cargo:rerun-if-changed=assets/fonts/DejaVuSans.ttf");
     let eco = out.join("ecosystem");
     fs::create_dir_all(&eco).expect("create OUT_DIR/ecosystem");
     let mut entries: Vec<_> = fs::read_dir("fixtures/ecosystem")
@@ -27,10 +25,6 @@ pub fn write(out: &Path) {
             .expect("file name");
         deflate(&path, &eco.join(format!("{name}.z")));
     }
-    deflate(
-        Path::new("assets/fonts/DejaVuSans.ttf"),
-        &out.join("DejaVuSans.ttf.z"),
-    );
 }
 
 fn deflate(from: &Path, to: &Path) {

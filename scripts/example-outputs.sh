@@ -2,7 +2,7 @@
 # Writes the bundled example's outputs into OUT with the volatile fields (timestamps, absolute
 # paths, durations) normalised, so two builds can be compared byte for byte:
 #   scripts/example-outputs.sh /tmp/a; (rebuild); scripts/example-outputs.sh /tmp/b; diff -r /tmp/a /tmp/b
-# It covers `ci` (run.json, ci.json, lint.json, baseline.json, summary.md, comment.md, the
+# It covers `ci` (run.json, ci.json, lint.json, baseline.json, summary.md, comment.md, the badge, the
 # reports and the terminal output), `run` in and outside a belt, `report`, `compare`, `merge`
 # of shards, `lint` in each format, `inspect`, `pin --check` and `validate`.
 set -euo pipefail
@@ -33,7 +33,7 @@ tg() {
 }
 tg ci ci --no-github --out out
 [ "$(cat "$OUT/ci.exit")" = 0 ] || { echo "toolgate ci failed:" >&2; cat "$OUT/ci.stderr" >&2; exit 1; }
-for f in run/run.json run/report.md run/report.html run/outcomes.jsonl ci.json lint.json baseline.json summary.md comment.md; do
+for f in run/run.json run/report.md run/report.html run/outcomes.jsonl ci.json lint.json baseline.json summary.md comment.md badge.svg badge.json; do
   [ -f "$WORK/example/out/$f" ] && norm "$WORK/example/out/$f" > "$OUT/ci-$(echo "$f" | tr / -)"
 done
 SERVER="python3 ../servers/fakemcp.py after.json"

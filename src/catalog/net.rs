@@ -4,6 +4,18 @@
 
 use reqwest::Url;
 
+/// An HTTP client builder with TLS from rustls on *ring*, the one crypto backend in the binary
+/// (reqwest is built without a provider of its own: the process-wide default is installed here,
+/// once, before the first client is built). Every HTTP client toolgate builds starts here.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static TLS: std::sync::Once = std::sync::Once::new();
+    TLS.call_once(|| {
+        // Already set (by an embedding program) is fine: that provider is used.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+    reqwest::Client::builder()
+}
+
 /// Most redirects followed within one origin.
 const MAX_REDIRECTS: usize = 10;
 
@@ -112,7 +124,7 @@ mod tests {
             .respond_with(ResponseTemplate::new(307).insert_header("location", to_b.as_str()))
             .mount(&a)
             .await;
-        let client = reqwest::Client::builder()
+        let client = super::client_builder()
             .redirect(same_origin_redirects())
             .build()
             .unwrap();

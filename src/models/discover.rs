@@ -92,7 +92,7 @@ pub async fn best_writer(env: &dyn Fn(&str) -> Option<String>) -> WriterPick {
             };
         }
     }
-    let client = match reqwest::Client::builder()
+    let client = match crate::catalog::net::client_builder()
         .timeout(PROBE_TIMEOUT)
         .connect_timeout(PROBE_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())

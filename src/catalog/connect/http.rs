@@ -80,7 +80,7 @@ async fn attempt<V: Visit>(
     config.custom_headers = headers;
     config.max_json_response_size = opts.max_message_bytes;
     config.max_sse_event_size = opts.max_message_bytes;
-    let inner = reqwest::Client::builder()
+    let inner = crate::catalog::net::client_builder()
         .connect_timeout(opts.connect_timeout)
         .redirect(crate::catalog::net::same_origin_redirects())
         .build()

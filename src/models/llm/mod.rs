@@ -44,7 +44,7 @@ impl LlmModel {
     ) -> anyhow::Result<Self> {
         // A redirect to another origin would carry the key (`x-api-key` is not one of the
         // headers reqwest drops across hosts): refuse it.
-        let client = reqwest::Client::builder()
+        let client = crate::catalog::net::client_builder()
             .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("toolgate/", env!("CARGO_PKG_VERSION")))
             .redirect(crate::catalog::net::same_origin_redirects())

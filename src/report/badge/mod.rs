@@ -1,40 +1,25 @@
 //! The SVG badge: a shields-style flat badge (label, value, colour by thresholds) whose text
-//! widths are measured with resvg/usvg from a font embedded in the binary (DejaVu Sans), so it
-//! renders the same everywhere. Provenance (model, trials, split, max steps, task-suite and catalog hashes,
-//! toolgate version) is embedded in the SVG.
+//! widths are DejaVu Sans's as resvg lays it out (a table of the font's metrics, checked
+//! against resvg by the tests; see [`text`]), so it renders the same everywhere. Provenance
+//! (model, trials, split, max steps, task-suite and catalog hashes, toolgate version) is
+//! embedded in the SVG.
 
 use crate::record::run::RunStatus;
-use resvg::usvg;
 
-/// DejaVu Sans, deflated by build/deflate.rs; inflated when the first badge is measured.
-static FONT: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| {
-    crate::embedded::inflate(
-        "badge font",
-        include_bytes!(concat!(env!("OUT_DIR"), "/DejaVuSans.ttf.z")),
-    )
-    .unwrap_or_default()
-});
-const FONT_SIZE: f64 = 11.0;
+mod metrics;
+#[cfg(test)]
+mod metrics_tests;
+mod text;
 
-fn options() -> usvg::Options<'static> {
-    let mut o = usvg::Options::default();
-    o.fontdb_mut().load_font_data(FONT.clone());
-    o
-}
+use text::FONT_SIZE;
 
 fn esc(s: &str) -> String {
     crate::report::escape::esc(s)
 }
 
-/// The rendered width of `text` in DejaVu Sans 11px.
+/// The rendered width of `text` in DejaVu Sans 11px (see [`text`]).
 pub fn text_width(text: &str) -> f64 {
-    let svg = format!(
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="40"><text x="0" y="20" font-family="DejaVu Sans" font-size="{FONT_SIZE}">{}</text></svg>"#,
-        esc(text)
-    );
-    usvg::Tree::from_str(&svg, &options())
-        .ok()
-        .map(|t| f64::from(t.root().abs_bounding_box().width()))
+    Some(text::width(text))
         .filter(|w| *w > 0.0)
         .unwrap_or(text.chars().count() as f64 * 6.5)
 }
@@ -174,32 +159,9 @@ pub fn endpoint_path(svg: &std::path::Path) -> std::path::PathBuf {
     svg.with_extension("json")
 }
 
-/// Rasterises an SVG (for tests and previews) to RGBA pixels: (width, height, pixels).
-pub fn rasterise(svg: &str) -> Option<(u32, u32, Vec<u8>)> {
-    let tree = usvg::Tree::from_str(svg, &options()).ok()?;
-    let size = tree.size().to_int_size();
-    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())?;
-    resvg::render(
-        &tree,
-        resvg::tiny_skia::Transform::default(),
-        &mut pixmap.as_mut(),
-    );
-    Some((size.width(), size.height(), pixmap.data().to_vec()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_embedded_font_is_the_asset() {
-        let asset = std::fs::read(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/fonts/DejaVuSans.ttf"
-        ))
-        .unwrap();
-        assert_eq!(*FONT, asset);
-    }
 
     #[test]
     fn the_endpoint_document_says_what_the_svg_says() {
@@ -228,7 +190,7 @@ mod tests {
     }
 
     #[test]
-    fn widths_come_from_the_embedded_font() {
+    fn widths_come_from_the_fonts_metrics() {
         let short = text_width("52%");
         let long = text_width("tool accuracy");
         assert!(short > 10.0 && long > 2.0 * short, "{short} {long}");
@@ -243,7 +205,7 @@ mod tests {
             colour(0.52),
             &serde_json::json!({"model": "bm25:4"}),
         );
-        let (w, h, px) = rasterise(&svg).unwrap();
+        let (w, h, px) = super::metrics_tests::rasterise(&svg).unwrap();
         assert_eq!(h, 20);
         let lw = (text_width("tool accuracy") + 10.0).round() as u32;
         assert_eq!(w, lw + (text_width("52%") + 10.0).round() as u32);
