@@ -564,7 +564,10 @@ fn a_run_writes_a_badge_with_provenance() {
     let (w, h) = (tree.size().width(), tree.size().height());
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w as u32, h as u32).unwrap();
     resvg::render(&tree, Default::default(), &mut pixmap.as_mut());
-    assert!(pixmap.pixels().iter().any(|p| p.alpha() > 0), "nothing drawn");
+    assert!(
+        pixmap.pixels().iter().any(|p| p.alpha() > 0),
+        "nothing drawn"
+    );
     let (w, h) = (w as u32, h as u32);
     assert_eq!(h, 20);
     assert!(w > 100 && w < 300, "{w}");

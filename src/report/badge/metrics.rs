@@ -6,7 +6,7 @@
 pub(super) const UNITS_PER_EM: f64 = 2048.0;
 
 /// A glyph the table lacks: the font's missing-glyph box.
-pub(super) const FALLBACK: super::text::Glyph = (1229, true);
+pub(super) const FALLBACK: (i32, bool) = (1229, true);
 
 /// Each glyph: its advance, and whether it draws anything.
 #[rustfmt::skip]

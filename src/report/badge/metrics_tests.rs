@@ -40,7 +40,10 @@ fn resvg_box(text: &str, o: &usvg::Options) -> Option<(f64, f64)> {
 
 fn units(px: f64) -> i32 {
     let u = px * UNITS_PER_EM / FONT_SIZE;
-    assert!((u - u.round()).abs() < 0.05, "{px} px is not whole font units");
+    assert!(
+        (u - u.round()).abs() < 0.05,
+        "{px} px is not whole font units"
+    );
     u.round() as i32
 }
 
@@ -179,10 +182,13 @@ fn render(m: &Measured) -> String {
          //! `UPDATE_BADGE_METRICS=1 cargo test --lib report::badge` from\n\
          //! assets/fonts/DejaVuSans.ttf as resvg lays it out (see `metrics_tests.rs`). Do not edit.\n\n",
     );
-    let _ = writeln!(s, "/// Font units per em.\npub(super) const UNITS_PER_EM: f64 = {UNITS_PER_EM:?};\n");
     let _ = writeln!(
         s,
-        "/// A glyph the table lacks: the font's missing-glyph box.\npub(super) const FALLBACK: super::text::Glyph = {:?};\n",
+        "/// Font units per em.\npub(super) const UNITS_PER_EM: f64 = {UNITS_PER_EM:?};\n"
+    );
+    let _ = writeln!(
+        s,
+        "/// A glyph the table lacks: the font's missing-glyph box.\npub(super) const FALLBACK: (i32, bool) = {:?};\n",
         m.fallback
     );
     s.push_str("/// Each glyph: its advance, and whether it draws anything.\n#[rustfmt::skip]\npub(super) static GLYPHS: &[(&str, i16, bool)] = &[\n");
