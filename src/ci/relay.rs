@@ -17,8 +17,9 @@ use super::files::{CI_JSON, LINT_JSON};
 use super::settings::CiSettings;
 use crate::gate::Exit;
 use crate::github::{self, GithubEnv, comment};
+use crate::record::ci_json::CiJson;
 use crate::record::lint::LintReport;
-use crate::report::ci::{self as ci_report, CiReport, CiStatus};
+use crate::report::ci::{self as ci_report, CiStatus};
 
 /// The largest artefact file read, in bytes.
 pub const MAX_FILE: u64 = 16 * 1024 * 1024;
@@ -108,28 +109,23 @@ fn evaluated(gh: &GithubEnv) -> anyhow::Result<Evaluated> {
 fn body(dir: &Path, run: &Evaluated) -> anyhow::Result<String> {
     let text = read_bounded(dir, CI_JSON)?
         .with_context(|| format!("{} holds no {CI_JSON}", dir.display()))?;
-    let value: Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not JSON", dir.join(CI_JSON).display()))?;
-    if value.get("status").and_then(Value::as_str) == Some("error") {
-        let error: String = value
-            .get("error")
-            .and_then(Value::as_str)
-            .unwrap_or("the evaluation job could not run")
-            .chars()
-            .take(4000)
-            .collect();
-        return Ok(ci_report::error_markdown(
-            &error,
-            Some(&run.head_sha),
-            run.url.as_deref(),
-        ));
-    }
-    let mut report: CiReport = serde_json::from_value(value).with_context(|| {
+    let report = match serde_json::from_str::<CiJson>(&text).with_context(|| {
         format!(
             "{} is not a toolgate ci report",
             dir.join(CI_JSON).display()
         )
-    })?;
+    })? {
+        CiJson::Report(r) => r,
+        CiJson::CouldNotRun(e) => {
+            let error: String = e.error.chars().take(4000).collect();
+            return Ok(ci_report::error_markdown(
+                &error,
+                Some(&run.head_sha),
+                run.url.as_deref(),
+            ));
+        }
+    };
+    let mut report = *report;
     let lint: LintReport = match read_bounded(dir, LINT_JSON)? {
         Some(t) => serde_json::from_str(&t)
             .with_context(|| format!("{} is not a lint report", dir.join(LINT_JSON).display()))?,

@@ -7,6 +7,7 @@ use super::files::{CI_JSON, OutDir, SUMMARY_MD};
 use super::settings::CiSettings;
 use crate::github::{self, GithubEnv, comment};
 use crate::out::write_shown;
+use crate::record::ci_json::{CiError, CiJson};
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 
 pub const NOT_A_PR: &str = "this run is not for a pull request";
@@ -121,24 +122,11 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
     let error: String = error.chars().take(4000).collect();
     let ctx = gh.context();
     let markdown = ci_report::error_markdown(&error, ctx.commit.as_deref(), ctx.run_url.as_deref());
-    let json = serde_json::json!({
-        "schema_version": ci_report::CI_SCHEMA,
-        "toolgate_version": env!("CARGO_PKG_VERSION"),
-        "status": CiStatus::Error,
-        "passed": false,
-        "error": error,
-    });
+    let json = CiJson::CouldNotRun(CiError::new(&error));
     let out = OutDir(s.out.clone());
     let written = std::fs::create_dir_all(&s.out).is_ok()
         && write_shown(&out.file(SUMMARY_MD), &markdown).is_ok()
-        && write_shown(
-            &out.file(CI_JSON),
-            &format!(
-                "{}\n",
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            ),
-        )
-        .is_ok();
+        && crate::out::write_shown_json(&out.file(CI_JSON), &json).is_ok();
     if !written {
         crate::elog!(
             "toolgate: could not write the error report into {}",

@@ -138,6 +138,50 @@ fn the_comment_and_summary_are_pinned() {
         );
         insta::assert_snapshot!(format!("summary-{name}"), redact(&summary, dir.path()));
         insta::assert_snapshot!(format!("comment-{name}"), redact(&comment, dir.path()));
+        for (file, path) in [("ci-json", "out/ci.json"), ("run-json", "out/run/run.json")] {
+            let text = std::fs::read_to_string(dir.path().join(path)).unwrap();
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            insta::assert_json_snapshot!(format!("{file}-{name}"), steady(value, dir.path()));
+        }
+    }
+}
+
+/// Keys whose values change from run to run (clocks, durations, the machine).
+const VOLATILE: &[&str] = &[
+    "created",
+    "started",
+    "finished",
+    "started_at",
+    "finished_at",
+    "elapsed_ms",
+    "elapsed_secs",
+    "wall_ms",
+    "duration_ms",
+    "latency_ms",
+    "host",
+    "seal",
+];
+
+/// A ci.json or run.json with what changes between machines and runs redacted: the volatile
+/// keys' values, and in every string the work folder, the repository, the version and hashes.
+fn steady(v: serde_json::Value, work: &std::path::Path) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => Value::String(redact(&s, work)),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| steady(x, work)).collect()),
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, x)| {
+                    let x = if VOLATILE.contains(&k.as_str()) && !x.is_null() {
+                        Value::String("<varies>".into())
+                    } else {
+                        steady(x, work)
+                    };
+                    (k, x)
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }
 
