@@ -19,6 +19,8 @@ pub mod commands;
 pub mod config;
 pub mod contract;
 pub(crate) mod embedded;
+mod entry;
+pub use entry::main;
 pub mod error;
 pub(crate) mod eval;
 pub(crate) mod fsio;

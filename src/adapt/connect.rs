@@ -9,7 +9,7 @@ use anyhow::bail;
 
 use crate::catalog::{self, Catalog, ConnectOptions};
 use crate::cli::ServerArgs;
-use crate::config::Config;
+use crate::config::{Config, layered};
 
 pub use crate::limits::rate;
 
@@ -41,19 +41,19 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
     let mut opts = ConnectOptions::default();
     let c = &cfg.connect;
     let args = &args.connect;
-    if let Some(v) = args.connect_timeout.or(c.connect_timeout) {
+    if let Some(v) = layered!(args, c, connect_timeout) {
         opts.connect_timeout = secs(v, "--connect-timeout")?;
     }
-    if let Some(v) = args.request_timeout.or(c.request_timeout) {
+    if let Some(v) = layered!(args, c, request_timeout) {
         opts.request_timeout = secs(v, "--request-timeout")?;
     }
-    if let Some(v) = args.max_pages.or(c.max_pages) {
+    if let Some(v) = layered!(args, c, max_pages) {
         opts.max_pages = v.max(1);
     }
     for h in trimmed(&c.headers).iter().chain(&trimmed(&args.headers)) {
         opts.headers.push(catalog::source::parse_header(h)?);
     }
-    if let Some(var) = args.bearer_env.as_ref().or(c.bearer_env.as_ref()) {
+    if let Some(var) = &layered!(args, c, bearer_env) {
         match crate::secrets::secret_var(var) {
             Some(v) => opts.bearer_token = Some(v),
             None => bail!("--bearer-env {var}: that environment variable is not set or is empty"),
@@ -64,8 +64,8 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
         .chain(trimmed(&args.pass_env))
         .collect();
     opts.sandbox = crate::sandbox::SandboxOptions {
-        mode: args.sandbox.or(c.sandbox).unwrap_or_default(),
-        uid: args.sandbox_uid.or(c.sandbox_uid),
+        mode: layered!(args, c, sandbox).unwrap_or_default(),
+        uid: layered!(args, c, sandbox_uid),
         write: c
             .sandbox_write
             .iter()

@@ -115,7 +115,7 @@ pub async fn prepare(
 }
 
 /// The distractor curve of a `ci --belt` run: accuracy on your tasks as the belt's tools join
-/// `own`, for the models `s.curve` admits (offline ones unless `--curve true`).
+/// `own`, for the models `s.curve` admits (offline ones unless `--curve`).
 pub async fn curve(
     s: &CiSettings,
     b: &BeltRun,

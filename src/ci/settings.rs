@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::limits::rate;
 
 use super::files::DEFAULT_OUT;
-use crate::config::CiConfig;
+use crate::config::{CiConfig, layered};
 use crate::eval::EvalOptions;
 use crate::gate::{GatePolicy, LintFailOn, LockCheck};
 use crate::tasks::SplitArg;
@@ -65,13 +65,6 @@ pub struct CiSettings {
     pub contract: Option<crate::contract::ContractOptions>,
 }
 
-/// A setting from the flags' layer, else the file's (`None`: neither sets it).
-macro_rules! pick {
-    ($l:expr, $f:ident) => {
-        $l.flags.$f.clone().or_else(|| $l.file.$f.clone())
-    };
-}
-
 /// The two layers a setting comes from: flags (and `TOOLGATE_*` variables) over toolgate.toml.
 struct Layers<'a> {
     flags: &'a CiConfig,
@@ -88,35 +81,35 @@ pub fn resolve(
 ) -> anyhow::Result<CiSettings> {
     let l = Layers { flags, file };
     let policy = policy(&l, lock)?;
-    let out = pick!(l, out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    let out = layered!(l.flags, l.file, out).unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
     let eval = eval_options(&l, &out)?;
-    let no_cache = pick!(l, no_cache).unwrap_or(false);
+    let no_cache = layered!(l.flags, l.file, no_cache).unwrap_or(false);
     Ok(CiSettings {
-        tasks: pick!(l, tasks),
+        tasks: layered!(l.flags, l.file, tasks),
         eval,
         policy,
-        base: pick!(l, base),
-        badge: pick!(l, badge),
+        base: layered!(l.flags, l.file, base),
+        badge: layered!(l.flags, l.file, badge),
         write_baseline: None,
         resume: false,
         // On GitHub Actions the comment is what users come for; elsewhere there is no PR.
-        comment: pick!(l, comment).unwrap_or(on_actions),
-        comment_id: pick!(l, comment_id).unwrap_or_else(|| "default".into()),
-        comment_author: pick!(l, comment_author),
+        comment: layered!(l.flags, l.file, comment).unwrap_or(on_actions),
+        comment_id: layered!(l.flags, l.file, comment_id).unwrap_or_else(|| "default".into()),
+        comment_author: layered!(l.flags, l.file, comment_author),
         cache_dir: (!no_cache).then(|| PathBuf::from(".toolgate-cache")),
-        timeout: pick!(l, timeout).unwrap_or(60.0),
+        timeout: layered!(l.flags, l.file, timeout).unwrap_or(60.0),
         retries: retries(&l)?,
-        base_url: pick!(l, base_url),
-        max_calls: pick!(l, max_calls),
-        seed: pick!(l, seed),
+        base_url: layered!(l.flags, l.file, base_url),
+        max_calls: layered!(l.flags, l.file, max_calls),
+        seed: layered!(l.flags, l.file, seed),
         merge: vec![],
         incremental: false,
         full_every: None,
-        concurrency: pick!(l, concurrency),
-        belt: pick!(l, belt).filter(|b| !b.trim().is_empty()),
-        curve: crate::eval::curve::When::from(pick!(l, curve)),
+        concurrency: layered!(l.flags, l.file, concurrency),
+        belt: layered!(l.flags, l.file, belt).filter(|b| !b.trim().is_empty()),
+        curve: crate::eval::curve::When::from(layered!(l.flags, l.file, curve)),
         curve_sizes: curve_sizes(&l)?,
-        ablation: crate::eval::curve::When::from(pick!(l, ablation)),
+        ablation: crate::eval::curve::When::from(layered!(l.flags, l.file, ablation)),
         lock_section: None,
         notices: Vec::new(),
         settings_review: None,
@@ -130,20 +123,28 @@ pub fn resolve(
 fn policy(l: &Layers, lock: PathBuf) -> anyhow::Result<GatePolicy> {
     let alpha = crate::score::stats::alpha(
         "--alpha",
-        pick!(l, alpha).unwrap_or(crate::score::stats::DEFAULT_ALPHA),
+        layered!(l.flags, l.file, alpha).unwrap_or(crate::score::stats::DEFAULT_ALPHA),
     )
     .map_err(anyhow::Error::msg)?;
     Ok(GatePolicy {
-        fail_under: rate("--fail-under", pick!(l, fail_under))?,
-        min_tool_accuracy: rate("--min-tool-accuracy", pick!(l, min_tool_accuracy))?,
-        fail_under_recall: pick!(l, fail_under_recall),
-        lint_fail_on: pick!(l, lint_fail_on).unwrap_or(LintFailOn::Error),
-        fail_on_new: pick!(l, fail_on_new).unwrap_or(LintFailOn::Warning),
-        lock_check: pick!(l, lock_check).unwrap_or(LockCheck::Fail),
-        max_error_rate: rate("--max-error-rate", pick!(l, max_error_rate))?.unwrap_or(0.05),
-        fail_on_regression: pick!(l, fail_on_regression).unwrap_or(true),
-        max_drop: rate("--max-drop", pick!(l, max_drop))?,
-        fail_on_tool_regression: pick!(l, fail_on_tool_regression).unwrap_or(false),
+        fail_under: rate("--fail-under", layered!(l.flags, l.file, fail_under))?,
+        min_tool_accuracy: rate(
+            "--min-tool-accuracy",
+            layered!(l.flags, l.file, min_tool_accuracy),
+        )?,
+        fail_under_recall: layered!(l.flags, l.file, fail_under_recall),
+        lint_fail_on: layered!(l.flags, l.file, lint_fail_on).unwrap_or(LintFailOn::Error),
+        fail_on_new: layered!(l.flags, l.file, fail_on_new).unwrap_or(LintFailOn::Warning),
+        lock_check: layered!(l.flags, l.file, lock_check).unwrap_or(LockCheck::Fail),
+        max_error_rate: rate(
+            "--max-error-rate",
+            layered!(l.flags, l.file, max_error_rate),
+        )?
+        .unwrap_or(0.05),
+        fail_on_regression: layered!(l.flags, l.file, fail_on_regression).unwrap_or(true),
+        max_drop: rate("--max-drop", layered!(l.flags, l.file, max_drop))?,
+        fail_on_tool_regression: layered!(l.flags, l.file, fail_on_tool_regression)
+            .unwrap_or(false),
         lock_path: lock,
         alpha,
     })
@@ -152,7 +153,7 @@ fn policy(l: &Layers, lock: PathBuf) -> anyhow::Result<GatePolicy> {
 /// What the evaluation runs: the models (bm25 unless a layer names some), trials, split,
 /// steps, concurrency and cost cap; its run goes into `<out>/run`.
 fn eval_options(l: &Layers, out: &std::path::Path) -> anyhow::Result<EvalOptions> {
-    let trials = pick!(l, trials).unwrap_or(1);
+    let trials = layered!(l.flags, l.file, trials).unwrap_or(1);
     if trials == 0 {
         bail!("--trials must be at least 1");
     }
@@ -173,23 +174,24 @@ fn eval_options(l: &Layers, out: &std::path::Path) -> anyhow::Result<EvalOptions
     Ok(EvalOptions {
         models: crate::models::ModelSpec::parse_all(&models, what)?,
         trials,
-        split: pick!(l, split).unwrap_or(SplitArg::All),
+        split: layered!(l.flags, l.file, split).unwrap_or(SplitArg::All),
         out: Some(out.join(super::files::RUN_DIR)),
         label: None,
         resume: None,
-        concurrency: pick!(l, concurrency).unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
-        max_steps: pick!(l, max_steps).unwrap_or(1).max(1),
+        concurrency: layered!(l.flags, l.file, concurrency)
+            .unwrap_or(crate::models::provider::DEFAULT_CONCURRENCY),
+        max_steps: layered!(l.flags, l.file, max_steps).unwrap_or(1).max(1),
         shard: None,
         only: Vec::new(),
         incremental: None,
         model: Default::default(),
-        max_cost: pick!(l, max_cost),
+        max_cost: layered!(l.flags, l.file, max_cost),
     })
 }
 
 /// `--retries`, at most [`crate::limits::MAX_RETRIES`].
 fn retries(l: &Layers) -> anyhow::Result<u32> {
-    Ok(match pick!(l, retries) {
+    Ok(match layered!(l.flags, l.file, retries) {
         Some(n) if n > crate::limits::MAX_RETRIES => anyhow::bail!(
             "--retries {n}: at most {} (each retry waits longer than the last)",
             crate::limits::MAX_RETRIES
@@ -201,7 +203,7 @@ fn retries(l: &Layers) -> anyhow::Result<u32> {
 
 /// `--curve-sizes`, comma-separated (`None`: the default sizes).
 fn curve_sizes(l: &Layers) -> anyhow::Result<Option<Vec<crate::eval::curve::Size>>> {
-    let Some(text) = pick!(l, curve_sizes).filter(|s| !s.trim().is_empty()) else {
+    let Some(text) = layered!(l.flags, l.file, curve_sizes).filter(|s| !s.trim().is_empty()) else {
         return Ok(None);
     };
     text.split(',')
@@ -213,13 +215,13 @@ fn curve_sizes(l: &Layers) -> anyhow::Result<Option<Vec<crate::eval::curve::Size
 
 /// The contract tests' options, when `--contract` is on.
 fn contract(l: &Layers) -> anyhow::Result<Option<crate::contract::ContractOptions>> {
-    if pick!(l, contract) != Some(true) {
+    if layered!(l.flags, l.file, contract) != Some(true) {
         return Ok(None);
     }
     Ok(Some(crate::contract::ContractOptions {
-        allow_writes: pick!(l, allow_writes).unwrap_or(false),
+        allow_writes: layered!(l.flags, l.file, allow_writes).unwrap_or(false),
         call_timeout: crate::limits::duration_from_secs(
-            pick!(l, call_timeout).unwrap_or(10.0),
+            layered!(l.flags, l.file, call_timeout).unwrap_or(10.0),
             "--call-timeout",
         )
         .map_err(anyhow::Error::msg)?,

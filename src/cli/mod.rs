@@ -252,8 +252,8 @@ pub struct RunArgs {
     /// `toolsearch[:k]` / `toolsearch-names[:k]` / `toolsearch-codex[:k]` /
     /// `toolsearch-card[:k]` (a host's tool search, emulated: findability@k),
     /// `replay:<file.jsonl>` (recorded answers), or `<provider>:<model>` with provider one of
-    /// openai, anthropic, openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat (any
-    /// OpenAI-compatible server, with --base-url), e.g. `openai:gpt-4o-mini`; or
+    /// {providers} (openai-compat: any OpenAI-compatible server, with --base-url), e.g.
+    /// `openai:gpt-4o-mini`; or
     /// `local:<file.gguf>` (toolgate starts llama-server on it and stops it). Keys come from
     /// the provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, …); local servers need none.
     #[arg(short = 'm', long = "model", value_name = "SPEC")]

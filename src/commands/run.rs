@@ -200,7 +200,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
         None => (own, None, None),
     };
     let c = &args.curve;
-    if curve_input.is_none() && (c.curve || !c.curve_sizes.is_empty()) {
+    if curve_input.is_none() && (c.curve == Some(true) || !c.curve_sizes.is_empty()) {
         bail!("--curve and --curve-sizes measure accuracy as a belt grows: add --belt SPEC");
     }
     if args.fix || !args.mutate.is_empty() {
@@ -243,7 +243,7 @@ pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     Ok(verdict(&decision))
 }
 
-/// The ablation check of a run (none with `--no-ablation`, for a shard, or when no model of the
+/// The ablation check of a run (none with `--ablation=false`, for a shard, or when no model of the
 /// run is measured).
 async fn ablation(
     args: &RunArgs,
@@ -276,7 +276,7 @@ async fn ablation(
     .await
 }
 
-/// The distractor curve of a `--belt` run (none with `--no-curve`, for a shard, or when no
+/// The distractor curve of a `--belt` run (none with `--curve=false`, for a shard, or when no
 /// model of the run is measured).
 async fn curve(
     args: &RunArgs,

@@ -32,9 +32,8 @@ pub struct CiConfig {
     /// Model spec (repeatable or comma-separated) [default: bm25]: `bm25[:<min_score>]`,
     /// `toolsearch[:k]` / `toolsearch-names[:k]` / `toolsearch-codex[:k]` /
     /// `toolsearch-card[:k]` (a host's tool search, emulated),
-    /// `replay:<file.jsonl>`, or `<provider>:<model>` with provider one of openai, anthropic,
-    /// openrouter, ollama, vllm, llamacpp, lmstudio, openai-compat, or `local:<file.gguf>` (a
-    /// llama-server toolgate starts; see `toolgate run --help`).
+    /// `replay:<file.jsonl>`, or `<provider>:<model>` with provider one of {providers}, or
+    /// `local:<file.gguf>` (a llama-server toolgate starts; see `toolgate run --help`).
     #[arg(
         short = 'm',
         long = "model",

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::lint::LintSettings;
 
 mod ci;
+mod layer;
+pub(crate) use layer::layered;
 mod discover;
 pub use ci::CiConfig;
 pub use discover::discover;

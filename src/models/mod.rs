@@ -24,7 +24,7 @@ pub use crate::record::decision::{Decision, ErrorKind, Step};
 pub use crate::record::probe::{Canary, DescriptionProbe, ProbeOutcome};
 pub use error::DecisionError;
 pub use model::{BoxFuture, Model, ModelOptions};
-pub use spec::{ModelKind, ModelSpec};
+pub use spec::{ModelKind, ModelSpec, Router};
 
 use crate::catalog::Catalog;
 
@@ -60,8 +60,7 @@ pub fn build_llm(
 
 /// Builds the model a parsed spec names, for `catalog`: `bm25[:min_score]`,
 /// `embed[@min_cosine]:<dir>`, `hybrid[@min_cosine]:<dir>`, `replay:<file.jsonl>`, or
-/// `<provider>:<model>` with provider one of openai, openrouter, ollama, vllm, llamacpp,
-/// lmstudio, openai-compat, anthropic.
+/// `<provider>:<model>` with provider one of [`provider::PROVIDERS`].
 pub fn build(
     spec: &ModelSpec,
     catalog: &Catalog,
@@ -69,17 +68,21 @@ pub fn build(
 ) -> anyhow::Result<Box<dyn Model>> {
     let (head, rest) = (spec.head(), spec.rest());
     Ok(match spec.kind() {
-        ModelKind::Bm25 => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
+        ModelKind::Router(Router::Bm25) => Box::new(bm25::Bm25::from_spec(rest, catalog)?),
         ModelKind::Replay => Box::new(replay::Replay::load(rest)?),
-        ModelKind::ToolSearch if head == "toolsearch-card" => {
+        ModelKind::Router(Router::ToolSearchCard) => {
             Box::new(card_search::CardSearch::from_spec(rest, catalog)?)
         }
-        ModelKind::ToolSearch if head == "toolsearch-codex" => {
+        ModelKind::Router(Router::ToolSearchCodex) => {
             Box::new(codex_search::CodexSearch::from_spec(rest, catalog)?)
         }
-        ModelKind::ToolSearch => Box::new(tool_search::ToolSearch::from_spec(head, rest, catalog)?),
-        ModelKind::Embed => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
-        ModelKind::Hybrid => Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?),
+        ModelKind::Router(r @ (Router::ToolSearch | Router::ToolSearchNames)) => {
+            Box::new(tool_search::ToolSearch::from_spec(*r, rest, catalog)?)
+        }
+        ModelKind::Router(Router::Embed) => Box::new(embed::Embed::from_spec(head, rest, catalog)?),
+        ModelKind::Router(Router::Hybrid) => {
+            Box::new(embed::hybrid::Hybrid::from_spec(head, rest, catalog)?)
+        }
         ModelKind::Llm(p) if p.name == "local" => {
             if opts.base_url.is_some() {
                 anyhow::bail!(

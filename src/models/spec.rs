@@ -6,20 +6,17 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::provider::{self, Provider};
+pub use crate::record::model::Router;
+use crate::record::model::{self, Head};
 
 /// What a spec names.
 #[derive(Clone, Debug)]
 pub enum ModelKind {
-    /// `bm25[:<min_score>]`: the offline BM25 router.
-    Bm25,
-    /// `embed[@<min_cosine>]:<dir>`: the offline embedding router.
-    Embed,
-    /// `hybrid[@<min_cosine>]:<dir>`: BM25 and embeddings fused.
-    Hybrid,
+    /// An offline router (`bm25[:<min_score>]`, `embed[@<min_cosine>]:<dir>`,
+    /// `toolsearch[:k]`, …): its score is findability.
+    Router(Router),
     /// `replay:<file.jsonl>`: recorded answers.
     Replay,
-    /// `toolsearch[:k]`, `toolsearch-names[:k]`: the tool-search emulation.
-    ToolSearch,
     /// `<provider>:<model>`: an LLM behind a provider's API.
     Llm(&'static Provider),
 }
@@ -52,12 +49,20 @@ impl ModelSpec {
             text: "bm25".into(),
             head: "bm25".into(),
             rest: String::new(),
-            kind: ModelKind::Bm25,
+            kind: ModelKind::Router(Router::Bm25),
         }
     }
 
     pub fn kind(&self) -> &ModelKind {
         &self.kind
+    }
+
+    /// The router the spec names, if any.
+    pub fn router(&self) -> Option<Router> {
+        match self.kind {
+            ModelKind::Router(r) => Some(r),
+            _ => None,
+        }
     }
 
     /// The part before the first `:` (`bm25`, `embed@0.4`, `openai`).
@@ -92,7 +97,7 @@ impl ModelSpec {
     }
 
     pub fn is_bm25(&self) -> bool {
-        self.kind == ModelKind::Bm25
+        self.kind == ModelKind::Router(Router::Bm25)
     }
 
     /// Parses every spec of a list, naming `what` (a flag or a file's key) in the error.
@@ -114,14 +119,10 @@ impl FromStr for ModelSpec {
     fn from_str(spec: &str) -> Result<Self, String> {
         let spec = spec.trim();
         let (head, rest) = spec.split_once(':').unwrap_or((spec, ""));
-        let kind = match head {
-            "bm25" => ModelKind::Bm25,
-            "replay" => ModelKind::Replay,
-            "toolsearch" | "toolsearch-names" | "toolsearch-codex" | "toolsearch-card" => {
-                ModelKind::ToolSearch
-            }
-            h if h == "embed" || h.starts_with("embed@") => ModelKind::Embed,
-            h if h == "hybrid" || h.starts_with("hybrid@") => ModelKind::Hybrid,
+        let parts = model::parse(spec);
+        let kind = match parts.head {
+            Head::Router(r) if parts.floor.is_none() || r.takes_floor() => ModelKind::Router(r),
+            Head::Replay if parts.floor.is_none() => ModelKind::Replay,
             _ => {
                 let Some(p) = provider::provider(head) else {
                     let names: Vec<&str> = provider::PROVIDERS.iter().map(|p| p.name).collect();
@@ -169,13 +170,17 @@ mod tests {
     #[test]
     fn each_kind_is_recognised_once() {
         let k = |s: &str| s.parse::<ModelSpec>().unwrap().kind().clone();
-        assert_eq!(k("bm25"), ModelKind::Bm25);
-        assert_eq!(k("bm25:2.5"), ModelKind::Bm25);
-        assert_eq!(k("embed@0.4:/m"), ModelKind::Embed);
-        assert_eq!(k("hybrid:/m"), ModelKind::Hybrid);
+        let r = |r: Router| ModelKind::Router(r);
+        assert_eq!(k("bm25"), r(Router::Bm25));
+        assert_eq!(k("bm25:2.5"), r(Router::Bm25));
+        assert_eq!(k("embed@0.4:/m"), r(Router::Embed));
+        assert_eq!(k("hybrid:/m"), r(Router::Hybrid));
         assert_eq!(k("replay:a.jsonl"), ModelKind::Replay);
-        assert_eq!(k("toolsearch:3"), ModelKind::ToolSearch);
-        assert_eq!(k("toolsearch-names"), ModelKind::ToolSearch);
+        assert_eq!(k("toolsearch:3"), r(Router::ToolSearch));
+        assert_eq!(k("toolsearch-names"), r(Router::ToolSearchNames));
+        assert_eq!(k("toolsearch-codex:8"), r(Router::ToolSearchCodex));
+        assert!("bm25@1".parse::<ModelSpec>().is_err());
+        assert!("replay@1:a".parse::<ModelSpec>().is_err());
         let s: ModelSpec = " openai:gpt-4o-mini ".parse().unwrap();
         assert_eq!(s.provider().map(|p| p.name), Some("openai"));
         assert_eq!(

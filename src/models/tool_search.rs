@@ -21,7 +21,7 @@
 use anyhow::bail;
 
 use super::bm25::{Bm25, terms};
-use super::{BoxFuture, Decision, Model};
+use super::{BoxFuture, Decision, Model, Router};
 use crate::catalog::{Catalog, Tool};
 use crate::text;
 
@@ -82,11 +82,12 @@ fn sentences(text: &str) -> Vec<&str> {
 }
 
 impl ToolSearch {
-    pub fn from_spec(head: &str, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
-        let fields = match head {
-            "toolsearch" => Fields::Full,
-            "toolsearch-names" => Fields::NamesAndInstructions,
-            other => bail!("unknown tool-search mode `{other}`"),
+    pub fn from_spec(router: Router, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+        let head = router.name();
+        let fields = match router {
+            Router::ToolSearch => Fields::Full,
+            Router::ToolSearchNames => Fields::NamesAndInstructions,
+            other => bail!("unknown tool-search mode `{}`", other.name()),
         };
         let k = if rest.is_empty() {
             DEFAULT_K
@@ -210,16 +211,18 @@ mod tests {
     fn specs_parse_and_bad_k_is_named() {
         let c = catalog(None);
         assert_eq!(
-            ToolSearch::from_spec("toolsearch", "", &c).unwrap().spec(),
+            ToolSearch::from_spec(Router::ToolSearch, "", &c)
+                .unwrap()
+                .spec(),
             "toolsearch:5"
         );
         assert_eq!(
-            ToolSearch::from_spec("toolsearch-names", "3", &c)
+            ToolSearch::from_spec(Router::ToolSearchNames, "3", &c)
                 .unwrap()
                 .spec(),
             "toolsearch-names:3"
         );
-        let e = ToolSearch::from_spec("toolsearch", "0", &c)
+        let e = ToolSearch::from_spec(Router::ToolSearch, "0", &c)
             .err()
             .unwrap()
             .to_string();

@@ -4,22 +4,9 @@
 //! definitions put the right tool first?), never tool accuracy. Only a model that chooses (an
 //! LLM endpoint, a local model, a replayed agent log) earns the name **tool accuracy**.
 
-/// The heads of the router specs (the part before the first `:`, without an `@` floor).
-const ROUTERS: &[&str] = &[
-    "bm25",
-    "toolsearch",
-    "toolsearch-names",
-    "toolsearch-codex",
-    "toolsearch-card",
-    "embed",
-    "hybrid",
-];
-
 /// True when `spec` names a router (its score is findability).
 pub fn is_router(spec: &str) -> bool {
-    let head = spec.trim().split(':').next().unwrap_or("");
-    let head = head.split('@').next().unwrap_or("");
-    ROUTERS.contains(&head)
+    super::model::parse(spec).router().is_some()
 }
 
 /// The name of what `spec`'s headline score measures: `findability@1` or `tool accuracy`.

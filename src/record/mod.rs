@@ -6,6 +6,7 @@
 
 pub mod belt;
 pub mod ci;
+pub mod ci_json;
 pub mod contract;
 pub mod decision;
 pub mod gate;
@@ -14,6 +15,7 @@ pub mod kind;
 pub mod lint;
 pub mod lock;
 pub mod metric;
+pub mod model;
 pub mod probe;
 pub mod reuse;
 pub mod run;

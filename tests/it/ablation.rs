@@ -60,7 +60,7 @@ fn the_default_suite_of_terse_servers_drops_without_descriptions() {
 }
 
 /// A suite that does not depend on the descriptions (its requests name the tools) is told so,
-/// in report.md; `--no-ablation` turns the check off.
+/// in report.md; `--ablation=false` turns the check off.
 #[test]
 fn a_suite_that_does_not_measure_descriptions_is_told_so() {
     let d = tempfile::tempdir().unwrap();
@@ -104,7 +104,7 @@ fn a_suite_that_does_not_measure_descriptions_is_told_so() {
         md.contains("This suite does not measure the descriptions"),
         "{md}"
     );
-    let (r, md) = run(&["--no-ablation"]);
+    let (r, md) = run(&["--ablation=false"]);
     assert!(r.get("ablation").is_none(), "{r}");
     assert!(!md.contains("ablation"), "{md}");
 }

@@ -68,7 +68,7 @@ fn the_codex_profile_matches_a_reimplementation_from_codexs_source() {
                 tfile.to_str().unwrap(),
             ])
             .args(["-m", "toolsearch-codex:8", "--out", out.to_str().unwrap()])
-            .arg("--no-ablation")
+            .arg("--ablation=false")
             .assert()
             .success();
         // The rankings toolgate wrote, by query.

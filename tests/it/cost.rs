@@ -50,7 +50,7 @@ async fn the_estimate_is_within_ten_percent_of_what_the_endpoint_counts() {
                 .args(["run", &fixture("example/after.json"), "-t"])
                 .arg(fixture("example/tasks.jsonl"))
                 .args(["-m", "openai-compat:m", "--base-url", &url, "--no-cache"])
-                .args(["--no-ablation", "--out"])
+                .args(["--ablation=false", "--out"])
                 .arg(&out)
                 .output()
                 .unwrap()
@@ -103,7 +103,7 @@ async fn max_cost_stops_paying_like_max_calls() {
                 .arg(fixture("example/tasks.jsonl"))
                 .args(["-m", "openai:gpt-4o-mini", "--base-url", &url, "--no-cache"])
                 .args([
-                    "--no-ablation",
+                    "--ablation=false",
                     "--max-cost",
                     "0.01",
                     "--concurrency",

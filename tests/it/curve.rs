@@ -121,7 +121,7 @@ fn the_curve_is_measured_nested_seeded_and_recomputable() {
     }
     let ten = run(
         &dir.path().join("ten"),
-        &["--belt", folder.to_str().unwrap(), "--no-curve"],
+        &["--belt", folder.to_str().unwrap(), "--curve=false"],
     );
     assert!(ten.get("curve").is_none());
     assert_eq!(ten["belt"]["origin"].as_object().unwrap().len(), 10);
@@ -156,7 +156,7 @@ fn curve_flags_need_a_belt_and_no_curve_turns_it_off() {
         .code(2);
     let off = run(
         &dir.path().join("off"),
-        &["--belt", "ecosystem", "--no-curve"],
+        &["--belt", "ecosystem", "--curve=false"],
     );
     assert!(off.get("curve").is_none());
     let some = run(

@@ -148,7 +148,7 @@ fn run(model: &str, cache: &Path, out: &Path) -> (Value, String) {
         .args(["run", &crate::common::fixture("example/after.json"), "-t"])
         .arg(crate::common::fixture("example/tasks.jsonl"))
         // One catalog, one cache file: the ablation check's catalogs would add two.
-        .args(["-m", model, "--no-ablation", "--out"])
+        .args(["-m", model, "--ablation=false", "--out"])
         .arg(out)
         .output()
         .unwrap();

@@ -3,38 +3,75 @@
 //! "could not run", so the previous push's verdict never stands for this commit.
 
 use crate::ci;
+use std::path::PathBuf;
+
 use crate::cli::CiArgs;
 use crate::github::GithubEnv;
 
-/// The value of `--<flag> V` or `--<flag>=V` in this process's arguments, else the
-/// `TOOLGATE_<FLAG>` variable: read by hand when the arguments or settings did not parse.
-fn raw_setting(flag: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    let long = format!("--{flag}");
-    let eq = format!("--{flag}=");
-    let from_args = args.iter().enumerate().find_map(|(i, a)| {
-        if a == &long {
-            args.get(i + 1).cloned()
-        } else {
-            a.strip_prefix(&eq).map(str::to_string)
+/// Where `ci`'s error reports go: `--out`, `--comment`, `--comment-id`, `--no-github` (or
+/// their `TOOLGATE_*` variables), read from arguments that parsed, or leniently from ones that
+/// did not.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sinks {
+    out: Option<PathBuf>,
+    comment_id: Option<String>,
+    comment: Option<bool>,
+    no_github: bool,
+}
+
+impl Sinks {
+    /// From `ci`'s parsed arguments.
+    pub fn of(a: &CiArgs) -> Self {
+        Sinks {
+            out: a.settings.out.clone(),
+            comment_id: a.settings.comment_id.clone(),
+            comment: a.settings.comment,
+            no_github: a.no_github.unwrap_or(false),
         }
-    });
-    from_args.or_else(|| {
-        std::env::var(format!(
-            "TOOLGATE_{}",
-            flag.replace('-', "_").to_uppercase()
-        ))
-        .ok()
-        .filter(|v| !v.is_empty())
-    })
+    }
+
+    /// From a command line that did not parse: the same clap definition parsed leniently (a
+    /// bad value, a missing one or an unknown flag is skipped, the rest read as the run would
+    /// have read it). `None` when the words are not a `ci` command.
+    pub fn lenient<I, T>(words: I) -> Option<Self>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let m = crate::cli::help::command(true)
+            .ignore_errors(true)
+            .mut_subcommand("ci", |c| c.ignore_errors(true))
+            .try_get_matches_from(words)
+            .ok()?;
+        let ci = m.subcommand_matches("ci")?;
+        let bool_of = |id: &str| ci.try_get_one::<bool>(id).ok().flatten().copied();
+        Some(Sinks {
+            out: ci.try_get_one::<PathBuf>("out").ok().flatten().cloned(),
+            comment_id: ci
+                .try_get_one::<String>("comment_id")
+                .ok()
+                .flatten()
+                .cloned(),
+            comment: bool_of("comment"),
+            no_github: bool_of("no_github").unwrap_or(false),
+        })
+    }
+
+    /// The GitHub environment these sinks write to (none with `--no-github`).
+    pub fn github(&self) -> GithubEnv {
+        if self.no_github {
+            GithubEnv::default()
+        } else {
+            GithubEnv::from_env()
+        }
+    }
 }
 
 /// Reports an error that came before `ci`'s settings could be resolved (arguments, the config
 /// file, a settings value): the summary, ci.json and the sticky comment say "could not run"
 /// with the cause, so the previous push's verdict does not stand for this commit. Where each
-/// report goes is read from what did parse (`args`), else from the raw `--out`,
-/// `--comment` and `--comment-id` values, else the defaults.
-pub async fn report_early(gh: &GithubEnv, error: &str, args: Option<&CiArgs>) {
+/// report goes is read from `sinks`, else the defaults.
+pub async fn report_early(gh: &GithubEnv, error: &str, sinks: &Sinks) {
     let mut s = match ci::resolve(
         &Default::default(),
         &Default::default(),
@@ -44,37 +81,48 @@ pub async fn report_early(gh: &GithubEnv, error: &str, args: Option<&CiArgs>) {
         Ok(s) => s,
         Err(_) => return,
     };
-    let flags = args.map(|a| &a.settings);
-    if let Some(out) = flags
-        .and_then(|f| f.out.clone())
-        .or_else(|| raw_setting("out").map(Into::into))
-    {
-        s.out = out;
+    if let Some(out) = &sinks.out {
+        s.out = out.clone();
     }
-    if let Some(id) = flags
-        .and_then(|f| f.comment_id.clone())
-        .or_else(|| raw_setting("comment-id"))
-    {
-        s.comment_id = id;
+    if let Some(id) = &sinks.comment_id {
+        s.comment_id = id.clone();
     }
-    if let Some(c) = flags.and_then(|f| f.comment).or_else(|| {
-        raw_setting("comment").and_then(|v| match v.to_ascii_lowercase().as_str() {
-            "true" | "1" | "yes" => Some(true),
-            "false" | "0" | "no" => Some(false),
-            _ => None,
-        })
-    }) {
+    if let Some(c) = sinks.comment {
         s.comment = c;
     }
     ci::sinks::report_error(&s, gh, error).await;
 }
 
 /// [`report_early`] for `ci` when even the arguments or the config file did not parse.
-pub async fn report_unparsed(error: &str, no_github: bool) {
-    let gh = if no_github {
-        GithubEnv::default()
-    } else {
-        GithubEnv::from_env()
-    };
-    report_early(&gh, error, None).await;
+pub async fn report_unparsed(error: &str, sinks: &Sinks) {
+    report_early(&sinks.github(), error, sinks).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_error_path_reads_what_parses_of_ci_with_clap() {
+        let s = Sinks::lenient([
+            "toolgate",
+            "ci",
+            "--out",
+            "o",
+            "--comment-id=k",
+            "--comment=false",
+            "--no-github",
+            "--trials",
+            "abc",
+        ])
+        .unwrap();
+        assert_eq!(s.out.as_deref(), Some(std::path::Path::new("o")));
+        assert_eq!(s.comment_id.as_deref(), Some("k"));
+        assert_eq!(s.comment, Some(false));
+        assert!(s.no_github);
+        // A bad value for the switch itself is skipped, not taken for `true`.
+        let s = Sinks::lenient(["toolgate", "ci", "--comment=maybe"]).unwrap();
+        assert_eq!(s.comment, None);
+        assert!(Sinks::lenient(["toolgate", "run", "x.json", "--bogus"]).is_none());
+    }
 }

@@ -57,7 +57,7 @@ impl Job {
         } else {
             return Ok(());
         };
-        report_early(&self.actions, msg, Some(a)).await;
+        report_early(&self.actions, msg, &super::early::Sinks::of(a)).await;
         anyhow::bail!(msg)
     }
 

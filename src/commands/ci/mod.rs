@@ -7,7 +7,7 @@ mod execute;
 mod job;
 mod settings;
 
-pub use early::{report_early, report_unparsed};
+pub use early::{Sinks, report_early, report_unparsed};
 pub use settings::settings;
 
 use crate::ci;
@@ -43,7 +43,7 @@ pub async fn run(
         Ok(s) => s,
         Err(e) => {
             // A settings error is still this commit's result: it replaces the last comment.
-            report_early(gh, &format!("{e:#}"), Some(a)).await;
+            report_early(gh, &format!("{e:#}"), &Sinks::of(a)).await;
             return Err(e);
         }
     };

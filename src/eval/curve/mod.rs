@@ -22,7 +22,7 @@ pub use draw::{DEFAULT_SEED, Size};
 pub const MAX_DECISIONS: usize = 2_000_000;
 
 /// Whether the curve is measured: `Auto` measures models whose decisions cost no provider
-/// call; `On` (`--curve`) measures LLMs too; `Off` (`--no-curve`) nothing.
+/// call; `On` (`--curve`) measures LLMs too; `Off` (`--curve=false`) nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum When {
     Auto,

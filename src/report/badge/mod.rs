@@ -113,17 +113,18 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
 /// (`openai:gpt-4o-mini` → `gpt-4o-mini`), the router for an offline one (`bm25:1.5` → `bm25`),
 /// `replay` for recorded answers; at most 28 characters.
 pub fn badge_model(spec: &str) -> String {
-    let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    let kind = kind.split('@').next().unwrap_or(kind);
-    let name = match kind {
-        "bm25" | "embed" | "hybrid" | "replay" | "toolsearch" | "toolsearch-names"
-        | "toolsearch-codex" | "toolsearch-card" => kind.to_string(),
-        "local" => std::path::Path::new(rest)
+    use crate::record::model::{self, Head};
+    let parts = model::parse(spec);
+    let rest = parts.rest;
+    let name = match parts.head {
+        Head::Router(r) => r.name().to_string(),
+        Head::Replay => "replay".to_string(),
+        Head::Other("local") => std::path::Path::new(rest)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "local".into()),
-        _ if rest.is_empty() => kind.to_string(),
-        _ => rest.rsplit('/').next().unwrap_or(rest).to_string(),
+        Head::Other(kind) if rest.is_empty() => kind.to_string(),
+        Head::Other(_) => rest.rsplit('/').next().unwrap_or(rest).to_string(),
     };
     if name.chars().count() > 28 {
         format!("{}…", name.chars().take(27).collect::<String>())

@@ -7,18 +7,20 @@ use super::{CiReport, CiStatus};
 /// Beside the number, what produced it: an offline router is a proxy for a model, and the
 /// reader must not take its score for an LLM's.
 pub(super) fn measured_by(model: &str) -> String {
-    let kind = model.split([':', '@']).next().unwrap_or(model);
+    use crate::record::model::{self, Router};
     let name = crate::report::badge::badge_model(model);
-    match kind {
-        "bm25" => " · a bm25 search over the tool definitions (is the right tool found first?), not a model's choice".into(),
-        "embed" | "hybrid" => format!(
-            " · an {kind} search over the tool definitions (is the right tool found first?), not a model's choice"
+    match model::parse(model).router() {
+        Some(Router::Bm25) => " · a bm25 search over the tool definitions (is the right tool found first?), not a model's choice".into(),
+        Some(r @ (Router::Embed | Router::Hybrid)) => format!(
+            " · an {} search over the tool definitions (is the right tool found first?), not a model's choice",
+            r.name()
         ),
-        "replay" => " · replayed answers".into(),
-        "toolsearch" | "toolsearch-names" | "toolsearch-codex" | "toolsearch-card" => format!(
-            " · {kind}, an emulated host tool search (top-1 of its results; see findability@k), not a model's choice"
+        Some(r) => format!(
+            " · {}, an emulated host tool search (top-1 of its results; see findability@k), not a model's choice",
+            r.name()
         ),
-        _ => format!(" · {}", crate::report::markdown::code(&name)),
+        None if model::parse(model).head == model::Head::Replay => " · replayed answers".into(),
+        None => format!(" · {}", crate::report::markdown::code(&name)),
     }
 }
 

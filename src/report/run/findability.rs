@@ -172,11 +172,10 @@ mod tests {
 /// written (5 and 8 by default), 3 for the other searches (hosts that defer tools show 3–5);
 /// rounded down to a cut-off the retrieval metrics keep.
 fn shown_k(spec: &str) -> usize {
-    let (head, rest) = spec.split_once(':').unwrap_or((spec, ""));
-    let k = match head {
-        "toolsearch" | "toolsearch-names" | "toolsearch-card" => rest.parse().unwrap_or(5),
-        "toolsearch-codex" => rest.parse().unwrap_or(8),
-        _ => 3,
+    let parts = crate::record::model::parse(spec);
+    let k = match parts.router().and_then(|r| r.default_k()) {
+        Some(default) => parts.rest.parse().unwrap_or(default),
+        None => 3,
     };
     crate::score::retrieval::CUTOFFS
         .iter()
