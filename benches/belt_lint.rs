@@ -7,8 +7,8 @@ use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-use toolgate::catalog::{Catalog, Tool, snapshot};
-use toolgate::lint::{LintSettings, belt};
+use toolgate::testing::catalog::{Catalog, Tool, snapshot};
+use toolgate::testing::lint::{LintSettings, belt};
 
 fn ecosystem() -> Vec<(String, Catalog)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/ecosystem");
@@ -63,10 +63,10 @@ fn bench(c: &mut Criterion) {
             belt_servers.iter().map(|(n, c)| (n.as_str(), c)).collect();
         let tools: usize = servers.iter().map(|s| s.1.tools.len()).sum();
         g.bench_with_input(BenchmarkId::new("tg001_only", tools), &servers, |b, s| {
-            b.iter(|| belt::cross_server(s, &settings))
+            b.iter(|| belt::cross_server(s, &settings));
         });
         g.bench_with_input(BenchmarkId::new("across", tools), &servers, |b, s| {
-            b.iter(|| belt::across(s, &settings))
+            b.iter(|| belt::across(s, &settings));
         });
     }
     g.finish();

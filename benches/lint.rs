@@ -3,8 +3,8 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use toolgate::catalog::{Catalog, Tool};
-use toolgate::lint::{self, LintSettings};
+use toolgate::testing::catalog::{Catalog, Tool};
+use toolgate::testing::lint::{self, LintSettings};
 
 const VERBS: &[&str] = &[
     "get", "list", "create", "update", "delete", "search", "export", "sync", "archive", "share",
@@ -121,11 +121,11 @@ fn per_rule_times() {
     let docs: Vec<_> = catalog
         .tools
         .iter()
-        .map(|t| toolgate::text::similarity_doc(t.name(), t.description().unwrap_or("")))
+        .map(|t| toolgate::testing::text::similarity_doc(t.name(), t.description().unwrap_or("")))
         .collect();
     eprintln!("similarity docs (stemming): {:?}", t.elapsed());
     let t = std::time::Instant::now();
-    let n = toolgate::text::similar_pairs(&docs, settings.lookalike_threshold).len();
+    let n = toolgate::testing::text::similar_pairs(&docs, settings.lookalike_threshold).len();
     eprintln!("similarity pairs: {:?} ({n})", t.elapsed());
     let t = std::time::Instant::now();
     let pairs = cx.similar().len();
@@ -148,13 +148,13 @@ fn bench(c: &mut Criterion) {
     per_rule_times();
     let settings = LintSettings::default();
     // Load the tokenizer once outside the measurement (a fixed start-up cost).
-    let _ = toolgate::tokens::count("warm up");
+    let _ = toolgate::testing::tokens::count("warm up");
     let mut group = c.benchmark_group("lint");
     group.sample_size(10);
     for n in [50, 500, 2000] {
         let catalog = synthetic(n);
         group.bench_with_input(BenchmarkId::from_parameter(n), &catalog, |b, cat| {
-            b.iter(|| lint::run(cat, &settings))
+            b.iter(|| lint::run(cat, &settings));
         });
     }
     group.finish();

@@ -12,7 +12,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use toolgate::lint::precision_bench as bench;
+#[path = "support/precision_bench.rs"]
+mod precision_bench;
+
+use precision_bench as bench;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,10 +34,11 @@ fn main() -> ExitCode {
             Ok(cats) => {
                 for c in cats {
                     match bench::findings_of(&c) {
-                        Ok(f) => all.extend(
-                            f.into_iter()
-                                .filter(|s| s.severity >= toolgate::lint::Severity::Warning),
-                        ),
+                        Ok(f) => {
+                            all.extend(f.into_iter().filter(|s| {
+                                s.severity >= toolgate::testing::lint::Severity::Warning
+                            }));
+                        }
                         Err(e) => {
                             eprintln!("lint_precision: {e:#}");
                             return ExitCode::from(2);
@@ -158,7 +162,7 @@ fn report(dir: &std::path::Path, labels_path: &std::path::Path, verbose: bool) -
         "rule", "level", "right", "wrong", "unlabelled", "precision", "bar"
     );
     for ((code, level), s) in &outcome.per_level {
-        let bar = if *level == toolgate::lint::Severity::Error {
+        let bar = if *level == toolgate::testing::lint::Severity::Error {
             0.97
         } else {
             0.9

@@ -9,7 +9,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use toolgate::lint::lookalike_bench::{self, Score};
+#[path = "support/lookalike_bench.rs"]
+mod lookalike_bench;
+
+use lookalike_bench::Score;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,9 +29,9 @@ fn main() -> ExitCode {
             || PathBuf::from("fixtures/lookalike"),
             |(_, a)| PathBuf::from(a),
         );
-    let semantic = |c: &toolgate::catalog::Catalog| match &embed {
+    let semantic = |c: &toolgate::testing::catalog::Catalog| match &embed {
         None => Ok(None),
-        Some(d) => toolgate::models::embed::tool_embeddings(d, c).map(Some),
+        Some(d) => toolgate::testing::models::embed::tool_embeddings(d, c).map(Some),
     };
     let scores = match lookalike_bench::run_with(&dir, &semantic) {
         Ok(s) => s,

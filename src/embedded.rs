@@ -3,13 +3,13 @@
 
 /// Inflates `bytes` the build script deflated. They are the binary's own data, so a failure
 /// is a build defect; it is still an error, never a panic.
-pub fn inflate(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn inflate(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<u8>> {
     miniz_oxide::inflate::decompress_to_vec_with_limit(bytes, 64 << 20)
         .map_err(|e| anyhow::anyhow!("the embedded {what} is damaged ({e:?}): rebuild toolgate"))
 }
 
 /// Inflates deflated UTF-8 text.
-pub fn inflate_text(what: &str, bytes: &[u8]) -> anyhow::Result<String> {
+pub(crate) fn inflate_text(what: &str, bytes: &[u8]) -> anyhow::Result<String> {
     String::from_utf8(inflate(what, bytes)?)
         .map_err(|_| anyhow::anyhow!("the embedded {what} is not UTF-8: rebuild toolgate"))
 }

@@ -117,7 +117,7 @@ async fn interrupted() -> &'static str {
 
 /// The whole run of the `toolgate` binary.
 pub fn main() -> ExitCode {
-    crate::tune_allocator();
+    crate::limits::tune_allocator();
     // A warden over a sandboxed server (`__toolgate-warden`) does nothing else, and never
     // returns from here.
     #[cfg(target_os = "linux")]
@@ -175,13 +175,10 @@ pub fn main() -> ExitCode {
             }
         })
     }));
-    let result = match result {
-        Ok(r) => r,
-        Err(_) => {
-            runtime.shutdown_timeout(std::time::Duration::from_millis(200));
-            crate::sandbox::reaper::reap_all();
-            return ExitCode::from(101);
-        }
+    let Ok(result) = result else {
+        runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+        crate::sandbox::reaper::reap_all();
+        return ExitCode::from(101);
     };
     // Do not wait for stray tasks (a hung server's reader) on the way out.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// Reaching the server.
 #[derive(Debug, thiserror::Error)]
-pub enum ConnectError {
+pub(crate) enum ConnectError {
     #[error(
         "no SERVER given: pass a command line, an http(s) URL or a snapshot file, or set `server` in toolgate.toml"
     )]
@@ -17,7 +17,7 @@ pub enum ConnectError {
 
 /// A task file.
 #[derive(Debug, thiserror::Error)]
-pub enum TaskFileError {
+pub(crate) enum TaskFileError {
     #[error("{}: {count} malformed task line(s):\n  {listing}", path.display())]
     Malformed {
         path: PathBuf,
@@ -39,7 +39,7 @@ pub enum TaskFileError {
 
 /// toolgate.toml.
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     #[error("{}: unknown key `{key}`{}", path.display(), line.map(|l| format!(" (line {l})")).unwrap_or_default())]
     UnknownKey {
         path: PathBuf,
@@ -53,7 +53,7 @@ pub enum ConfigError {
 
 /// An LLM provider.
 #[derive(Debug, thiserror::Error)]
-pub enum ProviderError {
+pub(crate) enum ProviderError {
     #[error("{provider}: no API key (set {var})")]
     MissingKey { provider: String, var: String },
 }
@@ -114,7 +114,7 @@ impl ProviderError {
 }
 
 /// The help line for the first typed error in `e`'s chain.
-pub fn help_for(e: &anyhow::Error) -> Option<String> {
+pub(crate) fn help_for(e: &anyhow::Error) -> Option<String> {
     e.chain().find_map(|c| {
         if let Some(x) = c.downcast_ref::<ConnectError>() {
             Some(x.help())
@@ -129,7 +129,7 @@ pub fn help_for(e: &anyhow::Error) -> Option<String> {
 }
 
 /// A help line for a connection failure, from what went wrong and what was started.
-pub fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> String {
+pub(crate) fn connect_help(message: &str, server: &str, connect_timeout_secs: f64) -> String {
     let l = message.to_lowercase();
     let lower_server = server.to_ascii_lowercase();
     if lower_server.starts_with("http://") || lower_server.starts_with("https://") {

@@ -1,6 +1,7 @@
 //! toolgate: tells the author of an MCP server, in CI, whether agents can actually use its
 //! tools. Stages: catalog (connect, pin) → lint → report; commands glue them to the CLI.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
+#![warn(unreachable_pub)]
 
 /// `eprintln!` for toolgate's messages: a line on stderr, made inert for the GitHub Actions
 /// runner (see [`out::neutralise`]) when it reads the log.
@@ -12,33 +13,34 @@ macro_rules! elog {
 }
 
 pub(crate) mod adapt;
-pub mod catalog;
-pub mod ci;
-pub mod cli;
-pub mod commands;
-pub mod config;
-pub mod contract;
+pub(crate) mod catalog;
+pub(crate) mod ci;
+pub(crate) mod cli;
+pub(crate) mod commands;
+pub(crate) mod config;
+pub(crate) mod contract;
 pub(crate) mod embedded;
 mod entry;
 pub use entry::main;
-pub mod error;
+pub(crate) mod error;
 pub(crate) mod eval;
 pub(crate) mod fsio;
 pub(crate) mod gate;
 pub(crate) mod github;
 pub(crate) mod improve;
-pub mod json;
+pub(crate) mod json;
 pub(crate) mod limits;
-pub use limits::tune_allocator;
-pub mod lint;
-pub mod models;
-pub mod out;
+pub(crate) mod lint;
+pub(crate) mod models;
+pub(crate) mod out;
 pub(crate) mod progress;
 pub(crate) mod record;
-pub mod report;
-pub mod sandbox;
+pub(crate) mod report;
+pub(crate) mod sandbox;
 pub(crate) mod score;
-pub mod secrets;
-pub mod tasks;
-pub mod text;
-pub mod tokens;
+pub(crate) mod secrets;
+pub(crate) mod tasks;
+#[doc(hidden)]
+pub mod testing;
+pub(crate) mod text;
+pub(crate) mod tokens;

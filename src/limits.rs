@@ -6,28 +6,28 @@
 use std::time::Duration;
 
 /// Most retries of one model request (each waits longer than the last).
-pub const MAX_RETRIES: u32 = 20;
+pub(crate) const MAX_RETRIES: u32 = 20;
 
 /// Most tools in one catalog toolgate checks (issue 42 point 6). A host shows a model far
 /// fewer (Cursor 40, OpenAI 128 tools per request), and past this the work a server can cause
 /// (listing, linting, a suite of three requests per tool) no longer ends within a CI job's
 /// time; a larger listing stops with this limit named, as soon as a page passes it.
-pub const MAX_TOOLS: usize = 20_000;
+pub(crate) const MAX_TOOLS: usize = 20_000;
 
 /// The error for a catalog past [`MAX_TOOLS`].
-pub fn too_many_tools(listed: usize, whence: &str) -> anyhow::Error {
+pub(crate) fn too_many_tools(listed: usize, whence: &str) -> anyhow::Error {
     anyhow::anyhow!(
         "{whence} lists {listed} tools or more: toolgate checks catalogs of at most {MAX_TOOLS} tools (a host shows a model far fewer: Cursor 40, OpenAI 128 per request); check a subset, e.g. one snapshot per toolset"
     )
 }
 
 /// The longest duration toolgate accepts anywhere (a timeout, a wait): one week.
-pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+pub(crate) const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// A duration from a number of seconds, or an error naming `what` (a flag, a variable, a
 /// `toolgate.toml` key): NaN, negative and infinite values are refused, and so is anything
 /// over a week (a value that large is a mistake, and would overflow elsewhere).
-pub fn duration_from_secs(v: f64, what: &str) -> Result<Duration, String> {
+pub(crate) fn duration_from_secs(v: f64, what: &str) -> Result<Duration, String> {
     if v.is_nan() {
         return Err(format!("{what}: not a number (NaN); give seconds, e.g. 30"));
     }
@@ -49,7 +49,7 @@ pub fn duration_from_secs(v: f64, what: &str) -> Result<Duration, String> {
 
 /// A wait a server asked for (`Retry-After`), capped at `cap`. Returns the wait and, when
 /// the value was unusable or cut, a note saying so.
-pub fn capped_wait(v: f64, cap: Duration, what: &str) -> (Duration, Option<String>) {
+pub(crate) fn capped_wait(v: f64, cap: Duration, what: &str) -> (Duration, Option<String>) {
     match duration_from_secs(v, what) {
         Ok(d) if d <= cap => (d, None),
         Ok(_) => (
@@ -68,7 +68,7 @@ pub fn capped_wait(v: f64, cap: Duration, what: &str) -> (Duration, Option<Strin
 }
 
 /// A rate between 0 and 1 from `flag`.
-pub fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
+pub(crate) fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
     if let Some(x) = v
         && !(0.0..=1.0).contains(&x)
     {
@@ -81,7 +81,7 @@ pub fn rate(flag: &str, v: Option<f64>) -> anyhow::Result<Option<f64>> {
 /// async runtime waiting on servers and providers, and glibc gave each its own malloc arena,
 /// each keeping the blocks freed in it: one arena is enough. Call first thing in `main`,
 /// before any thread starts.
-pub fn tune_allocator() {
+pub(crate) fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets glibc malloc's parameters; no other thread exists yet.
     unsafe {
@@ -92,7 +92,7 @@ pub fn tune_allocator() {
 /// Hands memory freed by a finished stage back to the system (glibc keeps it for reuse), so
 /// the next stage's peak does not stack on the last one's: called between `ci`'s stages
 /// (lint, evaluation, each ablation arm), not in hot loops.
-pub fn trim_heap() {
+pub(crate) fn trim_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns free memory; it touches no live allocation.
     unsafe {

@@ -19,7 +19,7 @@ fn on_actions() -> bool {
 /// `::stop-commands::`…) and `##[` anywhere into a legacy one. Every control character but
 /// tab and newline (escape sequences, OSC hyperlinks, carriage returns that would start a new
 /// line) is shown escaped, a leading `::` becomes `: :` and `##[` becomes `# #[`.
-pub fn neutralise(text: &str) -> String {
+pub(crate) fn neutralise(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
@@ -50,7 +50,7 @@ pub fn neutralise(text: &str) -> String {
 /// Writes `text` to stdout. A closed pipe ends the process with exit 0: what was asked for
 /// was written as far as anyone reads it, and there is nobody left to tell. On GitHub
 /// Actions every line is [`neutralise`]d: only [`command`] writes a workflow command.
-pub fn print(text: &str) {
+pub(crate) fn print(text: &str) {
     let text = crate::secrets::shown::mask_shown(text);
     if on_actions() {
         write_stdout(&neutralise(&text));
@@ -61,7 +61,7 @@ pub fn print(text: &str) {
 
 /// Writes toolgate's own workflow commands (annotations, notices), whose data was escaped
 /// where they were made.
-pub fn command(text: &str) {
+pub(crate) fn command(text: &str) {
     if text.is_empty() {
         return;
     }
@@ -73,14 +73,14 @@ pub fn command(text: &str) {
 }
 
 /// [`command`] on stderr (where `--format json` keeps them, stdout being pure JSON).
-pub fn command_on_stderr(text: &str) {
+pub(crate) fn command_on_stderr(text: &str) {
     let _ = std::io::stderr()
         .lock()
         .write_all(crate::secrets::shown::mask_shown(text).as_bytes());
 }
 
 /// A line on stderr (the `elog!` macro), [`neutralise`]d on GitHub Actions.
-pub fn eprint_line(text: &str) {
+pub(crate) fn eprint_line(text: &str) {
     let text = crate::secrets::shown::mask_shown(text);
     let mut s = if on_actions() {
         neutralise(&text)
@@ -109,7 +109,7 @@ fn write_stdout(text: &str) {
 }
 
 /// [`print`] with a newline.
-pub fn println(text: &str) {
+pub(crate) fn println(text: &str) {
     let mut s = String::with_capacity(text.len() + 1);
     s.push_str(text);
     s.push('\n');
@@ -118,7 +118,7 @@ pub fn println(text: &str) {
 
 /// The name serde gives a value of a unit-variant enum (`RunStatus::Complete` → `complete`):
 /// the one place a state's wire name is spelled is its serde attribute.
-pub fn wire_name<T: serde::Serialize>(v: &T) -> String {
+pub(crate) fn wire_name<T: serde::Serialize>(v: &T) -> String {
     match serde_json::to_value(v) {
         Ok(serde_json::Value::String(s)) => s,
         _ => String::new(),
@@ -129,13 +129,13 @@ pub fn wire_name<T: serde::Serialize>(v: &T) -> String {
 /// report) atomically, with every secret-shaped value masked ([`crate::secrets::shown`]).
 /// Files toolgate reads back as they were written (the lock, a snapshot, task files, run
 /// records) use [`write_file`] and keep what the server sent byte for byte.
-pub fn write_shown(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_shown(path: &Path, text: &str) -> anyhow::Result<()> {
     write_file(path, &crate::secrets::shown::mask_shown(text))
 }
 
 /// [`write_shown`] of `value` as pretty JSON (newline-terminated), streamed to the file
 /// through the mask: a report of tens of megabytes is never one string in memory.
-pub fn write_shown_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+pub(crate) fn write_shown_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
     crate::fsio::write_atomic_with(path, &mut |w| {
         let mut m = crate::secrets::shown::MaskLines::new(w);
         serde_json::to_writer_pretty(&mut m, value)?;
@@ -145,12 +145,12 @@ pub fn write_shown_json<T: serde::Serialize>(path: &Path, value: &T) -> anyhow::
 }
 
 /// Writes `text` to `path` atomically, creating its folder, naming the file on failure.
-pub fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
     write_bytes(path, text.as_bytes())
 }
 
 /// Writes `bytes` to `path` atomically (see [`crate::fsio::write_atomic`]).
-pub fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     crate::fsio::write_atomic(path, bytes)
 }
 

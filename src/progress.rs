@@ -9,15 +9,15 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// How long a wait may last before a spinner appears: a fast server stays silent.
-pub const SPINNER_AFTER: Duration = Duration::from_millis(400);
+pub(crate) const SPINNER_AFTER: Duration = Duration::from_millis(400);
 
 /// Whether progress is shown: stderr is a terminal and `CI` is unset.
-pub fn wanted() -> bool {
+pub(crate) fn wanted() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
 /// A bar of `len` steps with a message (e.g. the item in progress), or a hidden one.
-pub fn bar(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn bar(len: u64, what: &str) -> ProgressBar {
     if !wanted() || len == 0 {
         return ProgressBar::hidden();
     }
@@ -33,7 +33,7 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
 
 /// Awaits `fut`; if it takes longer than [`SPINNER_AFTER`] and progress is [`wanted`], shows
 /// a spinner saying `what` with the time waited, cleared when `fut` finishes.
-pub async fn while_slow<F: Future>(what: &str, fut: F) -> F::Output {
+pub(crate) async fn while_slow<F: Future>(what: &str, fut: F) -> F::Output {
     if !wanted() {
         return fut.await;
     }

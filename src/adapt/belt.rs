@@ -14,7 +14,7 @@ use crate::lint::Context;
 use crate::report::LintReport;
 
 /// True when the command should read every server of `--mcp-config` (no SERVER named).
-pub fn wanted(args: &ServerArgs) -> bool {
+pub(crate) fn wanted(args: &ServerArgs) -> bool {
     args.mcp_config.is_some() && args.server.is_none()
 }
 
@@ -31,7 +31,11 @@ fn no_extra_words(args: &ServerArgs) -> anyhow::Result<()> {
 /// The server whose section of a belt lock `pin` should write or check: a server named in
 /// `--mcp-config` when the lock file is a belt lock (never replace a whole belt's lock with
 /// one server's).
-pub fn section_of(args: &ServerArgs, lock: Option<&PathBuf>, cfg: &Config) -> Option<String> {
+pub(crate) fn section_of(
+    args: &ServerArgs,
+    lock: Option<&PathBuf>,
+    cfg: &Config,
+) -> Option<String> {
     args.mcp_config.as_ref()?;
     let name = args.server.clone()?;
     let path = super::connect::lock_path(lock, cfg);
@@ -42,7 +46,7 @@ pub fn section_of(args: &ServerArgs, lock: Option<&PathBuf>, cfg: &Config) -> Op
 
 /// The one server a command reads from `--mcp-config FILE`: SERVER names it, or the file has
 /// only one.
-pub fn pick_one(
+pub(crate) fn pick_one(
     path: &Path,
     args: &ServerArgs,
     base: ConnectOptions,
@@ -78,7 +82,7 @@ pub fn pick_one(
 }
 
 /// Connects every server of `--mcp-config` in parallel; one failure fails the whole belt.
-pub async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
+pub(crate) async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
     no_extra_words(args)?;
     let opts = super::connect::connect_options(args, cfg)?;
     let Some(path) = &args.mcp_config else {
@@ -95,7 +99,7 @@ pub async fn load(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Belt> {
 }
 
 /// The belt's hash: each server's name and catalog hash, in name order.
-pub fn belt_hash(belt: &Belt) -> String {
+pub(crate) fn belt_hash(belt: &Belt) -> String {
     let mut lines: Vec<String> = belt
         .servers
         .iter()
@@ -108,7 +112,7 @@ pub fn belt_hash(belt: &Belt) -> String {
 /// One lint report over the belt: findings across servers (a name on two servers) first,
 /// then each server linted on its own, findings keyed `server/tool` (catalog-wide findings
 /// name their server in the message).
-pub fn lint_report(
+pub(crate) fn lint_report(
     belt: &Belt,
     cfg: &Config,
     locate_in: Option<&Path>,
@@ -137,7 +141,10 @@ pub fn lint_report(
 }
 
 /// The belt lock findings point into, when it is one: `--locate-in`, else the lock file.
-pub fn lock_to_locate(cfg: &Config, output: Option<&crate::cli::OutputArgs>) -> Option<PathBuf> {
+pub(crate) fn lock_to_locate(
+    cfg: &Config,
+    output: Option<&crate::cli::OutputArgs>,
+) -> Option<PathBuf> {
     output
         .and_then(|o| o.locate_in.clone())
         .or_else(|| Some(super::connect::lock_path(None, cfg)))

@@ -11,13 +11,13 @@ use crate::catalog::{self, Catalog, ConnectOptions};
 use crate::cli::ServerArgs;
 use crate::config::{Config, layered};
 
-pub use crate::limits::rate;
+pub(crate) use crate::limits::rate;
 
 /// The longest wait any flag may ask for: beyond it a value is a typo, not a setting.
 const MAX_SECS: f64 = 7.0 * 24.0 * 3600.0;
 
 /// A positive number of seconds, at most a week, from `flag`.
-pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
+pub(crate) fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
     if !(v.is_finite() && v > 0.0) {
         bail!("{flag} must be a positive number of seconds, not {v}");
     }
@@ -29,7 +29,7 @@ pub fn secs(v: f64, flag: &str) -> anyhow::Result<Duration> {
 
 /// A variable's values (one header a line, comma-separated names) may carry blanks and a
 /// trailing separator: trimmed, and empty ones dropped, for every command.
-pub fn trimmed(v: &[String]) -> Vec<String> {
+pub(crate) fn trimmed(v: &[String]) -> Vec<String> {
     v.iter()
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
@@ -37,7 +37,7 @@ pub fn trimmed(v: &[String]) -> Vec<String> {
 }
 
 /// Timeouts, limits, headers, bearer token and `--pass-env`, from flags then toolgate.toml.
-pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
+pub(crate) fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<ConnectOptions> {
     let mut opts = ConnectOptions::default();
     let c = &cfg.connect;
     let args = &args.connect;
@@ -83,7 +83,7 @@ pub fn connect_options(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Connec
 }
 
 /// The lock file: `--lock`, else toolgate.toml's, else the default beside the settings file.
-pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
+pub(crate) fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
     // The default lock sits beside the settings file (a monorepo package's own).
     flag.cloned()
         .or_else(|| cfg.lock.clone())
@@ -97,7 +97,7 @@ pub fn lock_path(flag: Option<&PathBuf>, cfg: &Config) -> PathBuf {
 }
 
 /// The file findings point into: `--locate-in`, else the snapshot read, else the lock file.
-pub fn locate_file(
+pub(crate) fn locate_file(
     catalog: &Catalog,
     cfg: &Config,
     output: Option<&crate::cli::OutputArgs>,

@@ -2,14 +2,14 @@
 //! toolgate.toml, the gate policy and model options of the run flags, loading a catalog or a
 //! belt, and the printed forms of a run. Commands call these; none calls another command.
 
-pub mod belt;
-pub mod connect;
-pub mod run;
-pub mod server;
-pub mod suite;
+pub(crate) mod belt;
+pub(crate) mod connect;
+pub(crate) mod run;
+pub(crate) mod server;
+pub(crate) mod suite;
 
-pub use connect::{locate_file, lock_path, rate, trimmed};
-pub use server::{load_catalog, resolve_server};
+pub(crate) use connect::{locate_file, lock_path, rate, trimmed};
+pub(crate) use server::{load_catalog, resolve_server};
 
 use crate::cli::{Format, GateArgs};
 use crate::out::{print, write_file};
@@ -53,7 +53,7 @@ pub(crate) fn print_run(run: &RunFile, format: Format) {
 }
 
 /// One tool's row of `inspect --json` (a belt's rows put `key` and `server` before it).
-pub fn tool_row(
+pub(crate) fn tool_row(
     t: &crate::catalog::Tool,
     tokens: usize,
     exact: bool,

@@ -10,7 +10,7 @@ use crate::models;
 use super::connect::rate;
 
 /// The model options the flags ask for.
-pub fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
+pub(crate) fn model_options(args: &RunArgs) -> anyhow::Result<models::ModelOptions> {
     Ok(models::ModelOptions {
         base_url: args.base_url.clone(),
         api_key: args.api_key.clone(),
@@ -55,7 +55,7 @@ impl TryFrom<&RunArgs> for EvalOptions {
 }
 
 /// The gate policy of `--fail-under`, `--min-tool-accuracy` and `--max-error-rate`.
-pub fn policy(g: &GateArgs) -> anyhow::Result<GatePolicy> {
+pub(crate) fn policy(g: &GateArgs) -> anyhow::Result<GatePolicy> {
     Ok(GatePolicy {
         fail_under: rate("--fail-under", g.fail_under)?,
         min_tool_accuracy: rate("--min-tool-accuracy", g.min_tool_accuracy)?,
@@ -67,7 +67,7 @@ pub fn policy(g: &GateArgs) -> anyhow::Result<GatePolicy> {
 
 /// Reads the belt `--belt` names and puts its tools beside `own`'s: the combined catalog, its
 /// record for run.json, and the belt itself (for measurements that draw from it).
-pub async fn load_belt(
+pub(crate) async fn load_belt(
     spec: &str,
     own: &crate::catalog::Catalog,
     server: &crate::cli::ServerArgs,

@@ -9,7 +9,7 @@ use super::belt;
 use super::connect::connect_options;
 
 /// Works out which server to talk to and how, from flags first, then the config file.
-pub fn resolve_server(
+pub(crate) fn resolve_server(
     args: &ServerArgs,
     cfg: &Config,
 ) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
@@ -41,7 +41,7 @@ pub fn resolve_server(
 }
 
 /// Connects (or reads the snapshot) and returns the catalog, printing connection notes on stderr.
-pub async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Catalog> {
+pub(crate) async fn load_catalog(args: &ServerArgs, cfg: &Config) -> anyhow::Result<Catalog> {
     let (spec, opts) = resolve_server(args, cfg)?;
     let catalog = match catalog::load(&spec, &opts).await {
         Ok(c) => c,

@@ -9,7 +9,7 @@ use crate::tasks::write_tasks;
 /// Generates a suite with `generator` (an LLM spec; `None`: templates), writes it to
 /// `output` marked pending review, and says on stderr what it wrote, what it could not, and
 /// how to approve it.
-pub async fn write_suite(
+pub(crate) async fn write_suite(
     catalog: &crate::catalog::Catalog,
     opts: &GenerateOptions,
     generator: Option<&str>,

@@ -69,7 +69,7 @@ fn rebuild(catalog: &Catalog, tools: Vec<Tool>, instructions: Option<String>) ->
 }
 
 /// The catalog with names and schema shapes only: every description, title and example gone.
-pub fn without_descriptions(catalog: &Catalog) -> Catalog {
+pub(crate) fn without_descriptions(catalog: &Catalog) -> Catalog {
     let tools = catalog
         .tools
         .iter()
@@ -92,14 +92,16 @@ pub fn without_descriptions(catalog: &Catalog) -> Catalog {
 }
 
 /// The neutral name of the tool at `index` (0-based) in a catalog of `len` tools.
-pub fn neutral_name(index: usize, len: usize) -> String {
+pub(crate) fn neutral_name(index: usize, len: usize) -> String {
     let width = len.max(1).to_string().len().max(2);
     format!("tool_{:0width$}", index + 1)
 }
 
 /// The catalog with every tool renamed [`neutral_name`] (titles dropped too: they restate the
 /// name), and the old name → new name map for the tasks.
-pub fn neutral_names(catalog: &Catalog) -> (Catalog, std::collections::HashMap<String, String>) {
+pub(crate) fn neutral_names(
+    catalog: &Catalog,
+) -> (Catalog, std::collections::HashMap<String, String>) {
     let len = catalog.tools.len();
     let mut map = std::collections::HashMap::new();
     let tools = catalog

@@ -8,13 +8,13 @@
 
 /// A value's position in the text: the byte offset where it starts, and its 1-based line.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Node {
+pub(crate) struct Node {
     pub offset: usize,
     pub line: usize,
 }
 
 /// The root value of `text`.
-pub fn root(text: &str) -> Node {
+pub(crate) fn root(text: &str) -> Node {
     let b = text.as_bytes();
     let offset = ws(b, 0);
     Node {
@@ -25,7 +25,7 @@ pub fn root(text: &str) -> Node {
 
 /// The line of `pointer` (RFC 6901) below `from`, or of its deepest ancestor that exists. An
 /// object member's line is its key's; a key given twice means its last value, as parsers do.
-pub fn line_of(text: &str, from: Node, pointer: &str) -> usize {
+pub(crate) fn line_of(text: &str, from: Node, pointer: &str) -> usize {
     let (mut node, mut line) = (from, from.line);
     for segment in pointer.split('/').skip(1) {
         let segment = segment.replace("~1", "/").replace("~0", "~");
@@ -39,12 +39,12 @@ pub fn line_of(text: &str, from: Node, pointer: &str) -> usize {
 
 /// The value of member `key` of the object at `node` (the last one of that key), or of
 /// element `key` (a decimal index) of the array at `node`.
-pub fn child(text: &str, node: Node, key: &str) -> Option<Node> {
+pub(crate) fn child(text: &str, node: Node, key: &str) -> Option<Node> {
     member(text, node, key).map(|(_, v)| v)
 }
 
 /// Where member `key` (or element `key`) starts, and where its value starts.
-pub fn member(text: &str, node: Node, key: &str) -> Option<(Node, Node)> {
+pub(crate) fn member(text: &str, node: Node, key: &str) -> Option<(Node, Node)> {
     let b = text.as_bytes();
     let mut found = None;
     match b.get(node.offset)? {
@@ -72,7 +72,7 @@ pub fn member(text: &str, node: Node, key: &str) -> Option<(Node, Node)> {
 }
 
 /// Calls `f` with each element of the array at `node`, until it returns false.
-pub fn elements(text: &str, node: Node, f: impl FnMut(Node) -> bool) {
+pub(crate) fn elements(text: &str, node: Node, f: impl FnMut(Node) -> bool) {
     let b = text.as_bytes();
     if b.get(node.offset) == Some(&b'[') {
         each_element(b, node, f);
@@ -80,7 +80,7 @@ pub fn elements(text: &str, node: Node, f: impl FnMut(Node) -> bool) {
 }
 
 /// The string at `node`, unescaped, when it is one.
-pub fn string_at(text: &str, node: Node) -> Option<String> {
+pub(crate) fn string_at(text: &str, node: Node) -> Option<String> {
     let b = text.as_bytes();
     if b.get(node.offset) != Some(&b'"') {
         return None;
@@ -89,7 +89,7 @@ pub fn string_at(text: &str, node: Node) -> Option<String> {
     serde_json::from_str(text.get(node.offset..end)?).ok()
 }
 
-pub fn escape(token: &str) -> String {
+pub(crate) fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 

@@ -9,15 +9,15 @@
 use serde_json::Value;
 
 use super::Catalog;
-pub use crate::secrets::shown::MASK;
+pub(crate) use crate::secrets::shown::MASK;
 
 /// Masks `text` with `known` and every token shape (see [`crate::secrets::shown::mask_with`]).
-pub fn mask_text(text: &str, known: &[String]) -> (String, usize) {
+pub(crate) fn mask_text(text: &str, known: &[String]) -> (String, usize) {
     crate::secrets::shown::mask_with(text, known)
 }
 
 /// Masks every string (and object key) inside `v`; returns how many values were masked.
-pub fn mask_value(v: &mut Value, known: &[String]) -> usize {
+pub(crate) fn mask_value(v: &mut Value, known: &[String]) -> usize {
     match v {
         Value::String(s) => {
             let (m, n) = mask_text(s, known);
@@ -64,7 +64,7 @@ fn count_value(v: &Value, known: &[String]) -> usize {
 /// `catalog`, unchanged, with a note when it carries a credential toolgate knows of (its own,
 /// or one `opts` hands the server) or one shaped like a well-known token. The user-handed
 /// values are remembered, so every later line toolgate shows masks them.
-pub fn checked(mut catalog: Catalog, opts: &super::ConnectOptions) -> Catalog {
+pub(crate) fn checked(mut catalog: Catalog, opts: &super::ConnectOptions) -> Catalog {
     let extras = super::connect::secret_extras(opts);
     crate::secrets::shown::register(&extras);
     let known = crate::secrets::known_values(&extras);
@@ -74,7 +74,7 @@ pub fn checked(mut catalog: Catalog, opts: &super::ConnectOptions) -> Catalog {
 
 /// Adds a note naming the tools whose definitions carry a credential (every tool field but the
 /// name, then the instructions, the server's name and version); changes nothing else.
-pub fn note_credentials(catalog: &mut Catalog, known: &[String]) {
+pub(crate) fn note_credentials(catalog: &mut Catalog, known: &[String]) {
     let mut tools = Vec::new();
     let mut total = 0;
     for tool in &catalog.tools {

@@ -1,27 +1,28 @@
 //! The catalog stage: what a server offers a model (tools, instructions), loaded from a live
 //! server (stdio or Streamable HTTP) or a snapshot file, kept exactly as the server sent it.
 
-pub mod ablate;
-pub mod belt;
-pub mod canonical;
-pub mod connect;
-pub mod jsonpos;
-pub mod locate;
-pub mod lock;
-pub mod mask;
-pub mod mcp_config;
-pub mod net;
-pub mod server_json;
-pub mod snapshot;
-pub mod source;
-pub mod spec;
+pub(crate) mod ablate;
+pub(crate) mod belt;
+pub(crate) mod canonical;
+pub(crate) mod connect;
+pub(crate) mod jsonpos;
+pub(crate) mod locate;
+pub(crate) mod lock;
+pub(crate) mod mask;
+pub(crate) mod mcp_config;
+pub(crate) mod net;
+pub(crate) mod server_json;
+pub(crate) mod snapshot;
+pub(crate) mod source;
+pub(crate) mod spec;
 mod tee;
 mod types;
 
 pub use source::ConnectOptions;
 pub use spec::ServerSpec;
 pub(crate) use types::kind;
-pub use types::{Catalog, ListHints, Relisting, ServerMeta, Tool, ToolIndex};
+pub use types::{Catalog, Tool};
+pub(crate) use types::{ListHints, Relisting, ServerMeta};
 
 /// Loads a catalog from any server spec: live stdio/HTTP server or snapshot file.
 /// The catalog is what the server sent; a credential in it is noted (see [`mask`]).

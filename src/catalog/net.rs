@@ -7,7 +7,7 @@ use reqwest::Url;
 /// An HTTP client builder with TLS from rustls on *ring*, the one crypto backend in the binary
 /// (reqwest is built without a provider of its own: the process-wide default is installed here,
 /// once, before the first client is built). Every HTTP client toolgate builds starts here.
-pub fn client_builder() -> reqwest::ClientBuilder {
+pub(crate) fn client_builder() -> reqwest::ClientBuilder {
     static TLS: std::sync::Once = std::sync::Once::new();
     TLS.call_once(|| {
         // Already set (by an embedding program) is fine: that provider is used.
@@ -23,7 +23,7 @@ const MAX_REDIRECTS: usize = 10;
 /// the first request, and refuses any other with an error that names both origins: custom
 /// headers (`--header x-api-key: …`, `x-api-key` for Anthropic) would otherwise be
 /// forwarded to whichever host the server points at.
-pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+pub(crate) fn same_origin_redirects() -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(|attempt| {
         let Some(first) = attempt.previous().first() else {
             return attempt.follow();
@@ -41,7 +41,7 @@ pub fn same_origin_redirects() -> reqwest::redirect::Policy {
 }
 
 /// True when both URLs share scheme, host and port.
-pub fn same_origin(a: &Url, b: &Url) -> bool {
+pub(crate) fn same_origin(a: &Url, b: &Url) -> bool {
     a.origin() == b.origin()
 }
 
@@ -54,7 +54,7 @@ fn cross_origin_message(from: &Url, to: &Url) -> String {
 }
 
 /// True for `localhost`, 127.0.0.0/8 and `::1`.
-pub fn is_loopback(url: &Url) -> bool {
+pub(crate) fn is_loopback(url: &Url) -> bool {
     let Some(host) = url.host_str() else {
         return false;
     };
@@ -70,7 +70,7 @@ pub fn is_loopback(url: &Url) -> bool {
 
 /// A warning when `what` (a key, a header) would be sent over plain `http://` to a host that
 /// is not loopback: anyone on the path can read it.
-pub fn plain_http_warning(url: &str, what: &str) -> Option<String> {
+pub(crate) fn plain_http_warning(url: &str, what: &str) -> Option<String> {
     let u = Url::parse(url).ok()?;
     (u.scheme() == "http" && !is_loopback(&u)).then(|| {
         format!(

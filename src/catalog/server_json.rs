@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::ServerSpec;
 
 /// True when `v` is a registry server description rather than a `tools/list` snapshot.
-pub fn looks_like(v: &Value) -> bool {
+pub(crate) fn looks_like(v: &Value) -> bool {
     let schema = v
         .get("$schema")
         .and_then(Value::as_str)
@@ -90,7 +90,7 @@ fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 
 /// The spec a client would run for `v` (read from `path`, named in errors), and notes (the
 /// package chosen, required variables that are not set).
-pub fn spec(v: &Value, path: &str) -> anyhow::Result<(ServerSpec, Vec<String>)> {
+pub(crate) fn spec(v: &Value, path: &str) -> anyhow::Result<(ServerSpec, Vec<String>)> {
     let mut notes = Vec::new();
     let packages = v
         .get("packages")

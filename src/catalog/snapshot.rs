@@ -20,7 +20,7 @@ pub fn read(path: &Path) -> anyhow::Result<Catalog> {
 
 /// Parses a snapshot (or lock) held in memory; `shown` names it in errors and becomes the
 /// catalog's source.
-pub fn parse(text: &str, shown: &str) -> anyhow::Result<Catalog> {
+pub(crate) fn parse(text: &str, shown: &str) -> anyhow::Result<Catalog> {
     let shown = shown.to_string();
     let value: Value = serde_json::from_str(text)
         .with_context(|| format!("{shown} is not valid JSON (line and column above)"))?;
@@ -104,7 +104,7 @@ fn from_lock(shown: &str, top: Map<String, Value>) -> anyhow::Result<Catalog> {
 }
 
 /// The snapshot JSON for a catalog: tools exactly as sent, plus instructions and serverInfo.
-pub fn to_value(catalog: &Catalog) -> Value {
+pub(crate) fn to_value(catalog: &Catalog) -> Value {
     let tools: Vec<Value> = catalog
         .tools
         .iter()
@@ -138,7 +138,7 @@ pub fn to_value(catalog: &Catalog) -> Value {
     Value::Object(top)
 }
 
-pub fn write(path: &Path, catalog: &Catalog) -> anyhow::Result<()> {
+pub(crate) fn write(path: &Path, catalog: &Catalog) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(&to_value(catalog))?;
     text.push('\n');
     crate::fsio::write_atomic(path, text.as_bytes())

@@ -110,7 +110,7 @@ fn secret_looking(word: &str) -> bool {
 /// the value after a `--token`-like flag, `NAME=value` where NAME sounds secret, well-known
 /// token prefixes, URL user-info and queries, and the values of credential variables set in
 /// this environment (`known`).
-pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
+pub(crate) fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     let mut mask_next = false;
     for w in words {
@@ -151,7 +151,7 @@ pub fn redact_words(words: &[String], known: &[String]) -> Vec<String> {
     out
 }
 
-pub use super::spec::ServerSpec;
+pub(crate) use super::spec::ServerSpec;
 use crate::secrets::redact_url;
 
 /// How to connect: timeouts, limits, HTTP headers and which secrets the server may see.
@@ -202,7 +202,7 @@ impl Default for ConnectOptions {
 }
 
 /// Parses a `--header 'K: V'` value.
-pub fn parse_header(text: &str) -> anyhow::Result<(String, String)> {
+pub(crate) fn parse_header(text: &str) -> anyhow::Result<(String, String)> {
     let Some((k, v)) = text.split_once(':') else {
         bail!("--header `{text}` is not of the form 'Name: value'");
     };

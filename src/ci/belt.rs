@@ -16,7 +16,7 @@ use crate::models::ModelOptions;
 use crate::tasks::Task;
 
 /// A belt to evaluate in: the combined catalog (yours plus the belt's tools) and its record.
-pub struct BeltRun {
+pub(crate) struct BeltRun {
     pub catalog: Catalog,
     pub info: BeltInfo,
     /// Each belt server's catalog as a lock section, checked against a belt lock that pins it.
@@ -31,7 +31,7 @@ pub struct BeltRun {
 /// `own`: your section, and every belt server of this run that the lock pins, are checked
 /// server by server. Returns the status (tools keyed `server/tool`) and a sentence naming
 /// each server that changed.
-pub fn lock_status(
+pub(crate) fn lock_status(
     policy: LockCheck,
     path: &Path,
     own: &str,
@@ -53,7 +53,7 @@ pub fn lock_status(
     }
     let stored = match read_any(path)? {
         AnyLock::Belt(b) => b,
-        AnyLock::One(_) => anyhow::bail!(
+        AnyLock::One => anyhow::bail!(
             "{} is a single server's lock, not a belt lock: pin the belt with `toolgate pin --mcp-config FILE`",
             path.display()
         ),
@@ -85,7 +85,7 @@ pub fn lock_status(
 
 impl BeltRun {
     /// The belt run of `combined` (from `belt`) and its record.
-    pub fn new(combined: Catalog, info: BeltInfo, belt: Belt) -> Self {
+    pub(crate) fn new(combined: Catalog, info: BeltInfo, belt: Belt) -> Self {
         let locks = belt
             .servers
             .iter()
@@ -103,7 +103,7 @@ impl BeltRun {
 
 /// Before the belt run: deterministic models also run on your catalog `own` alone (in
 /// memory), so the reports set the belt against it.
-pub async fn prepare(
+pub(crate) async fn prepare(
     belt: &mut BeltRun,
     own: &Catalog,
     tasks: &[Task],
@@ -116,7 +116,7 @@ pub async fn prepare(
 
 /// The distractor curve of a `ci --belt` run: accuracy on your tasks as the belt's tools join
 /// `own`, for the models `s.curve` admits (offline ones unless `--curve`).
-pub async fn curve(
+pub(crate) async fn curve(
     s: &CiSettings,
     b: &BeltRun,
     own: &Catalog,
@@ -140,7 +140,7 @@ pub async fn curve(
 
 /// `ci`'s lock check: server by server when the lock is a belt lock holding your server's
 /// section (a notice names each server that changed), else the single-server check.
-pub fn check_lock(
+pub(crate) fn check_lock(
     s: &CiSettings,
     head: &LockFile,
     belt: Option<&BeltRun>,
@@ -157,7 +157,10 @@ pub fn check_lock(
 
 /// A notice when the base ran in another belt (or none) than this run: the comparison then
 /// measures the belt's change too.
-pub fn base_notice(base: &crate::record::RunFile, head: Option<&BeltInfo>) -> Option<String> {
+pub(crate) fn base_notice(
+    base: &crate::record::RunFile,
+    head: Option<&BeltInfo>,
+) -> Option<String> {
     let (b, h) = (
         base.belt.as_ref().map(|b| b.spec.as_str()),
         head.map(|b| b.spec.as_str()),

@@ -4,24 +4,24 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-pub const DEFAULT_OUT: &str = "toolgate-out";
-pub const CI_JSON: &str = "ci.json";
-pub const SUMMARY_MD: &str = "summary.md";
-pub const COMMENT_MD: &str = "comment.md";
-pub const LINT_JSON: &str = "lint.json";
-pub const LINT_SARIF: &str = "lint.sarif";
+pub(crate) const DEFAULT_OUT: &str = "toolgate-out";
+pub(crate) const CI_JSON: &str = "ci.json";
+pub(crate) const SUMMARY_MD: &str = "summary.md";
+pub(crate) const COMMENT_MD: &str = "comment.md";
+pub(crate) const LINT_JSON: &str = "lint.json";
+pub(crate) const LINT_SARIF: &str = "lint.sarif";
 /// The gate, the lock, lint and per-tool accuracy as JUnit XML test cases.
-pub const JUNIT_XML: &str = "junit.xml";
+pub(crate) const JUNIT_XML: &str = "junit.xml";
 /// The contract tests' report (`--contract`).
-pub const CONTRACT_JSON: &str = "contract.json";
-pub const BADGE_SVG: &str = "badge.svg";
+pub(crate) const CONTRACT_JSON: &str = "contract.json";
+pub(crate) const BADGE_SVG: &str = "badge.svg";
 /// The badge as a shields.io endpoint document.
-pub const BADGE_JSON: &str = "badge.json";
-pub const BASELINE_JSON: &str = crate::eval::baseline::BASELINE_FILE;
-pub const LOCK: &str = "toolgate.lock";
-pub const TASKS_JSONL: &str = "tasks.jsonl";
+pub(crate) const BADGE_JSON: &str = "badge.json";
+pub(crate) const BASELINE_JSON: &str = crate::eval::baseline::BASELINE_FILE;
+pub(crate) const LOCK: &str = "toolgate.lock";
+pub(crate) const TASKS_JSONL: &str = "tasks.jsonl";
 /// The evaluation's run directory inside the output folder.
-pub const RUN_DIR: &str = "run";
+pub(crate) const RUN_DIR: &str = "run";
 
 /// Files toolgate ci writes into the output folder (cleared at the start, so a file left from
 /// an earlier run is never mistaken for this one's).
@@ -41,19 +41,19 @@ const OUT_FILES: &[&str] = &[
 
 /// The output folder.
 #[derive(Clone, Debug)]
-pub struct OutDir(pub PathBuf);
+pub(crate) struct OutDir(pub PathBuf);
 
 impl OutDir {
-    pub fn file(&self, name: &str) -> PathBuf {
+    pub(crate) fn file(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
 
-    pub fn run_dir(&self) -> PathBuf {
+    pub(crate) fn run_dir(&self) -> PathBuf {
         self.0.join(RUN_DIR)
     }
 
     /// Creates the folder and removes what an earlier `toolgate ci` wrote there.
-    pub fn prepare(&self) -> anyhow::Result<()> {
+    pub(crate) fn prepare(&self) -> anyhow::Result<()> {
         std::fs::create_dir_all(&self.0).with_context(|| {
             format!("could not create the output directory {}", self.0.display())
         })?;
@@ -68,7 +68,7 @@ impl OutDir {
     }
 
     /// Clears the evaluation of an earlier `toolgate ci` (only toolgate's own run directory).
-    pub fn clear_run(&self) -> anyhow::Result<()> {
+    pub(crate) fn clear_run(&self) -> anyhow::Result<()> {
         let run_dir = self.run_dir();
         clear_run_dir(&run_dir)
     }
@@ -91,7 +91,7 @@ fn clear_run_dir(run_dir: &Path) -> anyhow::Result<()> {
 /// A warning when the checkout left the job's token in `.git/config` (`actions/checkout`
 /// without `persist-credentials: false`): the sandbox keeps the server out of `.git/`, but
 /// every other step of the job can read it.
-pub fn persisted_credentials(from: &std::path::Path) -> Option<String> {
+pub(crate) fn persisted_credentials(from: &std::path::Path) -> Option<String> {
     let top = from.ancestors().find(|d| d.join(".git").is_dir())?;
     let config = top.join(".git/config");
     let text = crate::fsio::read_text(&config).ok()?;

@@ -47,7 +47,7 @@ fn missing_key(spec: &ModelSpec, base_url: Option<&str>) -> Option<String> {
 
 /// On a secretless pull request, drops the models whose key is missing (BM25 stands in when
 /// none is left) and returns the notice that says so.
-pub fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
+pub(crate) fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
     let why = secretless(gh)?;
     let (skipped, kept): (Vec<ModelSpec>, Vec<ModelSpec>) = s
         .eval
@@ -82,7 +82,10 @@ pub fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String> {
 /// In a pull request, `pass_env` may not hand the server GitHub's token or a provider key:
 /// the server is the pull request's own code, and the names may come from its own config.
 /// Drops such names from `lists` and returns the notice that says so.
-pub fn keep_credentials_from_pr(gh: &GithubEnv, lists: &mut [&mut Vec<String>]) -> Option<String> {
+pub(crate) fn keep_credentials_from_pr(
+    gh: &GithubEnv,
+    lists: &mut [&mut Vec<String>],
+) -> Option<String> {
     if !in_pull_request(gh) {
         return None;
     }

@@ -18,7 +18,7 @@ use crate::tasks::Task;
 use crate::tasks::template::{GenerateOptions, generate};
 
 /// The lock check: how the server compares with the reviewed lock at `path`.
-pub fn lock_status(
+pub(crate) fn lock_status(
     policy: LockCheck,
     path: &Path,
     current: &LockFile,
@@ -128,7 +128,7 @@ fn wording_overlap(from: &Catalog, catalog: &Catalog, tasks: &[Task]) -> (usize,
 /// The task file: the user's, or one generated (see [`generation_source`]) into the output
 /// folder, with notices that say what it is and whom it favours. Returns its path and whether
 /// it was made.
-pub fn tasks_file(
+pub(crate) fn tasks_file(
     s: &CiSettings,
     catalog: &Catalog,
     lock: &LockStatus,

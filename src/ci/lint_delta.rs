@@ -17,7 +17,7 @@ use crate::record::lint::{LintDelta, LintReport, finding_key};
 
 /// The delta against the base, when there is a base to compare with, and whether it may gate
 /// (a baseline made by another toolgate version is listed, not gated: its rules differ).
-pub fn delta(
+pub(super) fn delta(
     s: &CiSettings,
     settings: &LintSettings,
     head_lock: &LockFile,

@@ -4,24 +4,23 @@
 //! pull-request comment. The exit code is decided after every output is written.
 
 mod applied;
-pub mod belt;
-pub mod files;
-pub mod fork;
+pub(crate) mod belt;
+pub(crate) mod files;
+pub(crate) mod fork;
 mod inputs;
 mod lint_delta;
-pub mod policy;
-pub mod prepare;
-pub mod relay;
-pub mod settings;
-pub mod shards;
-pub mod sinks;
+pub(crate) mod policy;
+pub(crate) mod prepare;
+pub(crate) mod relay;
+pub(crate) mod settings;
+pub(crate) mod shards;
+pub(crate) mod sinks;
 mod steps;
-pub mod templates;
-pub mod workflow;
+pub(crate) mod templates;
+pub(crate) mod workflow;
 
-pub use inputs::{lock_status, tasks_file};
-pub use settings::{CiSettings, resolve};
-pub use steps::Source;
+pub(crate) use settings::{CiSettings, resolve};
+pub(crate) use steps::Source;
 
 use crate::gate::Exit;
 use crate::github::GithubEnv;
@@ -34,7 +33,7 @@ use steps::{Publish, Trail};
 /// Runs the gate over the catalog (or the shards) and writes every output, in named steps:
 /// gather the inputs, measure, decide, keep what a measured run leaves, publish. `format` is
 /// what goes to stdout; `contract` is what the contract tests found, when they ran.
-pub async fn run(
+pub(crate) async fn run(
     s: &CiSettings,
     lint_settings: &LintSettings,
     source: Source,

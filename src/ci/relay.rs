@@ -22,7 +22,7 @@ use crate::record::lint::LintReport;
 use crate::report::ci::{self as ci_report, CiStatus};
 
 /// The largest artefact file read, in bytes.
-pub const MAX_FILE: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_FILE: u64 = 16 * 1024 * 1024;
 
 /// Reads `dir/name` when it is a regular file of at most [`MAX_FILE`] bytes.
 fn read_bounded(dir: &Path, name: &str) -> anyhow::Result<Option<String>> {
@@ -179,7 +179,7 @@ async fn find_pr(
 }
 
 /// Posts the comment from the evaluation job's output folder `dir`.
-pub async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<Exit> {
+pub(crate) async fn run(dir: &Path, s: &CiSettings, gh: &GithubEnv) -> anyhow::Result<Exit> {
     let run = evaluated(gh)?;
     if !run.event.starts_with("pull_request") {
         crate::elog!(

@@ -15,7 +15,7 @@ use crate::tasks::SplitArg;
 
 /// Everything one `toolgate ci` does, settled.
 #[derive(Clone, Debug)]
-pub struct CiSettings {
+pub(crate) struct CiSettings {
     pub out: PathBuf,
     pub tasks: Option<PathBuf>,
     pub eval: EvalOptions,
@@ -73,7 +73,7 @@ struct Layers<'a> {
 
 /// Merges the flags' layer over the file's layer. `lock` is where the lock file lives;
 /// `on_actions` turns the comment on by default.
-pub fn resolve(
+pub(crate) fn resolve(
     flags: &CiConfig,
     file: &CiConfig,
     lock: PathBuf,
@@ -231,7 +231,7 @@ fn contract(l: &Layers) -> anyhow::Result<Option<crate::contract::ContractOption
 
 impl CiSettings {
     /// The model options these settings ask for.
-    pub fn model_options(&self) -> anyhow::Result<crate::models::ModelOptions> {
+    pub(crate) fn model_options(&self) -> anyhow::Result<crate::models::ModelOptions> {
         let timeout = crate::limits::duration_from_secs(self.timeout, "--timeout")
             .map_err(anyhow::Error::msg)?;
         Ok(crate::models::ModelOptions {

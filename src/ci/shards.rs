@@ -16,14 +16,17 @@ use crate::report::Format;
 use crate::tasks::Task;
 
 /// The shards, checked against each other, waiting for the suite check and the join.
-pub struct Gathered {
+pub(crate) struct Gathered {
     first: RunFile,
     predictions: Vec<PredictionLine>,
 }
 
 /// Finds and checks the shards under `dirs` (every shard once, one catalog, suite and model
 /// set) and returns the catalog they ran against.
-pub fn gather(dirs: &[PathBuf], notices: &mut Vec<String>) -> anyhow::Result<(Catalog, Gathered)> {
+pub(crate) fn gather(
+    dirs: &[PathBuf],
+    notices: &mut Vec<String>,
+) -> anyhow::Result<(Catalog, Gathered)> {
     let dirs = shard::expand_dirs(dirs)?;
     let (first, predictions, catalog) = shard::gather(&dirs)?;
     notices.push(format!(
@@ -36,7 +39,7 @@ pub fn gather(dirs: &[PathBuf], notices: &mut Vec<String>) -> anyhow::Result<(Ca
 
 /// Joins the shards into `<out>/run` once `tasks` (read from `tasks_path`) is shown to be the
 /// suite they ran.
-pub fn join(
+pub(crate) fn join(
     g: Gathered,
     out: &OutDir,
     tasks: &[Task],
@@ -55,7 +58,7 @@ pub fn join(
 /// A matrix job: evaluates slice `shard` into `<out>/run` (resumable) and stops there; the
 /// fan-in job lints, gates and reports. Exits 0 once the slice is complete, whatever its
 /// scores: a slice's numbers are not the server's.
-pub async fn run_shard(
+pub(crate) async fn run_shard(
     s: &CiSettings,
     catalog: &Catalog,
     shard: Shard,

@@ -10,18 +10,18 @@ use crate::out::write_shown;
 use crate::record::ci_json::{CiError, CiJson};
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 
-pub const NOT_A_PR: &str = "this run is not for a pull request";
+pub(crate) const NOT_A_PR: &str = "this run is not for a pull request";
 
 /// Masks the values of credential variables set in this environment, and every secret-shaped
 /// value ([`crate::secrets::shown`]).
-pub fn mask(text: &str) -> String {
+pub(crate) fn mask(text: &str) -> String {
     let mut known = crate::secrets::secret_values();
     known.extend(crate::secrets::shown::values(&[]));
     crate::secrets::shown::mask_with(text, &known).0
 }
 
 /// A notice in the log (an Actions `::notice` on GitHub).
-pub fn notice(gh: &GithubEnv, msg: &str) {
+pub(crate) fn notice(gh: &GithubEnv, msg: &str) {
     if gh.actions {
         crate::out::command(&format!(
             "::notice title=toolgate comment::{}",
@@ -33,7 +33,7 @@ pub fn notice(gh: &GithubEnv, msg: &str) {
 }
 
 /// Posts or updates the comment; what happened, for the report.
-pub async fn post_comment(
+pub(crate) async fn post_comment(
     gh: &GithubEnv,
     s: &CiSettings,
     body: &str,
@@ -77,7 +77,7 @@ pub async fn post_comment(
 
 /// Posts the comment and returns its URL, adding a notice to `report` when it was skipped
 /// or failed.
-pub async fn comment_on_pr(
+pub(crate) async fn comment_on_pr(
     gh: &GithubEnv,
     s: &CiSettings,
     body: &str,
@@ -117,7 +117,7 @@ pub async fn comment_on_pr(
 
 /// Writes summary.md, ci.json, the job summary, step outputs and the PR comment for a run
 /// that could not finish. Failures here are printed, never raised over the original error.
-pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
+pub(crate) async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
     let error = mask(error);
     let error: String = error.chars().take(4000).collect();
     let ctx = gh.context();
@@ -156,7 +156,7 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
                 crate::elog!("toolgate: pull-request comment {url}");
             }
             Ok(comment::Posted::Skipped { reason }) => {
-                crate::elog!("toolgate: no pull-request comment: {reason}")
+                crate::elog!("toolgate: no pull-request comment: {reason}");
             }
             Err(e) => crate::elog!("toolgate: warning: the pull-request comment failed: {e:#}"),
         }
@@ -164,7 +164,7 @@ pub async fn report_error(s: &CiSettings, gh: &GithubEnv, error: &str) {
 }
 
 /// The job summary and the step outputs.
-pub fn write_github(
+pub(crate) fn write_github(
     gh: &GithubEnv,
     r: &CiReport,
     summary: &str,

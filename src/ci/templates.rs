@@ -9,7 +9,7 @@ fn toml_string(s: &str) -> String {
 
 /// The `[connect]` lines for the settings `connect` gives (none for header values, which may be
 /// credentials: they stay in the environment).
-pub fn connect_lines(connect: &crate::config::ConnectConfig) -> String {
+pub(crate) fn connect_lines(connect: &crate::config::ConnectConfig) -> String {
     let mut c = connect.clone();
     c.headers.clear();
     let text = toml::to_string(&c).unwrap_or_default();
@@ -19,12 +19,13 @@ pub fn connect_lines(connect: &crate::config::ConnectConfig) -> String {
         .collect()
 }
 
-pub fn config_text(server: Option<&str>, tasks: Option<&str>) -> String {
+#[cfg(test)]
+pub(crate) fn config_text(server: Option<&str>, tasks: Option<&str>) -> String {
     config_text_with(server, tasks, "")
 }
 
 /// [`config_text`] with `connect` (from [`connect_lines`]) as the live lines of `[connect]`.
-pub fn config_text_with(server: Option<&str>, tasks: Option<&str>, connect: &str) -> String {
+pub(crate) fn config_text_with(server: Option<&str>, tasks: Option<&str>, connect: &str) -> String {
     let tasks_line = match tasks {
         Some(t) => format!(
             "# {t} was written by `toolgate init` and is pending review: read it, fix or drop what is\n# wrong, then `toolgate approve {t}` (until then its score is a smoke test).\ntasks = {}\n",
@@ -114,7 +115,7 @@ pub(crate) const DOWNLOAD: &str =
 /// The fork-safe comment workflow: on `workflow_run` of the evaluation, it downloads the
 /// run's `toolgate` artefact and posts the comment from it (`ci --comment-from`), running none
 /// of the pull request's code; the only job that may write pull-request comments.
-pub fn comment_workflow_text(action_ref: Option<&str>) -> String {
+pub(crate) fn comment_workflow_text(action_ref: Option<&str>) -> String {
     let action = action_line(action_ref);
     format!(
         "# Posts toolgate's sticky comment on every pull request, forks included. The evaluation

@@ -9,7 +9,7 @@ use super::templates::{ACTION_REF, DOWNLOAD, action_line};
 
 /// What the workflow `toolgate init` writes does besides the gate.
 #[derive(Clone, Debug, Default)]
-pub struct WorkflowOptions<'a> {
+pub(crate) struct WorkflowOptions<'a> {
     /// `uses:` of the action (pinned or the tag).
     pub action_ref: Option<&'a str>,
     /// Split the evaluation over a matrix of this many jobs and gate in one fan-in job.
@@ -171,7 +171,7 @@ on:
 const LABEL_IF: &str =
     "github.event.action != 'labeled' || github.event.label.name == 'toolgate-accept-settings'";
 
-pub fn workflow_text(o: &WorkflowOptions) -> String {
+pub(crate) fn workflow_text(o: &WorkflowOptions) -> String {
     let branch = o.branch();
     let mut w = format!(
         "{HEADER}  push:

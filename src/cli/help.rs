@@ -11,7 +11,7 @@ use super::Cli;
 /// reports go, how to reach the server, and the matrix split. The rest (timeouts, retries,
 /// trials, the distractor curve and ablation, sandbox tuning, comment keys, resuming and
 /// incremental runs) are rarely set and stay one `--help-all` away.
-pub const CI_SHOWN: &[&str] = &[
+pub(crate) const CI_SHOWN: &[&str] = &[
     "server",
     "mcp_config",
     "tasks",
@@ -45,7 +45,7 @@ const PROVIDERS_SLOT: &str = "{providers}";
 
 /// The providers a `<provider>:<model>` spec may name, from the provider table (`local` has its
 /// own wording beside it).
-pub fn provider_names() -> String {
+pub(crate) fn provider_names() -> String {
     crate::models::provider::PROVIDERS
         .iter()
         .map(|p| p.name)
@@ -95,7 +95,7 @@ fn with_providers(cmd: clap::Command) -> clap::Command {
 }
 
 /// Whether `args` (the program name first) ask for `--help-all` (before any `--`).
-pub fn wants_all<S: AsRef<str>>(args: &[S]) -> bool {
+pub(crate) fn wants_all<S: AsRef<str>>(args: &[S]) -> bool {
     args.iter()
         .skip(1)
         .map(AsRef::as_ref)

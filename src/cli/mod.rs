@@ -4,23 +4,22 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-pub use crate::gate::{LintFailOn, LockCheck};
 pub use crate::report::Format;
-pub use crate::report::style::ColorWhen;
+pub(crate) use crate::report::style::ColorWhen;
 
 mod ci;
 mod compare;
 mod contract;
-pub mod curve;
+pub(crate) mod curve;
 mod generate;
-pub mod help;
+pub(crate) mod help;
 mod init;
-pub use crate::tasks::SplitArg;
-pub use ci::CiArgs;
-pub use compare::{CompareArgs, MergeArgs};
-pub use contract::ContractArgs;
-pub use generate::GenerateArgs;
-pub use init::InitArgs;
+pub(crate) use crate::tasks::SplitArg;
+pub(crate) use ci::CiArgs;
+pub(crate) use compare::{CompareArgs, MergeArgs};
+pub(crate) use contract::ContractArgs;
+pub(crate) use generate::GenerateArgs;
+pub(crate) use init::InitArgs;
 
 #[derive(Parser, Debug)]
 #[command(

@@ -8,7 +8,7 @@ use crate::cli::ApproveArgs;
 use crate::gate::Exit;
 use crate::tasks::task::{Approval, Review, read_numbered, suite_hash, write_tasks_after};
 
-pub fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(args: &ApproveArgs) -> anyhow::Result<Exit> {
     let numbered = read_numbered(&args.tasks)?;
     let mut tasks: Vec<_> = numbered.into_iter().map(|(_, t)| t).collect();
     // Approvals a moved header voided are not carried over: approving some tasks must not

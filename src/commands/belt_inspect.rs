@@ -14,7 +14,7 @@ use crate::lint::Context;
 use crate::out::{print, println};
 use crate::report::terminal;
 
-pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if args.save.is_some() {
         anyhow::bail!(
             "--save writes one server's snapshot: name the server (`toolgate inspect --mcp-config FILE NAME --save FILE`)"

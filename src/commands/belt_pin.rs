@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::gate::Exit;
 use crate::out::println;
 
-pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
     let belt = crate::adapt::belt::load(&args.server, cfg).await?;
     let new = BeltLock::from_belt(&belt);
@@ -58,7 +58,7 @@ pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
     }
     let old = match read_any(&path).with_context(|| "pin --check needs a valid lock file")? {
         AnyLock::Belt(b) => b,
-        AnyLock::One(_) => bail!(
+        AnyLock::One => bail!(
             "{} pins a single server, and {} names a belt of {} servers: pin the belt with \
              `toolgate pin --mcp-config {}` (or name one server to check it alone)",
             path.display(),

@@ -14,7 +14,12 @@ use crate::out::println;
 
 /// `pin --mcp-config FILE NAME` when the lock is a belt lock: write or check that server's
 /// section only (the other servers' sections are kept as reviewed).
-pub async fn run(args: &PinArgs, cfg: &Config, check: bool, name: &str) -> anyhow::Result<Exit> {
+pub(crate) async fn run(
+    args: &PinArgs,
+    cfg: &Config,
+    check: bool,
+    name: &str,
+) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
     let AnyLock::Belt(mut belt_lock) = read_any(&path)? else {
         bail!("{} is not a belt lock", path.display());

@@ -27,9 +27,9 @@ fn pairs(a: &RunFile, b: &RunFile) -> Vec<(String, String)> {
 }
 
 /// The version of `compare --format json`.
-pub const COMPARE_SCHEMA: &str = "toolgate.compare/v1";
+pub(crate) const COMPARE_SCHEMA: &str = "toolgate.compare/v1";
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Exit> {
     let policy = GatePolicy {
         alpha: crate::score::stats::alpha("--alpha", args.alpha).map_err(anyhow::Error::msg)?,
         fail_on_regression: args.fail_on_regression,

@@ -10,7 +10,7 @@ use crate::gate::Exit;
 use crate::limits::duration_from_secs;
 
 /// The contract options the flags ask for.
-pub fn options(a: &ContractArgs) -> anyhow::Result<ContractOptions> {
+pub(crate) fn options(a: &ContractArgs) -> anyhow::Result<ContractOptions> {
     Ok(ContractOptions {
         allow_writes: a.allow_writes,
         call_timeout: duration_from_secs(a.call_timeout, "--call-timeout")
@@ -20,7 +20,7 @@ pub fn options(a: &ContractArgs) -> anyhow::Result<ContractOptions> {
     })
 }
 
-pub async fn run(a: &ContractArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(a: &ContractArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let opts = options(a)?;
     if crate::adapt::belt::wanted(&a.server) {
         anyhow::bail!(

@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::gate::Exit;
 use crate::tasks::template::GenerateOptions;
 
-pub async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &GenerateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if !(0.0..=1.0).contains(&args.heldout) {
         bail!(
             "--heldout takes a fraction between 0 and 1, not {}",

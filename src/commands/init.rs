@@ -26,7 +26,7 @@ fn write_new(path: &Path, text: &str, force: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &InitArgs, cfg: &crate::config::Config) -> anyhow::Result<Exit> {
     let prepare = detect(&args.dir, args.server.as_deref());
     let mut args = args.clone();
     if prepare.container_engine && args.connect.sandbox.is_none() {

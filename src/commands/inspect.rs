@@ -10,7 +10,7 @@ use crate::gate::Exit;
 use crate::lint::Context;
 use crate::report::terminal;
 
-pub async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
     // The rules' patterns compile while the server starts.
     crate::lint::warm_up();
     let catalog = load_catalog(&args.server, cfg).await?;

@@ -11,7 +11,7 @@ use crate::out::print;
 use crate::report::{LintReport, render_lint};
 
 /// Lints a catalog and builds the versioned report.
-pub fn report_for(
+pub(crate) fn report_for(
     catalog: &Catalog,
     cfg: &Config,
     output: Option<&OutputArgs>,
@@ -34,7 +34,7 @@ fn write_outputs(report: &LintReport, o: &OutputArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &LintArgs, cfg: &Config) -> anyhow::Result<Exit> {
     // The rules' patterns compile while the server starts.
     crate::lint::warm_up();
     let mut cfg = cfg.clone();

@@ -8,7 +8,7 @@ use crate::cli::MergeArgs;
 use crate::eval::{self, RunDir, shard};
 use crate::gate::Exit;
 
-pub fn run(a: &MergeArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(a: &MergeArgs) -> anyhow::Result<Exit> {
     let policy = policy(&a.gate)?;
     let dirs = shard::expand_dirs(&a.shards)?;
     let (first, predictions, catalog) = shard::gather(&dirs)?;

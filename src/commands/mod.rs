@@ -3,32 +3,32 @@
 //! are mapped to exit code 2 by main. No command imports another (tests/architecture.rs):
 //! where one command has a belt form, the choice is made here.
 
-pub mod approve;
-pub mod belt_inspect;
-pub mod belt_pin;
-pub mod belt_section;
-pub mod ci;
-pub mod compare;
-pub mod contract;
-pub mod generate;
-pub mod init;
-pub mod inspect;
-pub mod lint;
-pub mod merge;
-pub mod pin;
-pub mod report;
-pub mod rules;
-pub mod run;
-pub mod validate;
+pub(crate) mod approve;
+pub(crate) mod belt_inspect;
+pub(crate) mod belt_pin;
+pub(crate) mod belt_section;
+pub(crate) mod ci;
+pub(crate) mod compare;
+pub(crate) mod contract;
+pub(crate) mod generate;
+pub(crate) mod init;
+pub(crate) mod inspect;
+pub(crate) mod lint;
+pub(crate) mod merge;
+pub(crate) mod pin;
+pub(crate) mod report;
+pub(crate) mod rules;
+pub(crate) mod run;
+pub(crate) mod validate;
 
 use crate::cli::{InspectArgs, PinArgs};
 use crate::config::Config;
 
-pub use crate::gate::Exit;
+pub(crate) use crate::gate::Exit;
 
 /// `toolgate pin` / `verify`: of one server, of a belt, or of one server's section of a belt
 /// lock.
-pub async fn pin(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
+pub(crate) async fn pin(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     if crate::adapt::belt::wanted(&args.server) {
         return belt_pin::run(args, cfg, check).await;
     }
@@ -39,7 +39,7 @@ pub async fn pin(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Ex
 }
 
 /// `toolgate inspect`: of one server, or of a belt.
-pub async fn inspect(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn inspect(args: &InspectArgs, cfg: &Config) -> anyhow::Result<Exit> {
     if crate::adapt::belt::wanted(&args.server) {
         return belt_inspect::run(args, cfg).await;
     }

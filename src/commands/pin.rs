@@ -10,7 +10,7 @@ use crate::cli::PinArgs;
 use crate::config::Config;
 use crate::gate::Exit;
 
-pub async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &PinArgs, cfg: &Config, check: bool) -> anyhow::Result<Exit> {
     let path = lock_path(args.lock.as_ref(), cfg);
     crate::fsio::pin_reviewed([path.as_path()])?;
     let catalog = load_catalog(&args.server, cfg).await?;

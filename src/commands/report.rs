@@ -9,7 +9,7 @@ use crate::gate::{Exit, GateInput, decide};
 use crate::record::RunFile;
 
 /// `toolgate report DIR`: re-render (and re-gate) a finished run.
-pub fn run(a: &ReportArgs) -> anyhow::Result<Exit> {
+pub(crate) fn run(a: &ReportArgs) -> anyhow::Result<Exit> {
     let dir: &Path = &a.run;
     let policy = policy(&a.gate)?;
     let mut run = RunFile::read(dir)?;

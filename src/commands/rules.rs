@@ -8,7 +8,7 @@ use crate::gate::Exit;
 use crate::lint::{RULES, rule};
 use crate::out::write_file;
 
-pub fn show(id: &str) -> anyhow::Result<Exit> {
+pub(crate) fn show(id: &str) -> anyhow::Result<Exit> {
     let Some(r) = rule(id) else {
         bail!("no rule `{id}`: run `toolgate rules` for the list");
     };
@@ -18,7 +18,7 @@ pub fn show(id: &str) -> anyhow::Result<Exit> {
 }
 
 /// The index page of docs/rules/.
-pub fn index_page() -> String {
+pub(crate) fn index_page() -> String {
     let mut out = String::from(
         "# toolgate lint rules\n\nGenerated from the rules' doc comments by `toolgate rules --write-docs docs/rules`; do not edit by hand.\n\n| code | slug | default | summary |\n|---|---|---|---|\n",
     );
@@ -40,7 +40,7 @@ pub fn doc_files() -> Vec<(String, String)> {
     files
 }
 
-pub fn list(write_docs: Option<&Path>) -> anyhow::Result<Exit> {
+pub(crate) fn list(write_docs: Option<&Path>) -> anyhow::Result<Exit> {
     if let Some(dir) = write_docs {
         for (name, text) in doc_files() {
             write_file(&dir.join(name), &text)?;

@@ -130,7 +130,7 @@ fn reuse_recorded(opts: &mut EvalOptions, prev: &RunFile, dir: &Path) -> anyhow:
     Ok(())
 }
 
-pub async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &RunArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let policy = policy(&args.gate)?;
     let mut opts = EvalOptions::try_from(args)?;
     let previous = match &args.resume {

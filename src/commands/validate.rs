@@ -7,7 +7,7 @@ use crate::gate::Exit;
 use crate::lint::Severity;
 use crate::tasks::{parse_tasks, validate::validate};
 
-pub async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Exit> {
+pub(crate) async fn run(args: &ValidateArgs, cfg: &Config) -> anyhow::Result<Exit> {
     let catalog = load_catalog(&args.server, cfg).await?;
     let (tasks, malformed) = parse_tasks(&args.tasks)?;
     let problems = validate(

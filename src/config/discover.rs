@@ -20,7 +20,7 @@ fn has_toolgate_table(path: &Path) -> bool {
 /// `[tool.toolgate]`, in each folder; never above the repository's top (the folder holding
 /// `.git`), and only `start` itself outside a repository. Returned relative to `start`
 /// (`toolgate.toml`, `../toolgate.toml`).
-pub fn discover(start: &Path) -> Option<PathBuf> {
+pub(crate) fn discover(start: &Path) -> Option<PathBuf> {
     let inside_repo = start.ancestors().any(|d| d.join(".git").exists());
     let mut rel = PathBuf::new();
     for dir in start.ancestors() {

@@ -11,11 +11,11 @@ mod ci;
 mod layer;
 pub(crate) use layer::layered;
 mod discover;
-pub use ci::CiConfig;
-pub use discover::discover;
+pub(crate) use ci::CiConfig;
+pub(crate) use discover::discover;
 
-pub const DEFAULT_CONFIG: &str = "toolgate.toml";
-pub const DEFAULT_LOCK: &str = "toolgate.lock";
+pub(crate) const DEFAULT_CONFIG: &str = "toolgate.toml";
+pub(crate) const DEFAULT_LOCK: &str = "toolgate.lock";
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

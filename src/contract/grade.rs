@@ -21,7 +21,7 @@ const SHOWN: usize = 300;
 
 /// Grades `called` for a probe of `kind` on `tool`; `protocol` is the revision the server
 /// answered with. `mask` masks server text before it is kept.
-pub fn grade(
+pub(crate) fn grade(
     tool: &Tool,
     kind: ProbeKind,
     called: &Called,

@@ -10,7 +10,7 @@ use crate::record::contract::ProbeKind;
 
 /// The invalid argument sets for `tool`, at most one of each kind, each confirmed invalid.
 /// `valid` is a schema-valid sample to start from (an empty object when there is none).
-pub fn invalid_args(
+pub(crate) fn invalid_args(
     tool: &Tool,
     valid: Option<&Map<String, Value>>,
 ) -> Vec<(ProbeKind, Map<String, Value>)> {

@@ -23,20 +23,20 @@ use crate::catalog::{Catalog, ConnectOptions, ServerSpec, Tool, canonical, mask}
 use crate::record::contract::{
     CONTRACT_SCHEMA, ContractReport, Effects, Probe, ProbeKind, ToolContract,
 };
-pub use grade::grade;
-pub use invalid::invalid_args;
+pub(crate) use grade::grade;
+pub(crate) use invalid::invalid_args;
 
 /// One call's kind and arguments.
 type ArgSet = (ProbeKind, Map<String, Value>);
 
 /// Calls in a row that timed out or failed before the session is given up.
-pub const MAX_STRAIGHT_FAILURES: usize = 3;
+pub(crate) const MAX_STRAIGHT_FAILURES: usize = 3;
 /// Arguments larger than this (serialised) are recorded as a summary.
 const MAX_RECORDED_ARGS: usize = 4096;
 
 /// How the contract tests run.
 #[derive(Clone, Debug)]
-pub struct ContractOptions {
+pub(crate) struct ContractOptions {
     /// Also call tools that may write (`--allow-writes`).
     pub allow_writes: bool,
     /// Time limit of one call (`--call-timeout`).
@@ -59,7 +59,7 @@ impl Default for ContractOptions {
 }
 
 /// Connects to `spec`, lists its tools and runs the contract calls in the same session.
-pub async fn run(
+pub(crate) async fn run(
     spec: &ServerSpec,
     connect: &ConnectOptions,
     opts: &ContractOptions,

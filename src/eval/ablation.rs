@@ -17,10 +17,10 @@ use crate::score::ablation::{Ablation, Arm, arm_result};
 use crate::tasks::Task;
 
 /// The most decisions one check makes (arms × tasks × models) before it is skipped.
-pub const MAX_DECISIONS: usize = 1_000_000;
+pub(crate) const MAX_DECISIONS: usize = 1_000_000;
 
 /// What to measure.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     pub catalog: &'a Catalog,
     pub tasks: &'a [Task],
     pub models: &'a [ModelSpec],
@@ -35,7 +35,7 @@ pub struct Request<'a> {
 }
 
 /// The models the check measures, and why others are left out.
-pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
+pub(crate) fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
     super::curve::measured(
         specs,
         when,
@@ -64,7 +64,7 @@ fn named_back(line: &mut crate::record::PredictionLine, back: &HashMap<String, S
 }
 
 /// Measures the check, or says why it was not (`Ok(None)`, after a note on stderr).
-pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
+pub(crate) async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation>> {
     let (specs, mut notes) = models_for(req.models, req.when);
     for n in &notes {
         crate::elog!("note: {n}");

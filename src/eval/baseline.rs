@@ -19,12 +19,12 @@ use crate::record::lint::LintReport;
 use crate::record::{RunFile, seal};
 use crate::score::compare::compare as paired;
 
-pub const BASELINE_SCHEMA: &str = "toolgate.baseline/v1";
+pub(crate) const BASELINE_SCHEMA: &str = "toolgate.baseline/v1";
 /// The baseline file `toolgate ci` always writes into its output directory.
-pub const BASELINE_FILE: &str = "baseline.json";
+pub(crate) const BASELINE_FILE: &str = "baseline.json";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Baseline {
+pub(crate) struct Baseline {
     pub schema_version: String,
     pub toolgate_version: String,
     #[serde(with = "crate::record::v1::run_serde")]
@@ -46,7 +46,12 @@ pub struct Baseline {
 }
 
 impl Baseline {
-    pub fn new(run: RunFile, outcomes: Vec<OutcomeLine>, lint: LintReport, lock: LockFile) -> Self {
+    pub(crate) fn new(
+        run: RunFile,
+        outcomes: Vec<OutcomeLine>,
+        lint: LintReport,
+        lock: LockFile,
+    ) -> Self {
         Baseline {
             schema_version: BASELINE_SCHEMA.into(),
             toolgate_version: env!("CARGO_PKG_VERSION").into(),
@@ -61,7 +66,7 @@ impl Baseline {
     }
 
     /// Adds what an incremental run needs: the decisions and the tasks' marks.
-    pub fn with_decisions(
+    pub(crate) fn with_decisions(
         mut self,
         predictions: Vec<crate::record::PredictionLine>,
         catalog: &crate::catalog::Catalog,
@@ -70,18 +75,6 @@ impl Baseline {
         self.predictions = predictions;
         self.tasks = Some(super::marks::marks(catalog, tasks));
         self
-    }
-
-    /// The file's text, sealed with its content hash (see [`crate::record::seal`]).
-    pub fn to_text(&self) -> anyhow::Result<String> {
-        let mut value = serde_json::to_value(self)?;
-        let hash = seal::content_hash(&value);
-        if let Some(map) = value.as_object_mut() {
-            map.insert(seal::CONTENT_HASH.into(), hash.into());
-        }
-        let mut s = serde_json::to_string_pretty(&value)?;
-        s.push('\n');
-        Ok(s)
     }
 
     /// A baseline file's value, once its seal holds.
@@ -174,7 +167,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> anyhow::Result<Opti
 
 /// Reads a base: a baseline file, a run.json (with outcomes.jsonl beside it), or a directory
 /// holding either.
-pub fn read_base(path: &Path) -> anyhow::Result<Baseline> {
+pub(crate) fn read_base(path: &Path) -> anyhow::Result<Baseline> {
     if path.is_dir() {
         Baseline::from_dir(path)
     } else if path.is_file() {
@@ -185,7 +178,7 @@ pub fn read_base(path: &Path) -> anyhow::Result<Baseline> {
 }
 
 /// Compares the current run (and lint report and lock) with a base.
-pub fn compare(
+pub(crate) fn compare(
     base_path: &Path,
     base: &Baseline,
     head: &RunFile,
@@ -332,7 +325,7 @@ fn comparability(base: &Baseline, head: &RunFile) -> (Vec<(String, String)>, boo
 }
 
 use crate::catalog::canonical::short_hash as short;
-pub use crate::record::ci::BaseComparison;
+pub(crate) use crate::record::ci::BaseComparison;
 
 fn specs(r: &RunFile) -> String {
     r.models

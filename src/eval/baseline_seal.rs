@@ -14,7 +14,7 @@ impl Baseline {
     /// written in canonical form straight from its compact text
     /// ([`crate::catalog::canonical::write_sorted_of`]) into the hash, in the canonical key
     /// order, so no part of a large baseline is ever a JSON value tree.
-    pub fn content_hash(&self) -> anyhow::Result<String> {
+    pub(crate) fn content_hash(&self) -> anyhow::Result<String> {
         use std::io::Write;
         fn list<T: Serialize>(w: &mut impl std::io::Write, items: &[T]) -> anyhow::Result<()> {
             w.write_all(b"[")?;
@@ -81,7 +81,7 @@ impl Baseline {
 
     /// Writes the sealed baseline to `path` atomically, streamed (the same file as
     /// [`Self::to_text`], its seal last).
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+    pub(crate) fn write(&self, path: &Path) -> anyhow::Result<()> {
         #[derive(Serialize)]
         struct Sealed<'a> {
             #[serde(flatten)]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use crate::catalog::Catalog;
 use crate::catalog::belt::Belt;
 use crate::catalog::belt::combine::{Combined, Origin, combine};
-pub use crate::record::belt::{BeltInfo, BeltServerInfo};
+pub(crate) use crate::record::belt::{BeltInfo, BeltServerInfo};
 use crate::record::run::ModelResult;
 use crate::score::OutcomeLine;
 use crate::score::belt::{alone_vs_belt, score};
@@ -17,14 +17,14 @@ use crate::tasks::Task;
 
 /// One deterministic model run on your catalog alone, in memory.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct AloneRun {
+pub(crate) struct AloneRun {
     pub model: String,
     pub outcomes: Vec<OutcomeLine>,
     pub retrieval: Option<RetrievalScores>,
 }
 
 /// The name reports give the server under test: its `serverInfo.name`, else `yours`.
-pub fn own_name(catalog: &Catalog) -> String {
+pub(crate) fn own_name(catalog: &Catalog) -> String {
     catalog
         .server
         .name
@@ -34,7 +34,7 @@ pub fn own_name(catalog: &Catalog) -> String {
 }
 
 /// Your catalog with every tool of the belt, and the record of it.
-pub fn with_belt(own: &Catalog, belt: &Belt, spec: &str) -> (Combined, BeltInfo) {
+pub(crate) fn with_belt(own: &Catalog, belt: &Belt, spec: &str) -> (Combined, BeltInfo) {
     let name = own_name(own);
     let combined = combine(own, &name, belt, &|_, _| true);
     let info = info_of(&combined, spec);
@@ -42,7 +42,7 @@ pub fn with_belt(own: &Catalog, belt: &Belt, spec: &str) -> (Combined, BeltInfo)
 }
 
 /// The record of a combined catalog.
-pub fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
+pub(crate) fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
     let origin: BTreeMap<String, Origin> = combined
         .origin
         .iter()
@@ -76,7 +76,7 @@ pub fn info_of(combined: &Combined, spec: &str) -> BeltInfo {
 /// Runs the deterministic models of `specs` over `tasks` against your catalog `own` alone, in
 /// memory (no run directory, no provider call: models that are not deterministic are skipped —
 /// their comparison is a second run without `--belt`).
-pub async fn alone(
+pub(crate) async fn alone(
     own: &Catalog,
     tasks: &[Task],
     specs: &[crate::models::ModelSpec],
@@ -111,7 +111,7 @@ pub async fn alone(
 /// Scores a belt run (called once its metrics are computed): where each model's decisions
 /// went, the comparison with your catalog alone when [`alone`] ran, and the metrics' belt
 /// tools folded into one row and column per server.
-pub fn score_run(
+pub(crate) fn score_run(
     belt: &mut BeltInfo,
     results: &mut [ModelResult],
     tasks: &[Task],

@@ -12,7 +12,7 @@ use crate::tasks::Task;
 
 /// Runs `models` once over `tasks` in memory (decisions kept in plan order) and scores them
 /// against `catalog`: what ran, each model's metrics and every graded outcome.
-pub async fn in_memory(
+pub(crate) async fn in_memory(
     models: &[Box<dyn Model>],
     catalog: &Catalog,
     tasks: &[Task],
@@ -25,7 +25,7 @@ pub async fn in_memory(
 /// [`in_memory`], each decision passed through `fix` before it is scored against `catalog`
 /// (the ablation's neutral-names arm: models that read renamed tools, scored on the names the
 /// tasks use, without a renamed copy of every task).
-pub async fn in_memory_as(
+pub(crate) async fn in_memory_as(
     models: &[Box<dyn Model>],
     catalog: &Catalog,
     tasks: &[Task],

@@ -23,13 +23,13 @@ use crate::catalog::Catalog;
 use crate::catalog::lock::LockFile;
 use crate::models::bm25::Bm25;
 use crate::record::PredictionLine;
-pub use crate::record::reuse::Reuse;
+pub(crate) use crate::record::reuse::Reuse;
 use crate::tasks::Task;
 
 use super::marks::{TaskMark, marks};
 
 /// The tools whose locked definition differs between `old` and `new` (added and removed too).
-pub fn changed_tools(old: &LockFile, new: &LockFile) -> BTreeSet<String> {
+pub(crate) fn changed_tools(old: &LockFile, new: &LockFile) -> BTreeSet<String> {
     let a: HashMap<&str, &str> = old
         .tools
         .iter()
@@ -56,13 +56,13 @@ fn moved(old: &[String], new: &[String]) -> bool {
 
 /// The plan: the base decisions to reuse and what the run says about them.
 #[derive(Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub predictions: Vec<PredictionLine>,
     pub reuse: Reuse,
 }
 
 /// What the current run will be, for the comparison with the base's.
-pub struct Current<'a> {
+pub(crate) struct Current<'a> {
     pub catalog: &'a Catalog,
     pub tasks: &'a [Task],
     /// Model specs with their trials, in order.
@@ -76,7 +76,7 @@ pub struct Current<'a> {
 }
 
 /// Plans an incremental run against `base`; `Err` says why it must run in full.
-pub fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, String> {
+pub(crate) fn plan(base: &Baseline, base_name: &str, cur: &Current) -> Result<Plan, String> {
     let (old_lock, old_marks, base_models) = reusable(base, cur)?;
     let new_lock = LockFile::from_catalog(cur.catalog);
     if old_lock.instructions != new_lock.instructions {

@@ -10,23 +10,23 @@ use crate::models::bm25::Bm25;
 use crate::tasks::Task;
 
 /// How many BM25 neighbours of a task are compared.
-pub const NEIGHBOURS: usize = 5;
+pub(crate) const NEIGHBOURS: usize = 5;
 
 /// What a baseline remembers of a task: its content hash and its closest tools.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TaskMark {
+pub(crate) struct TaskMark {
     pub sha256: String,
     pub neighbours: Vec<String>,
 }
 
 /// The content hash of one task.
-pub fn task_sha(task: &Task) -> String {
+pub(crate) fn task_sha(task: &Task) -> String {
     let v = serde_json::to_value(task).unwrap_or_default();
     crate::catalog::canonical::sha256_hex(&crate::catalog::canonical::to_canonical_string(&v))
 }
 
 /// Marks for every task of `tasks` against `catalog`.
-pub fn marks(catalog: &Catalog, tasks: &[Task]) -> BTreeMap<String, TaskMark> {
+pub(crate) fn marks(catalog: &Catalog, tasks: &[Task]) -> BTreeMap<String, TaskMark> {
     let router = Bm25::new(catalog, 0.0);
     tasks
         .iter()

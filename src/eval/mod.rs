@@ -2,23 +2,23 @@
 //! [`EvalOptions`], runs models over tasks (persisting every decision as it arrives), scores
 //! the run and writes its files and reports.
 
-pub mod ablation;
-pub mod baseline;
+pub(crate) mod ablation;
+pub(crate) mod baseline;
 mod baseline_seal;
-pub mod belt;
+pub(crate) mod belt;
 mod cost;
-pub mod curve;
+pub(crate) mod curve;
 mod dirs;
 pub(crate) mod in_memory;
-pub mod incremental;
-pub mod marks;
+pub(crate) mod incremental;
+pub(crate) mod marks;
 mod options;
 mod probe;
-pub mod rundir;
-pub mod runner;
+pub(crate) mod rundir;
+pub(crate) mod runner;
 mod scorer;
-pub mod shard;
+pub(crate) mod shard;
 mod start;
-pub mod suite;
+pub(crate) mod suite;
 
-pub use rundir::{EvalOptions, RunDir, evaluate, load_tasks};
+pub(crate) use rundir::{EvalOptions, RunDir, evaluate, load_tasks};

@@ -7,7 +7,7 @@ use crate::tasks::SplitArg;
 
 /// How to run an evaluation. `Default` is `toolgate run`'s defaults.
 #[derive(Clone, Debug)]
-pub struct EvalOptions {
+pub(crate) struct EvalOptions {
     /// Model specs (`bm25`, `openai:gpt-4o-mini`, …).
     pub models: Vec<ModelSpec>,
     /// Trials per task for models that are not deterministic.
@@ -37,7 +37,7 @@ pub struct EvalOptions {
 
 /// The base of an incremental run and the name reports give it.
 #[derive(Clone, Debug)]
-pub struct IncrementalBase {
+pub(crate) struct IncrementalBase {
     pub base: std::sync::Arc<super::baseline::Baseline>,
     pub name: String,
 }

@@ -20,13 +20,13 @@ use crate::record::run::{GateResult, RunFile, RunStatus, UsageTally};
 use crate::record::{PredictionWriter, for_each_prediction, read_predictions};
 use crate::tasks::Task;
 
-pub use super::suite::load_tasks;
+pub(crate) use super::suite::load_tasks;
 
-pub use super::options::{EvalOptions, IncrementalBase};
+pub(crate) use super::options::{EvalOptions, IncrementalBase};
 
 /// A run directory with its run file; its predictions stay in `predictions.jsonl` (read with
 /// [`RunDir::predictions`]), so a large run never holds them all.
-pub struct RunDir {
+pub(crate) struct RunDir {
     pub dir: PathBuf,
     pub run: RunFile,
     /// Why an incremental run went in full, when it did.
@@ -38,7 +38,7 @@ pub struct RunDir {
 }
 
 /// Runs (or resumes) every model over `tasks`, persisting each decision as it arrives.
-pub async fn evaluate(
+pub(crate) async fn evaluate(
     catalog: &Catalog,
     tasks_path: &Path,
     tasks: &[Task],
@@ -161,7 +161,7 @@ use super::probe::probe_descriptions;
 impl RunDir {
     /// A new run directory `out` holding the merged shards' predictions: `first` (one shard's
     /// run file) stands for the whole run, its shard and results cleared.
-    pub fn merged(
+    pub(crate) fn merged(
         out: &Path,
         mut first: RunFile,
         predictions: Vec<PredictionLine>,
@@ -190,7 +190,7 @@ impl RunDir {
     }
 
     /// Every prediction of the run, read from its `predictions.jsonl`.
-    pub fn predictions(&self) -> anyhow::Result<Vec<PredictionLine>> {
+    pub(crate) fn predictions(&self) -> anyhow::Result<Vec<PredictionLine>> {
         read_predictions(&self.dir)
     }
 
@@ -235,7 +235,7 @@ impl RunDir {
     /// Scores the predictions (read one at a time, never all held), decides the run's part of
     /// the gate, and writes run.json and outcomes.jsonl. The reports are the report stage's
     /// (`crate::report::write_run_reports`).
-    pub fn finalize(
+    pub(crate) fn finalize(
         &mut self,
         catalog: &Catalog,
         tasks: &[Task],

@@ -22,7 +22,7 @@ struct Job {
 }
 
 /// Whether to draw a progress bar: on a terminal, and not in CI.
-pub fn show_progress() -> bool {
+pub(crate) fn show_progress() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
@@ -36,7 +36,7 @@ fn window(concurrency: usize) -> usize {
 
 /// Where the executor puts each decision: a run directory's `predictions.jsonl` (appended and
 /// flushed as each arrives) or memory (the belt's alone run, the distractor curve).
-pub trait Sink {
+pub(crate) trait Sink {
     /// `job` is the decision's place in the plan (model, then task, then trial).
     fn put(&mut self, job: usize, line: PredictionLine) -> anyhow::Result<()>;
 }
@@ -48,7 +48,7 @@ impl Sink for PredictionWriter {
 }
 
 /// What to run: every model × task × trial not in `done` (keys: model spec, task id, trial).
-pub struct Plan<'a> {
+pub(crate) struct Plan<'a> {
     pub models: &'a [Box<dyn Model>],
     /// Trials per model.
     pub trials: &'a [u32],
@@ -61,7 +61,7 @@ pub struct Plan<'a> {
 /// What [`execute`] did: decisions made (and put in the sink), and decisions not made because
 /// `--max-calls` ran out (not recorded: a resumed run makes them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Executed {
+pub(crate) struct Executed {
     pub made: usize,
     /// Not made: `--max-calls` ran out.
     pub skipped: usize,
@@ -73,7 +73,7 @@ pub struct Executed {
 /// decision in `sink` as it arrives. Every evaluation (a run directory, the belt's alone run,
 /// the distractor curve, `--mutate` and `--fix`) runs its models through it. `bar`: a progress
 /// bar shared across several plans; without one, a bar of its own on a terminal.
-pub async fn execute(
+pub(crate) async fn execute(
     plan: &Plan<'_>,
     sink: &mut dyn Sink,
     bar: Option<&indicatif::ProgressBar>,
@@ -204,7 +204,7 @@ fn own_progress(total: usize) -> indicatif::ProgressBar {
 }
 
 /// Says on stderr that `--max-calls` stopped a run before `skipped` decisions were made.
-pub fn say_skipped(skipped: usize) {
+pub(crate) fn say_skipped(skipped: usize) {
     if skipped > 0 {
         crate::elog!(
             "stopped early: --max-calls reached; {skipped} decision(s) not made (resume with a larger budget)"
@@ -212,11 +212,11 @@ pub fn say_skipped(skipped: usize) {
     }
 }
 
-pub use crate::score::OutcomeLine;
+pub(crate) use crate::score::OutcomeLine;
 
 /// Grades every prediction and computes each model's metrics; also returns every graded
 /// observation.
-pub fn score(
+pub(crate) fn score(
     catalog: &Catalog,
     tasks: &[Task],
     models: &[String],

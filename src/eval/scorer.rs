@@ -38,7 +38,7 @@ struct Row {
 }
 
 /// Grades predictions as they come; [`Scorer::finish`] aggregates.
-pub struct Scorer<'a> {
+pub(super) struct Scorer<'a> {
     catalog: &'a Catalog,
     tasks: &'a [Task],
     models: &'a [String],
@@ -51,7 +51,7 @@ pub struct Scorer<'a> {
 }
 
 /// Each model's metrics and the outcome lines, by index until written.
-pub struct Scored<'a> {
+pub(super) struct Scored<'a> {
     pub results: Vec<ModelResult>,
     rows: Vec<Row>,
     tasks: &'a [Task],
@@ -60,12 +60,12 @@ pub struct Scored<'a> {
 
 impl Scored<'_> {
     /// How many decisions were graded.
-    pub fn graded(&self) -> usize {
+    pub(super) fn graded(&self) -> usize {
         self.rows.len()
     }
 
     /// The outcome lines, sorted by model, task id and trial, one at a time.
-    pub fn outcomes(&self) -> impl Iterator<Item = OutcomeLine> + '_ {
+    pub(super) fn outcomes(&self) -> impl Iterator<Item = OutcomeLine> + '_ {
         self.rows.iter().map(|r| {
             let task = &self.tasks[r.task as usize];
             OutcomeLine {
@@ -83,7 +83,7 @@ impl Scored<'_> {
 }
 
 impl<'a> Scorer<'a> {
-    pub fn new(catalog: &'a Catalog, tasks: &'a [Task], models: &'a [String]) -> Self {
+    pub(super) fn new(catalog: &'a Catalog, tasks: &'a [Task], models: &'a [String]) -> Self {
         Scorer {
             catalog,
             tasks,
@@ -101,7 +101,7 @@ impl<'a> Scorer<'a> {
 
     /// Grades one prediction (a repeat of one already read is ignored, and so is one of a
     /// model or task outside the run).
-    pub fn add(&mut self, p: &PredictionLine) {
+    pub(super) fn add(&mut self, p: &PredictionLine) {
         let Some(pos) = self.position.get(p.task_id.as_str()).copied() else {
             return;
         };
@@ -144,7 +144,7 @@ impl<'a> Scorer<'a> {
     }
 
     /// Each model's metrics, over its decisions in suite order, and the outcome lines.
-    pub fn finish(self) -> Scored<'a> {
+    pub(super) fn finish(self) -> Scored<'a> {
         let Scorer {
             catalog,
             tasks,

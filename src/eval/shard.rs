@@ -10,16 +10,16 @@ use anyhow::{Context, bail};
 
 use crate::catalog::Catalog;
 use crate::record::files::{PREDICTIONS_FILE, RUN_FILE};
-pub use crate::record::shard::Shard;
+pub(crate) use crate::record::shard::Shard;
 use crate::record::{RunFile, RunStatus, read_predictions};
 use crate::tasks::Task;
 
 /// The catalog a shard ran against, kept in its run directory so a merge needs no server.
-pub const CATALOG_FILE: &str = "catalog.json";
+pub(crate) const CATALOG_FILE: &str = "catalog.json";
 
 /// The tasks a run with `shard` works on.
 /// A whole run borrows the suite; a shard copies only its slice.
-pub fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Task]> {
+pub(crate) fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Task]> {
     match shard {
         None => std::borrow::Cow::Borrowed(tasks),
         Some(s) => tasks.iter().filter(|t| s.keeps(&t.id)).cloned().collect(),
@@ -29,7 +29,7 @@ pub fn select(tasks: &[Task], shard: Option<Shard>) -> std::borrow::Cow<'_, [Tas
 /// Shard run directories checked against each other: same catalog, suite, models, split,
 /// trials and N; every shard 1..=N present once. Returns the first run, every prediction,
 /// the catalog the shards ran against, and the shards' notes.
-pub fn gather(
+pub(crate) fn gather(
     dirs: &[PathBuf],
 ) -> anyhow::Result<(RunFile, Vec<crate::record::PredictionLine>, Catalog)> {
     if dirs.is_empty() {
@@ -136,7 +136,7 @@ fn check_set(runs: &[(PathBuf, RunFile)], n: u32) -> anyhow::Result<()> {
 /// The shard run directories named by `dirs`: each may be a run directory (run.json), a
 /// `toolgate ci` output folder (run/run.json), or a folder of those (e.g. where the CI
 /// matrix's artifacts were downloaded), expanded in name order.
-pub fn expand_dirs(dirs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn expand_dirs(dirs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     fn run_dir(d: &Path) -> Option<PathBuf> {
         if d.join(RUN_FILE).is_file() {
             Some(d.to_path_buf())
@@ -173,7 +173,7 @@ pub fn expand_dirs(dirs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// Checks that `tasks` (read from `path`) is the suite the shards ran.
-pub fn check_suite(first: &RunFile, tasks: &[Task], path: &Path) -> anyhow::Result<()> {
+pub(crate) fn check_suite(first: &RunFile, tasks: &[Task], path: &Path) -> anyhow::Result<()> {
     if crate::tasks::suite_hash(tasks) != first.suite.sha256 {
         bail!(
             "{} is not the task suite the shards ran (its sha256 differs): merge where the same task file is checked out",
@@ -184,13 +184,13 @@ pub fn check_suite(first: &RunFile, tasks: &[Task], path: &Path) -> anyhow::Resu
 }
 
 /// The split the shards ran.
-pub fn split_of(first: &RunFile) -> anyhow::Result<crate::tasks::SplitArg> {
+pub(crate) fn split_of(first: &RunFile) -> anyhow::Result<crate::tasks::SplitArg> {
     <crate::tasks::SplitArg as clap::ValueEnum>::from_str(&first.split, true)
         .map_err(|e| anyhow::anyhow!("the shards' split `{}`: {e}", first.split))
 }
 
 /// Writes the merged predictions into `out` (a new directory).
-pub fn write_predictions(
+pub(crate) fn write_predictions(
     out: &Path,
     predictions: &[crate::record::PredictionLine],
 ) -> anyhow::Result<()> {

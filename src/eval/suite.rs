@@ -44,7 +44,11 @@ fn check_numbered(
 }
 
 /// Reads the task file, checks it names only tools of `catalog`, and keeps `split`.
-pub fn load_tasks(catalog: &Catalog, path: &Path, split: SplitArg) -> anyhow::Result<Vec<Task>> {
+pub(crate) fn load_tasks(
+    catalog: &Catalog,
+    path: &Path,
+    split: SplitArg,
+) -> anyhow::Result<Vec<Task>> {
     // One read and one parse: the tasks are checked against the catalog with their line
     // numbers, and the approval header is read from the same text (a 100,000-task file was
     // read twice and its tasks copied once more).

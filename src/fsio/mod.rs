@@ -6,7 +6,7 @@
 
 mod read;
 pub(crate) use read::lexical;
-pub use read::{MAX_INPUT, pin_reviewed, read_text, verify_pins};
+pub(crate) use read::{MAX_INPUT, pin_reviewed, read_text, verify_pins};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,13 +63,13 @@ fn write_then_rename(
 
 /// Replaces `path` with `bytes` atomically: either the old content or the new one is there,
 /// never a part. Creates missing parent folders. Errors name the file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_atomic_with(path, &mut |w| w.write_all(bytes))
 }
 
 /// [`write_atomic`] of what `fill` writes, streamed to the temporary file (a large JSON file is
 /// never one string in memory).
-pub fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {

@@ -19,7 +19,7 @@ use std::sync::{LazyLock, Mutex};
 use sha2::{Digest, Sha256};
 
 /// The largest input file read (1 GiB).
-pub const MAX_INPUT: u64 = 1 << 30;
+pub(crate) const MAX_INPUT: u64 = 1 << 30;
 
 /// What a reviewed path held when toolgate first looked: a file's hash, or nothing.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -208,7 +208,7 @@ fn read_bytes(path: &Path) -> std::io::Result<(PathBuf, Vec<u8>)> {
 
 /// Reads an input file as UTF-8 text, with the checks above. The error says why (the caller
 /// names the file).
-pub fn read_text(path: &Path) -> std::io::Result<String> {
+pub(crate) fn read_text(path: &Path) -> std::io::Result<String> {
     if pinned(path) == Some(Pin::Absent) {
         if std::fs::symlink_metadata(path).is_err() {
             // Still missing: a path that names no file, not an attack.
@@ -248,7 +248,7 @@ fn pinned(path: &Path) -> Option<Pin> {
 /// same bytes, or still nothing). Called after each server session, so a server that deleted
 /// the lock (which would read as a first run), created a baseline that was not there, or
 /// swapped a file for a link is caught, naming the file.
-pub fn verify_pins() -> anyhow::Result<()> {
+pub(crate) fn verify_pins() -> anyhow::Result<()> {
     verify(|_| true)?;
     verify_modes()
 }
@@ -305,7 +305,7 @@ fn hex(b: &[u8; 32]) -> String {
 /// of them must find the same bytes, and [`verify_pins`] checks them all (a path that did not
 /// exist must still not exist). A folder is skipped; a file that cannot be read is an error
 /// naming it.
-pub fn pin_reviewed<'a>(paths: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
+pub(crate) fn pin_reviewed<'a>(paths: impl IntoIterator<Item = &'a Path>) -> anyhow::Result<()> {
     for var in COMMAND_FILES {
         if let Some(p) = std::env::var_os(var) {
             pin_mode(Path::new(&p));

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-pub use crate::record::gate::{
+pub(crate) use crate::record::gate::{
     Exit, GateDecision, GateReason, LintFailOn, LockCheck, LockState, LockStatus, RecallFloor,
 };
 
@@ -17,7 +17,7 @@ use crate::score::compare::{ModelComparison, Verdict};
 
 /// Everything that decides a verdict. `Default` is what `toolgate ci` does without settings.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GatePolicy {
+pub(crate) struct GatePolicy {
     /// Fail when a model's overall score (tool accuracy, or findability@1 for a router) is
     /// below this.
     pub fail_under: Option<f64>,
@@ -65,7 +65,7 @@ impl Default for GatePolicy {
 
 /// What the gate looks at; every part is optional (a command gates on what it has).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GateInput<'a> {
+pub(crate) struct GateInput<'a> {
     pub lint: Option<&'a LintSummary>,
     pub lock: Option<&'a LockStatus>,
     pub run: Option<&'a RunFile>,
@@ -79,7 +79,7 @@ pub struct GateInput<'a> {
 
 /// The verdict on a belt lock that no longer matches its servers (`pin --check` of a belt):
 /// a changed lock under the default policy, so exit 1.
-pub fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
+pub(crate) fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
     let status = LockStatus {
         path: path.display().to_string(),
         status: LockState::Changed,
@@ -97,7 +97,7 @@ pub fn changed_belt(path: &std::path::Path, diff: LockDiff) -> GateDecision {
 
 /// The verdict on one shard of a sharded run: a shard is not gated on its numbers (the merge
 /// is), only on being a complete, valid measurement of its slice.
-pub fn shard(run: &RunFile) -> GateDecision {
+pub(crate) fn shard(run: &RunFile) -> GateDecision {
     let mut d = GateDecision::default();
     if run.status != RunStatus::Complete {
         d.reasons.push(GateReason::Incomplete {
@@ -109,7 +109,7 @@ pub fn shard(run: &RunFile) -> GateDecision {
 }
 
 /// The verdict of `validate`: a suite with task errors fails.
-pub fn validation(errors: usize) -> GateDecision {
+pub(crate) fn validation(errors: usize) -> GateDecision {
     let mut d = GateDecision::default();
     if errors > 0 {
         d.reasons.push(GateReason::InvalidTasks { errors });
@@ -120,7 +120,7 @@ pub fn validation(errors: usize) -> GateDecision {
 /// The verdict of `report DIR` on a finished run: `fresh` is the policy applied now. Without
 /// new thresholds the recorded decision stands unless the fresh one is stricter; a recorded
 /// failure from an older toolgate, which has only its wording, still fails.
-pub fn rejudge(run: &RunFile, fresh: GateDecision, thresholds: bool) -> Rejudged {
+pub(crate) fn rejudge(run: &RunFile, fresh: GateDecision, thresholds: bool) -> Rejudged {
     let decision = match &run.gate {
         Some(g) if !thresholds && !g.passed && fresh.passed() => GateDecision {
             reasons: g.failures.clone(),
@@ -148,14 +148,14 @@ pub fn rejudge(run: &RunFile, fresh: GateDecision, thresholds: bool) -> Rejudged
 
 /// What [`rejudge`] decided: the run's decision (and whether the run's `gate` is to be set to it
 /// for the re-rendered reports), and the decision the exit comes from.
-pub struct Rejudged {
+pub(crate) struct Rejudged {
     pub decision: GateDecision,
     pub record: bool,
     pub exit: GateDecision,
 }
 
 /// Applies `policy` to `input`.
-pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
+pub(crate) fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
     let mut d = GateDecision::default();
     if let Some(run) = input.run {
         run_reasons(run, policy, &mut d);
@@ -221,7 +221,7 @@ pub fn decide(input: &GateInput, policy: &GatePolicy) -> GateDecision {
 
 /// `CODE tool` or `CODE tool ↔ other`, names shown as code and cut short (they come from the
 /// server).
-pub fn finding_label(f: &crate::record::lint::ReportFinding) -> String {
+pub(crate) fn finding_label(f: &crate::record::lint::ReportFinding) -> String {
     let name = |n: &str| format!("`{}`", crate::text::clip(n, 60).replace('`', "'"));
     match (&f.tool, &f.pair) {
         (Some(t), Some(p)) => format!("{} {} ↔ {}", f.code, name(t), name(p)),

@@ -6,7 +6,7 @@ use super::comment::client;
 
 /// `admin`, `maintain`, `write`, `triage`, `read` or `none` (the API's `role_name`, else its
 /// older `permission`).
-pub async fn permission(
+pub(crate) async fn permission(
     api_url: &str,
     token: &str,
     repository: &str,
@@ -37,6 +37,6 @@ pub async fn permission(
 }
 
 /// True for the roles that may merge: the only ones whose override counts.
-pub fn may_merge(role: &str) -> bool {
+pub(crate) fn may_merge(role: &str) -> bool {
     matches!(role, "admin" | "maintain" | "write")
 }

@@ -11,10 +11,10 @@ use octocrab::models::issues::Comment;
 use serde::Serialize;
 
 /// The author GitHub shows for comments made with a workflow's `GITHUB_TOKEN`.
-pub const ACTIONS_BOT: &str = "github-actions[bot]";
+pub(crate) const ACTIONS_BOT: &str = "github-actions[bot]";
 
 /// The hidden first line that marks toolgate's comment; `id` tells several apart.
-pub fn marker(id: &str) -> String {
+pub(crate) fn marker(id: &str) -> String {
     let id: String = id
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
@@ -23,7 +23,7 @@ pub fn marker(id: &str) -> String {
 }
 
 /// Where the comment goes.
-pub struct Target<'a> {
+pub(crate) struct Target<'a> {
     pub api_url: &'a str,
     pub token: &'a str,
     pub owner: &'a str,
@@ -39,7 +39,7 @@ pub struct Target<'a> {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "lowercase")]
-pub enum Posted {
+pub(crate) enum Posted {
     Created { url: String },
     Updated { url: String },
     Skipped { reason: String },
@@ -83,7 +83,7 @@ fn read_only(e: &octocrab::Error, what: &str, from_fork: bool) -> Option<Posted>
     })
 }
 
-pub fn client(api_url: &str, token: &str) -> anyhow::Result<Octocrab> {
+pub(crate) fn client(api_url: &str, token: &str) -> anyhow::Result<Octocrab> {
     Octocrab::builder()
         .base_uri(api_url)
         .with_context(|| format!("GITHUB_API_URL `{api_url}` is not a URL"))?
@@ -95,7 +95,7 @@ pub fn client(api_url: &str, token: &str) -> anyhow::Result<Octocrab> {
 }
 
 /// Creates toolgate's comment, or updates the one it made before.
-pub async fn upsert(t: &Target<'_>, body: &str) -> anyhow::Result<Posted> {
+pub(crate) async fn upsert(t: &Target<'_>, body: &str) -> anyhow::Result<Posted> {
     let crab = client(t.api_url, t.token)?;
     let author = match t.author {
         Some(a) => a.to_string(),

@@ -2,9 +2,9 @@
 //! Enterprise works too), the job summary and step outputs, and the sticky pull-request
 //! comment (octocrab).
 
-pub mod access;
-pub mod comment;
-pub mod outputs;
+pub(crate) mod access;
+pub(crate) mod comment;
+pub(crate) mod outputs;
 
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ use anyhow::Context;
 
 /// What GitHub Actions tells a step through its environment.
 #[derive(Clone, Default)]
-pub struct GithubEnv {
+pub(crate) struct GithubEnv {
     /// `GITHUB_ACTIONS=true`.
     pub actions: bool,
     /// `GITHUB_API_URL` (default `https://api.github.com`).
@@ -35,7 +35,7 @@ pub struct GithubEnv {
 
 /// Where a report came from: the commit it is about and the workflow run that made it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RunContext {
+pub(crate) struct RunContext {
     pub commit: Option<String>,
     pub run_url: Option<String>,
 }
@@ -57,7 +57,7 @@ fn var(name: &str) -> Option<String> {
 }
 
 impl GithubEnv {
-    pub fn from_env() -> Self {
+    pub(crate) fn from_env() -> Self {
         GithubEnv {
             actions: var("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
             api_url: var("GITHUB_API_URL").unwrap_or_else(|| "https://api.github.com".into()),
@@ -78,7 +78,7 @@ impl GithubEnv {
 
     /// The commit (a pull request's head, not the merge commit GitHub checks out) and the
     /// workflow run's URL, when known.
-    pub fn context(&self) -> RunContext {
+    pub(crate) fn context(&self) -> RunContext {
         if !self.actions {
             return RunContext::default();
         }
@@ -100,7 +100,7 @@ impl GithubEnv {
     }
 
     /// The pull request this workflow run is about, read from the event payload.
-    pub fn pull_request(&self) -> anyhow::Result<Option<PullRequest>> {
+    pub(crate) fn pull_request(&self) -> anyhow::Result<Option<PullRequest>> {
         let Some(path) = &self.event_path else {
             return Ok(None);
         };
@@ -114,7 +114,7 @@ impl GithubEnv {
 
 /// The parts of a pull-request event toolgate uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PullRequest {
+pub(crate) struct PullRequest {
     pub number: u64,
     /// The head branch lives in another repository (a fork): its token is usually read-only.
     pub from_fork: bool,
@@ -132,7 +132,7 @@ pub struct PullRequest {
 }
 
 impl PullRequest {
-    pub fn from_event(event: &serde_json::Value) -> Option<Self> {
+    pub(crate) fn from_event(event: &serde_json::Value) -> Option<Self> {
         let pr = event.get("pull_request")?;
         let number = pr
             .get("number")
@@ -187,7 +187,7 @@ impl PullRequest {
 }
 
 /// Splits `owner/name`.
-pub fn split_repo(repo: &str) -> anyhow::Result<(&str, &str)> {
+pub(crate) fn split_repo(repo: &str) -> anyhow::Result<(&str, &str)> {
     match repo.split_once('/') {
         Some((o, n)) if !o.is_empty() && !n.is_empty() && !n.contains('/') => Ok((o, n)),
         _ => anyhow::bail!("GITHUB_REPOSITORY `{repo}` is not owner/name"),

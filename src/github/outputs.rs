@@ -18,7 +18,7 @@ fn append(path: &Path, text: &str) -> anyhow::Result<()> {
 
 /// Formats step outputs: `name=value`, or the delimiter form for values with line breaks
 /// (with a delimiter that does not occur in the value).
-pub fn format_outputs(outputs: &[(&str, String)]) -> String {
+pub(crate) fn format_outputs(outputs: &[(&str, String)]) -> String {
     let mut out = String::new();
     for (name, value) in outputs {
         if value.contains('\n') || value.contains('\r') {
@@ -34,7 +34,7 @@ pub fn format_outputs(outputs: &[(&str, String)]) -> String {
     out
 }
 
-pub fn write_outputs(path: &Path, outputs: &[(&str, String)]) -> anyhow::Result<()> {
+pub(crate) fn write_outputs(path: &Path, outputs: &[(&str, String)]) -> anyhow::Result<()> {
     append(path, &format_outputs(outputs))
 }
 
@@ -46,7 +46,7 @@ const INERT_MAX: usize = 500;
 /// line, no control characters, and each shell metacharacter shown as its full-width form
 /// (`$` as `＄`, a backtick as `｀`, quotes as `＂` `＇`, …), so it reads the same and runs
 /// nothing; bounded in length.
-pub fn inert(s: &str) -> String {
+pub(crate) fn inert(s: &str) -> String {
     let line = s.lines().next().unwrap_or_default();
     let mut out = String::new();
     for c in line.chars().take(INERT_MAX) {
@@ -73,7 +73,7 @@ pub fn inert(s: &str) -> String {
     out
 }
 
-pub fn write_summary(path: &Path, markdown: &str) -> anyhow::Result<()> {
+pub(crate) fn write_summary(path: &Path, markdown: &str) -> anyhow::Result<()> {
     let mut text = markdown.to_string();
     if !text.ends_with('\n') {
         text.push('\n');

@@ -2,15 +2,15 @@
 //! untouched. `--mutate` measures a given rewrite; `--fix` asks a model for rewrites and
 //! accepts one only when a corrected paired test says it is better.
 
-pub mod fix;
-pub mod mutate;
+pub(crate) mod fix;
+pub(crate) mod mutate;
 mod reply;
 
 use std::path::PathBuf;
 
 /// Settings of the improve stage.
 #[derive(Clone, Debug, Default)]
-pub struct ImproveOptions {
+pub(crate) struct ImproveOptions {
     /// Where both arms are written (default `runs/<time>-mutate` or `-fix`).
     pub out: Option<PathBuf>,
     pub trials: u32,
@@ -30,11 +30,11 @@ pub struct ImproveOptions {
 }
 
 /// The default of [`ImproveOptions::max_loss`].
-pub const MAX_LOSS: u64 = 2;
+pub(crate) const MAX_LOSS: u64 = 2;
 
 /// Refuses to measure description changes with a model whose endpoint leaves tool
 /// descriptions out of the prompt: every result would be "no change", whatever the text.
-pub async fn require_descriptions_reach(
+pub(crate) async fn require_descriptions_reach(
     catalog: &crate::catalog::Catalog,
     specs: &[crate::models::ModelSpec],
     opts: &crate::models::ModelOptions,
@@ -68,7 +68,7 @@ fn default_dir(what: &str) -> PathBuf {
 
 /// The smallest number of tasks that must all flip one way for an exact paired test to reach
 /// `alpha` after a Bonferroni correction over `m` comparisons.
-pub fn tasks_needed(m: usize, alpha: f64) -> u64 {
+pub(crate) fn tasks_needed(m: usize, alpha: f64) -> u64 {
     (1..=200u64)
         .find(|d| {
             crate::score::stats::bonferroni(crate::score::stats::mcnemar_floor(*d), m) < alpha
@@ -82,7 +82,7 @@ pub fn tasks_needed(m: usize, alpha: f64) -> u64 {
 /// otherwise each tool's exact paired test is read uncorrected (p < α with more tasks lost
 /// than gained): guarding against a harm must not get weaker as the catalog grows, nor wait
 /// for a suite large enough to prove it.
-pub fn hurt_tools(c: &crate::score::compare::ModelComparison, max_loss: u64) -> Vec<String> {
+pub(crate) fn hurt_tools(c: &crate::score::compare::ModelComparison, max_loss: u64) -> Vec<String> {
     c.per_tool
         .iter()
         .filter(|d| {
@@ -105,7 +105,7 @@ pub fn hurt_tools(c: &crate::score::compare::ModelComparison, max_loss: u64) -> 
 
 /// A note said before anything is spent when the suite is too small for a change to `tool`
 /// to reach significance: `touching` tasks expect or lure toward it.
-pub fn too_small_note(tool: &str, touching: usize, m: usize, alpha: f64) -> Option<String> {
+pub(crate) fn too_small_note(tool: &str, touching: usize, m: usize, alpha: f64) -> Option<String> {
     let need = tasks_needed(m, alpha);
     ((touching as u64) < need).then(|| {
         format!(

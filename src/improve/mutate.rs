@@ -17,7 +17,7 @@ use crate::score::compare::{ModelComparison, compare};
 use crate::tasks::Task;
 
 /// Parses `TOOL:TEXT` against the catalog.
-pub fn parse_mutation(text: &str, catalog: &Catalog) -> anyhow::Result<(String, String)> {
+pub(crate) fn parse_mutation(text: &str, catalog: &Catalog) -> anyhow::Result<(String, String)> {
     let Some((tool, desc)) = text.split_once(':') else {
         bail!("--mutate `{text}` is not of the form 'TOOL:new description'");
     };
@@ -32,7 +32,7 @@ pub fn parse_mutation(text: &str, catalog: &Catalog) -> anyhow::Result<(String, 
 }
 
 /// A copy of `catalog` with the descriptions of the listed tools replaced.
-pub fn patched(catalog: &Catalog, changes: &[(String, String)]) -> Catalog {
+pub(crate) fn patched(catalog: &Catalog, changes: &[(String, String)]) -> Catalog {
     let mut c = catalog.clone();
     for t in c.tools.iter_mut() {
         if let Some((_, d)) = changes.iter().find(|(n, _)| n == t.name()) {
@@ -45,7 +45,7 @@ pub fn patched(catalog: &Catalog, changes: &[(String, String)]) -> Catalog {
 
 /// Runs `specs` over `tasks` against `catalog` into `dir`, resuming what is there, and
 /// returns the graded outcomes.
-pub async fn arm(
+pub(crate) async fn arm(
     dir: &Path,
     catalog: &Catalog,
     tasks: &[Task],
@@ -87,7 +87,11 @@ pub async fn arm(
     Ok((specs, outcomes))
 }
 
-pub fn render(changes: &[(String, String)], catalog: &Catalog, cmps: &[ModelComparison]) -> String {
+pub(crate) fn render(
+    changes: &[(String, String)],
+    catalog: &Catalog,
+    cmps: &[ModelComparison],
+) -> String {
     let mut out = String::new();
     for (tool, desc) in changes {
         let old = catalog
@@ -122,7 +126,7 @@ pub fn render(changes: &[(String, String)], catalog: &Catalog, cmps: &[ModelComp
     out
 }
 
-pub async fn run(
+pub(crate) async fn run(
     args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],

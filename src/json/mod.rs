@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 mod streamed;
-pub use streamed::write_sorted_of;
+pub(crate) use streamed::write_sorted_of;
 
 /// Returns `v` with every object's keys sorted.
-pub fn sorted(v: &Value) -> Value {
+pub(crate) fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
@@ -28,12 +28,12 @@ pub fn sorted(v: &Value) -> Value {
 
 /// The first 12 characters of a hash, for display (the whole string if shorter or not ASCII
 /// at that point: hashes read from files are never trusted to be well formed).
-pub fn short_hash(s: &str) -> &str {
+pub(crate) fn short_hash(s: &str) -> &str {
     s.get(..12).unwrap_or(s)
 }
 
 /// Compact canonical JSON text of `v`.
-pub fn to_canonical_string(v: &Value) -> String {
+pub(crate) fn to_canonical_string(v: &Value) -> String {
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.
     let _ = write_json_sorted(v, &mut out, None);
@@ -44,7 +44,7 @@ pub fn to_canonical_string(v: &Value) -> String {
 /// building a sorted copy: keys are sorted on the way out and leaves are written by serde_json.
 /// `skip`: a key of the top-level object left out (a seal's own field). A baseline of many
 /// thousand tasks is hashed at the cost of one walk, not two more copies of the tree.
-pub fn write_json_sorted(
+pub(crate) fn write_json_sorted(
     v: &Value,
     w: &mut impl std::io::Write,
     skip: Option<&str>,
@@ -80,7 +80,7 @@ pub fn write_json_sorted(
 
 /// A writer that feeds sha256, buffered: canonical text is hashed as it is written and never
 /// held whole.
-pub struct HashWriter(std::io::BufWriter<Hashing>);
+pub(crate) struct HashWriter(std::io::BufWriter<Hashing>);
 
 struct Hashing(Sha256);
 
@@ -95,7 +95,7 @@ impl std::io::Write for Hashing {
 }
 
 impl HashWriter {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         HashWriter(std::io::BufWriter::with_capacity(
             1 << 16,
             Hashing(Sha256::new()),
@@ -103,7 +103,7 @@ impl HashWriter {
     }
 
     /// The sha256 (hex) of everything written.
-    pub fn hex(self) -> anyhow::Result<String> {
+    pub(crate) fn hex(self) -> anyhow::Result<String> {
         let inner = self.0.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(hex::encode(inner.0.finalize()))
     }
@@ -126,12 +126,12 @@ impl std::io::Write for HashWriter {
 
 /// sha256 (hex) of the canonical text of `v`, streamed into the hasher; `skip` as in
 /// [`write_json_sorted`].
-pub fn canonical_sha256(v: &Value, skip: Option<&str>) -> String {
+pub(crate) fn canonical_sha256(v: &Value, skip: Option<&str>) -> String {
     let mut h = HashWriter::new();
     let _ = write_json_sorted(v, &mut h, skip);
     h.hex().unwrap_or_default()
 }
 
-pub fn sha256_hex(text: &str) -> String {
+pub(crate) fn sha256_hex(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }

@@ -12,7 +12,10 @@ use serde_json::value::RawValue;
 
 /// Writes the canonical text of `x` to `w`: the same bytes as
 /// `write_json_sorted(&serde_json::to_value(x)?, w, None)`.
-pub fn write_sorted_of<T: Serialize + ?Sized>(x: &T, w: &mut impl Write) -> anyhow::Result<()> {
+pub(crate) fn write_sorted_of<T: Serialize + ?Sized>(
+    x: &T,
+    w: &mut impl Write,
+) -> anyhow::Result<()> {
     let bytes = serde_json::to_vec(x)?;
     let raw: &RawValue = serde_json::from_slice(&bytes)?;
     write_raw_sorted(raw, w)

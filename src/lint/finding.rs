@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Defined in the record (the floor every stage reads), used here.
-pub use crate::record::lint::{FindingGroup, Severity};
+pub(crate) use crate::record::lint::FindingGroup;
+pub use crate::record::lint::Severity;
 
 /// One problem a rule found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,8 +46,8 @@ impl Finding {
 }
 
 /// Where rule pages are published.
-pub const DOCS_BASE: &str = "https://github.com/toolgate-dev/toolgate/blob/main/docs/rules";
+pub(crate) const DOCS_BASE: &str = "https://github.com/toolgate-dev/toolgate/blob/main/docs/rules";
 
-pub fn docs_url(code: &str, slug: &str) -> String {
+pub(crate) fn docs_url(code: &str, slug: &str) -> String {
     format!("{DOCS_BASE}/{code}-{slug}.md")
 }

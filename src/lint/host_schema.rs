@@ -3,7 +3,7 @@
 
 /// Which JSON Schema subset a host's model API accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SchemaSubset {
+pub(crate) enum SchemaSubset {
     /// OpenAI function calling with `strict: true` (Structured Outputs).
     OpenAiStrict,
     /// Gemini function declarations (`parameters`: a subset of OpenAPI 3.0's schema).
@@ -11,7 +11,7 @@ pub enum SchemaSubset {
 }
 
 /// Keywords OpenAI's strict mode does not accept anywhere in a schema.
-pub const OPENAI_STRICT_UNSUPPORTED: &[&str] = &[
+pub(crate) const OPENAI_STRICT_UNSUPPORTED: &[&str] = &[
     "patternProperties",
     "unevaluatedProperties",
     "propertyNames",
@@ -33,7 +33,7 @@ pub const OPENAI_STRICT_UNSUPPORTED: &[&str] = &[
 ];
 
 /// Keywords a Gemini function declaration's `parameters` does not accept.
-pub const GEMINI_UNSUPPORTED: &[&str] = &[
+pub(crate) const GEMINI_UNSUPPORTED: &[&str] = &[
     "$ref",
     "$defs",
     "definitions",
@@ -53,7 +53,7 @@ pub const GEMINI_UNSUPPORTED: &[&str] = &[
 ];
 
 /// What keeps `schema` out of `subset`: each problem with its JSON pointer, at most `max`.
-pub fn schema_problems(
+pub(crate) fn schema_problems(
     subset: SchemaSubset,
     schema: &serde_json::Value,
     max: usize,

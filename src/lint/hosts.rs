@@ -6,17 +6,17 @@
 
 /// One documented limit and where it is documented.
 #[derive(Clone, Copy, Debug)]
-pub struct Limit<T: 'static> {
+pub(crate) struct Limit<T: 'static> {
     pub value: T,
     pub source: &'static str,
 }
 
 /// A character rule: said in words, and the test.
-pub type CharRule = (&'static str, fn(char) -> bool);
+pub(crate) type CharRule = (&'static str, fn(char) -> bool);
 
 /// A host's profile.
 #[derive(Clone, Copy, Debug)]
-pub struct Host {
+pub(crate) struct Host {
     /// What `--host` takes.
     pub id: &'static str,
     pub name: &'static str,
@@ -53,7 +53,7 @@ pub struct Host {
 
 /// How a host shortens a name that is too long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cut {
+pub(crate) enum Cut {
     /// Keeps the first characters.
     Tail,
     /// Keeps the start and the end around `___` (Gemini CLI).
@@ -119,7 +119,7 @@ const fn at<T>(value: T, source: &'static str) -> Limit<T> {
 }
 
 /// The profiles `--host` knows.
-pub const HOSTS: &[Host] = &[
+pub(crate) const HOSTS: &[Host] = &[
     Host {
         id: "claude-code",
         name: "Claude Code",
@@ -310,18 +310,18 @@ pub const HOSTS: &[Host] = &[
 ];
 
 /// The profile of `id`.
-pub fn host(id: &str) -> Option<&'static Host> {
+pub(crate) fn host(id: &str) -> Option<&'static Host> {
     HOSTS.iter().find(|h| h.id.eq_ignore_ascii_case(id.trim()))
 }
 
 /// Every id `--host` takes, for errors.
-pub fn ids() -> String {
+pub(crate) fn ids() -> String {
     HOSTS.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
 }
 
 impl Host {
     /// The name the model sees for `tool` of `server`, before any truncation.
-    pub fn exposed_name(&self, server: &str, tool: &str) -> String {
+    pub(crate) fn exposed_name(&self, server: &str, tool: &str) -> String {
         let server: String = match self.server_max {
             Some(n) => server.to_lowercase().chars().take(n).collect(),
             None => server.to_string(),
@@ -346,7 +346,7 @@ impl Host {
     }
 
     /// The name after the host's silent truncation, when it truncates.
-    pub fn final_name(&self, server: &str, tool: &str) -> String {
+    pub(crate) fn final_name(&self, server: &str, tool: &str) -> String {
         let name = self.exposed_name(server, tool);
         let (true, Some(l)) = (self.truncates, self.max_name) else {
             return name;
@@ -380,9 +380,7 @@ impl Host {
     }
 }
 
-pub use super::host_schema::{
-    GEMINI_UNSUPPORTED, OPENAI_STRICT_UNSUPPORTED, SchemaSubset, schema_problems,
-};
+pub(crate) use super::host_schema::{SchemaSubset, schema_problems};
 
 #[cfg(test)]
 mod tests;

@@ -3,30 +3,31 @@
 
 pub mod belt;
 mod configure;
-pub mod finding;
+pub(crate) mod finding;
 mod host_schema;
-pub mod hosts;
+pub(crate) mod hosts;
 mod lookalike;
-pub mod lookalike_bench;
-pub mod precision_bench;
-pub mod report;
+pub(crate) mod report;
 mod rule;
 mod rules;
-pub mod settings;
+pub(crate) mod settings;
 
-pub use finding::{DOCS_BASE, Finding, FindingGroup, Severity, docs_url};
+pub(crate) use finding::{DOCS_BASE, FindingGroup, docs_url};
+pub use finding::{Finding, Severity};
 pub(crate) use lookalike::lookalike_pairs;
+pub use rule::Context;
 pub(crate) use rule::rule_doc;
-pub use rule::{Context, Rule, Scope, wire_text};
+pub(crate) use rule::{Rule, Scope};
 pub use rules::RULES;
 /// The one local `$ref` resolver (JSON pointers, `$anchor`, `$id`), shared with the sampler.
 pub(crate) use rules::resolve_ref;
-pub use settings::{Level, LintSettings, RuleConfig};
+pub(crate) use settings::Level;
+pub use settings::LintSettings;
 
 use crate::catalog::Catalog;
 
 /// Finds a rule by code (`TG005`, case-insensitive) or slug.
-pub fn rule(id: &str) -> Option<&'static Rule> {
+pub(crate) fn rule(id: &str) -> Option<&'static Rule> {
     RULES
         .iter()
         .find(|r| r.code.eq_ignore_ascii_case(id) || r.slug == id)
@@ -36,7 +37,7 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 /// overlaps the server's start and listing (call it before connecting; linting later waits
 /// for what is not done yet). One plain thread, not the rayon pool: a pool's idle workers spin
 /// while they wait, which cost a small server's `inspect` a third more CPU than the work.
-pub fn warm_up() {
+pub(crate) fn warm_up() {
     let spawned = std::thread::Builder::new()
         .name("toolgate-warm-up".into())
         .spawn(|| {
@@ -64,7 +65,7 @@ pub fn run_in(cx: &Context) -> Vec<Finding> {
 
 /// Like [`run_in`], and also the findings a `[[lint.accept]]` entry accepted, each with its
 /// reason (after ignores and severity remapping, in the same order).
-pub fn run_accepting(cx: &Context) -> (Vec<Finding>, Vec<(Finding, String)>) {
+pub(crate) fn run_accepting(cx: &Context) -> (Vec<Finding>, Vec<(Finding, String)>) {
     use rayon::prelude::*;
     if !cx.catalog.tools.is_empty() {
         rules::warm_up();

@@ -5,7 +5,7 @@
 use crate::catalog::Catalog;
 use crate::catalog::locate::Locator;
 use crate::lint::{Finding, Severity};
-pub use crate::record::lint::{
+pub(crate) use crate::record::lint::{
     AcceptedFinding, LINT_SCHEMA, LintReport, LintSummary, RelatedLocation, ReportFinding,
 };
 
@@ -168,7 +168,7 @@ impl LintReport {
 
 /// Findings as shown to a person: one problem in many tools (the same rule and group) is one
 /// entry naming every tool, at the place of its first finding.
-pub struct Shown<'a> {
+pub(crate) struct Shown<'a> {
     pub first: &'a ReportFinding,
     /// The tools of every finding of the entry, in order (one for an ungrouped finding).
     pub tools: Vec<&'a str>,
@@ -180,7 +180,7 @@ pub struct Shown<'a> {
 const GROUP_TOOLS_SHOWN: usize = 8;
 
 /// `findings` with each group folded into one entry (first-appearance order kept).
-pub fn grouped<'a>(findings: &[&'a ReportFinding]) -> Vec<Shown<'a>> {
+pub(crate) fn grouped<'a>(findings: &[&'a ReportFinding]) -> Vec<Shown<'a>> {
     let mut entries: Vec<(&ReportFinding, Vec<&str>)> = Vec::new();
     let mut index: std::collections::HashMap<(&str, &str), usize> = Default::default();
     for f in findings {

@@ -80,7 +80,7 @@ pub struct Context<'a> {
 }
 
 /// The JSON a function-calling API sends the model for a tool (name, description, schema).
-pub fn wire_text(tool: &Tool) -> String {
+pub(crate) fn wire_text(tool: &Tool) -> String {
     let v = json!({
         "name": tool.name(),
         "description": tool.description().unwrap_or(""),

@@ -75,7 +75,7 @@ pub struct Accepted {
 
 /// The embedding cosine under which a look-alike pair is dropped: on the look-alike benchmark
 /// (docs/benchmarks.md) 0.7 drops a false pair and no true one; 0.8 starts dropping true pairs.
-pub const DEFAULT_EMBED_FLOOR: f64 = 0.7;
+pub(crate) const DEFAULT_EMBED_FLOOR: f64 = 0.7;
 
 impl Default for LintSettings {
     fn default() -> Self {

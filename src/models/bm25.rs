@@ -24,9 +24,9 @@ use super::{BoxFuture, Decision, Model};
 use crate::catalog::{Catalog, Tool};
 use crate::text;
 
-pub const DEFAULT_MIN_SCORE: f64 = 3.0;
+pub(crate) const DEFAULT_MIN_SCORE: f64 = 3.0;
 /// Background tools (sharing no words with the catalog) added to IDF's document count.
-pub const PRIOR_DOCS: f64 = 10.0;
+pub(crate) const PRIOR_DOCS: f64 = 10.0;
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 /// How many times a tool's name words count in its document.
@@ -61,7 +61,7 @@ impl Ord for Ranked<'_> {
     }
 }
 
-pub struct Bm25 {
+pub(crate) struct Bm25 {
     min_score: f64,
     names: Vec<String>,
     /// term → (tool index, term frequency) for every tool containing it, with the term's IDF.
@@ -73,7 +73,7 @@ pub struct Bm25 {
 }
 
 /// Stemmed content terms of a text.
-pub fn terms(s: &str) -> Vec<String> {
+pub(crate) fn terms(s: &str) -> Vec<String> {
     text::words(s)
         .into_iter()
         .filter(|w| !text::is_stop(w))
@@ -82,7 +82,7 @@ pub fn terms(s: &str) -> Vec<String> {
 }
 
 /// The words of a tool's document.
-pub fn document(tool: &Tool) -> Vec<String> {
+pub(crate) fn document(tool: &Tool) -> Vec<String> {
     let mut out = Vec::new();
     let name: Vec<String> = text::name_words(tool.name())
         .into_iter()
@@ -108,7 +108,7 @@ pub fn document(tool: &Tool) -> Vec<String> {
 }
 
 impl Bm25 {
-    pub fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let min_score = if rest.is_empty() {
             DEFAULT_MIN_SCORE
         } else {
@@ -120,7 +120,7 @@ impl Bm25 {
         Ok(Self::new(catalog, min_score))
     }
 
-    pub fn new(catalog: &Catalog, min_score: f64) -> Self {
+    pub(crate) fn new(catalog: &Catalog, min_score: f64) -> Self {
         Self::over(
             catalog
                 .tools
@@ -132,7 +132,10 @@ impl Bm25 {
 
     /// A BM25 index over given documents (a tool's name and its words), for routers that
     /// index other fields than [`document`]'s (the tool-search emulation).
-    pub fn over(docs: impl IntoIterator<Item = (String, Vec<String>)>, min_score: f64) -> Self {
+    pub(crate) fn over(
+        docs: impl IntoIterator<Item = (String, Vec<String>)>,
+        min_score: f64,
+    ) -> Self {
         let mut names = Vec::new();
         let mut lengths = Vec::new();
         let mut postings: HashMap<String, (f64, Vec<(usize, f64)>)> = HashMap::new();
@@ -185,7 +188,7 @@ impl Bm25 {
     }
 
     /// Every tool's score for `request`, best first; ties by name.
-    pub fn rank(&self, request: &str) -> Vec<(&str, f64)> {
+    pub(crate) fn rank(&self, request: &str) -> Vec<(&str, f64)> {
         let scores = self.scores(request);
         let mut ranked: Vec<(&str, f64)> =
             self.names.iter().map(String::as_str).zip(scores).collect();
@@ -197,7 +200,7 @@ impl Bm25 {
     /// a cost proportional to the postings the request touches: scores accumulate in a
     /// per-thread scratch vector, and only the tools touched are compared and reset. Untouched
     /// tools score 0 and are left out.
-    pub fn top(&self, request: &str, k: usize) -> Vec<(&str, f64)> {
+    pub(crate) fn top(&self, request: &str, k: usize) -> Vec<(&str, f64)> {
         thread_local! {
             static SCRATCH: std::cell::RefCell<(Vec<f64>, Vec<usize>)> = const {
                 std::cell::RefCell::new((Vec::new(), Vec::new()))
@@ -270,7 +273,7 @@ impl Bm25 {
         )
     }
 
-    pub fn choose(&self, request: &str) -> Decision {
+    pub(crate) fn choose(&self, request: &str) -> Decision {
         let ranked = self.top(request, crate::score::retrieval::DEPTH);
         let ranking = Some(ranked.iter().map(|(n, _)| n.to_string()).collect());
         let best = ranked.first().copied().or_else(|| {
@@ -302,7 +305,7 @@ impl Bm25 {
 
 impl Bm25 {
     /// What the spec means, for reports.
-    pub fn explain(min_score: f64) -> String {
+    pub(crate) fn explain(min_score: f64) -> String {
         format!(
             "bm25:{min_score} is the offline BM25 router: it calls its best-scoring tool when the BM25 score reaches {min_score} (about one distinctive word of the request matched, on any catalog size) and calls nothing otherwise. It is a lexical router — a reproducible proxy for a model, not a model"
         )

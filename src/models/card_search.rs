@@ -23,9 +23,9 @@ use crate::catalog::Catalog;
 use crate::text;
 
 /// Servers a hosted search keeps after reading the cards.
-pub const SERVERS: usize = 3;
+pub(crate) const SERVERS: usize = 3;
 /// Results returned by default.
-pub const DEFAULT_K: usize = 5;
+pub(crate) const DEFAULT_K: usize = 5;
 /// Characters of a card field read (server text is bounded).
 const CARD_CHARS: usize = 2_000;
 
@@ -34,7 +34,7 @@ struct Server {
     tools: Bm25,
 }
 
-pub struct CardSearch {
+pub(crate) struct CardSearch {
     k: usize,
     cards: Bm25,
     /// Same order as the card index's documents, looked up by key.
@@ -69,7 +69,7 @@ fn card(catalog: &Catalog) -> Vec<String> {
 }
 
 impl CardSearch {
-    pub fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let k = if rest.is_empty() {
             DEFAULT_K
         } else {
@@ -90,7 +90,7 @@ impl CardSearch {
         Ok(Self::new(catalog, k))
     }
 
-    pub fn new(catalog: &Catalog, k: usize) -> Self {
+    pub(crate) fn new(catalog: &Catalog, k: usize) -> Self {
         // Your server's tools are keyed by their names; a belt's by `server/tool`.
         const OWN: &str = "";
         let mut order: Vec<String> = Vec::new();
@@ -141,7 +141,7 @@ impl CardSearch {
 
     /// What the search returns for `request`, best first: at most `k` tools of the servers
     /// whose cards match it (none when no card matches).
-    pub fn search(&self, request: &str) -> Vec<(&str, f64)> {
+    pub(crate) fn search(&self, request: &str) -> Vec<(&str, f64)> {
         let mut found: Vec<(&str, f64)> = self
             .cards
             .top(request, SERVERS)

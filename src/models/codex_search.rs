@@ -31,9 +31,9 @@ use super::{BoxFuture, Decision, Model};
 use crate::catalog::{Catalog, Tool};
 
 /// Results Codex's search returns by default.
-pub const DEFAULT_K: usize = 8;
+pub(crate) const DEFAULT_K: usize = 8;
 
-pub struct CodexSearch {
+pub(crate) struct CodexSearch {
     k: usize,
     engine: SearchEngine<usize>,
     /// Tool names in index order (a document's id is its place here).
@@ -53,7 +53,7 @@ fn server_name(catalog: &Catalog) -> String {
 }
 
 /// The text Codex indexes for `tool` of `server`.
-pub fn document(server: &str, tool: &Tool) -> String {
+pub(crate) fn document(server: &str, tool: &Tool) -> String {
     let mut parts = vec![
         format!("mcp__{server}__{}", tool.name()),
         tool.name().to_string(),
@@ -75,7 +75,7 @@ pub fn document(server: &str, tool: &Tool) -> String {
 }
 
 impl CodexSearch {
-    pub fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let k = if rest.is_empty() {
             DEFAULT_K
         } else {
@@ -90,7 +90,7 @@ impl CodexSearch {
         Ok(Self::new(catalog, k))
     }
 
-    pub fn new(catalog: &Catalog, k: usize) -> Self {
+    pub(crate) fn new(catalog: &Catalog, k: usize) -> Self {
         let server = server_name(catalog);
         let mut docs: Vec<(String, String, String)> = catalog
             .tools
@@ -117,7 +117,7 @@ impl CodexSearch {
 
     /// What the search returns for `query`, best first: at most `k` tools with a score above
     /// zero, a tie to the tool indexed first.
-    pub fn search(&self, query: &str) -> Vec<(&str, f32)> {
+    pub(crate) fn search(&self, query: &str) -> Vec<(&str, f32)> {
         let query = query.trim();
         if query.is_empty() {
             return Vec::new();

@@ -6,17 +6,16 @@
 //! only). `--max-cost` turns the per-call estimate into a call budget, honoured like
 //! `--max-calls`: the run stops paying there and is marked partial.
 
-pub use crate::record::run::Estimate;
+pub(crate) use crate::record::run::Estimate;
 
 use super::provider::Wire;
 use super::spec::ModelSpec;
 use crate::catalog::Catalog;
 
 /// Reply tokens allowed per call: a tool call (name and arguments) or a short answer.
-pub const COMPLETION_PER_CALL: u64 = 40;
+pub(crate) const COMPLETION_PER_CALL: u64 = 40;
 /// Calls the description canary makes per model.
-pub const CANARY_CALLS: u64 = 2;
-pub use crate::record::run::PRICES_AS_OF;
+pub(crate) const CANARY_CALLS: u64 = 2;
 
 /// List prices in US dollars per million tokens (input, output), by model-name prefix; the
 /// longest prefix that matches wins (`gpt-4o-mini` before `gpt-4o`).
@@ -46,13 +45,13 @@ const OWN_HARDWARE: &[&str] = &["ollama", "vllm", "llamacpp", "lmstudio", "local
 
 /// Dollars per million tokens.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Price {
+pub(crate) struct Price {
     pub input: f64,
     pub output: f64,
 }
 
 /// The price of `spec`'s model, when known.
-pub fn price(spec: &ModelSpec) -> Option<Price> {
+pub(crate) fn price(spec: &ModelSpec) -> Option<Price> {
     if OWN_HARDWARE.contains(&spec.head()) {
         return Some(Price {
             input: 0.0,
@@ -78,7 +77,12 @@ fn tokens(text: &str) -> u64 {
 }
 
 /// The estimate for `spec` over `requests` (one call each per trial) on `catalog`.
-pub fn estimate(spec: &ModelSpec, catalog: &Catalog, requests: &[&str], trials: u32) -> Estimate {
+pub(crate) fn estimate(
+    spec: &ModelSpec,
+    catalog: &Catalog,
+    requests: &[&str],
+    trials: u32,
+) -> Estimate {
     let wire = spec.provider().map_or(Wire::OpenAi, |p| p.wire);
     let tools = super::wire::tools(wire, catalog);
     // The body without its request, counted once; each request adds its own (JSON-escaped).

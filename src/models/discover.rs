@@ -10,14 +10,14 @@ use serde_json::Value;
 use super::provider::{PROVIDERS, provider};
 
 /// Hosted providers tried in order when their key is set, with the model `init` asks for.
-pub const HOSTED_WRITERS: &[(&str, &str)] = &[
+pub(crate) const HOSTED_WRITERS: &[(&str, &str)] = &[
     ("anthropic", "claude-haiku-4-5"),
     ("openai", "gpt-4o-mini"),
     ("openrouter", "openai/gpt-4o-mini"),
 ];
 
 /// Local runtimes probed in order (their default base URL, or their `*_BASE_URL`).
-pub const LOCAL_WRITERS: &[&str] = &["ollama", "llamacpp", "lmstudio", "vllm"];
+pub(crate) const LOCAL_WRITERS: &[&str] = &["ollama", "llamacpp", "lmstudio", "vllm"];
 
 /// How long a local runtime may take to list its models before it counts as absent.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(800);
@@ -30,7 +30,7 @@ const MAX_MODEL_ID: usize = 200;
 
 /// The writer chosen and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WriterPick {
+pub(crate) struct WriterPick {
     /// An LLM spec (`provider:model`), or `None` for the templates.
     pub spec: Option<String>,
     /// One line for the user: what was chosen and what was looked at.
@@ -56,7 +56,7 @@ async fn local_model(client: &reqwest::Client, base: &str) -> Option<String> {
 }
 
 /// The first plausible chat model id of an OpenAI `/models` listing (Ollama's too).
-pub fn first_model_id(body: &[u8]) -> Option<String> {
+pub(crate) fn first_model_id(body: &[u8]) -> Option<String> {
     let v: Value = serde_json::from_slice(body).ok()?;
     v.get("data")?
         .as_array()?
@@ -77,7 +77,7 @@ pub fn first_model_id(body: &[u8]) -> Option<String> {
 
 /// Picks the best writer available. `env` reads a variable (the process environment in use;
 /// a map in tests).
-pub async fn best_writer(env: &dyn Fn(&str) -> Option<String>) -> WriterPick {
+pub(crate) async fn best_writer(env: &dyn Fn(&str) -> Option<String>) -> WriterPick {
     let set = |k: &str| env(k).is_some_and(|v| !v.trim().is_empty());
     for (name, model) in HOSTED_WRITERS {
         if let Some(p) = provider(name)
@@ -92,14 +92,13 @@ pub async fn best_writer(env: &dyn Fn(&str) -> Option<String>) -> WriterPick {
             };
         }
     }
-    let client = match crate::catalog::net::client_builder()
+    let Ok(client) = crate::catalog::net::client_builder()
         .timeout(PROBE_TIMEOUT)
         .connect_timeout(PROBE_TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
         .build()
-    {
-        Ok(c) => c,
-        Err(_) => return templates("no HTTP client could be built"),
+    else {
+        return templates("no HTTP client could be built");
     };
     let mut looked = Vec::new();
     for name in LOCAL_WRITERS {

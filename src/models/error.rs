@@ -3,17 +3,17 @@
 
 use std::fmt;
 
-pub use crate::record::decision::ErrorKind;
+pub(crate) use crate::record::decision::ErrorKind;
 
 /// A failed decision: its kind and the message a reader sees (secrets already scrubbed).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DecisionError {
+pub(crate) struct DecisionError {
     pub kind: ErrorKind,
     pub message: String,
 }
 
 impl DecisionError {
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         DecisionError {
             kind,
             message: message.into(),
@@ -21,7 +21,7 @@ impl DecisionError {
     }
 
     /// The kind of a failed HTTP exchange from its status and body.
-    pub fn http(status: u16, body: &str, message: String) -> Self {
+    pub(crate) fn http(status: u16, body: &str, message: String) -> Self {
         let lower = body.to_lowercase();
         let context = crate::record::decision::CONTEXT_WORDS;
         let kind = if context.iter().any(|w| lower.contains(w)) {
@@ -36,7 +36,7 @@ impl DecisionError {
     }
 
     /// The kind of a request that got no HTTP reply, from the error's own source chain.
-    pub fn transport(e: &(dyn std::error::Error + 'static), message: String) -> Self {
+    pub(crate) fn transport(e: &(dyn std::error::Error + 'static), message: String) -> Self {
         let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
         let mut kind = ErrorKind::Transport;
         while let Some(err) = cur {

@@ -7,7 +7,6 @@
 //! catalog hash (`--slot-save-path` under the response cache). `TOOLGATE_LLAMA_ARGS` adds
 //! arguments (e.g. `-t 1 -c 16384`).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -35,7 +34,7 @@ pub struct LocalServer {
 }
 
 /// The llama-server binary: `TOOLGATE_LLAMA_SERVER`, else `llama-server` on PATH.
-pub fn binary() -> anyhow::Result<PathBuf> {
+pub(crate) fn binary() -> anyhow::Result<PathBuf> {
     if let Some(p) = std::env::var_os("TOOLGATE_LLAMA_SERVER").filter(|p| !p.is_empty()) {
         let p = PathBuf::from(p);
         if !p.is_file() {
@@ -164,10 +163,8 @@ impl LocalServer {
 
     /// The last lines the server logged, for an error.
     fn log_tail(&self) -> String {
-        let mut text = String::new();
-        if let Ok(mut f) = std::fs::File::open(&self.log) {
-            let _ = f.read_to_string(&mut text);
-        }
+        let bytes = std::fs::read(&self.log).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
         let lines: Vec<&str> = text.lines().rev().take(8).collect();
         let tail: Vec<&str> = lines.into_iter().rev().collect();
         crate::text::clip(&tail.join(" | "), 800)

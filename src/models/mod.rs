@@ -1,30 +1,31 @@
 //! Models that choose a tool for a request: the offline BM25 router here; LLM adapters and
 //! replayed logs build on the same interface. A model is built for one catalog.
 
-pub mod bm25;
-pub mod cache;
-pub mod card_search;
-pub mod codex_search;
-pub mod cost;
-pub mod discover;
-pub mod embed;
-pub mod error;
-pub mod llm;
-pub mod local;
+pub(crate) mod bm25;
+pub(crate) mod cache;
+pub(crate) mod card_search;
+pub(crate) mod codex_search;
+pub(crate) mod cost;
+pub(crate) mod discover;
+pub(crate) mod embed;
+pub(crate) mod error;
+pub(crate) mod llm;
+pub(crate) mod local;
 mod model;
-pub mod provider;
-pub mod replay;
-pub mod spec;
-pub mod tool_search;
-pub mod wire;
+pub(crate) mod provider;
+pub(crate) mod replay;
+pub(crate) mod spec;
+pub(crate) mod tool_search;
+pub(crate) mod wire;
 
 use anyhow::bail;
 
-pub use crate::record::decision::{Decision, ErrorKind, Step};
-pub use crate::record::probe::{Canary, DescriptionProbe, ProbeOutcome};
-pub use error::DecisionError;
-pub use model::{BoxFuture, Model, ModelOptions};
-pub use spec::{ModelKind, ModelSpec, Router};
+pub(crate) use crate::record::decision::{Decision, ErrorKind, Step};
+pub(crate) use crate::record::probe::{Canary, DescriptionProbe, ProbeOutcome};
+pub(crate) use error::DecisionError;
+pub(crate) use model::BoxFuture;
+pub use model::{Model, ModelOptions};
+pub(crate) use spec::{ModelKind, ModelSpec, Router};
 
 use crate::catalog::Catalog;
 
@@ -61,7 +62,7 @@ pub fn build_llm(
 /// Builds the model a parsed spec names, for `catalog`: `bm25[:min_score]`,
 /// `embed[@min_cosine]:<dir>`, `hybrid[@min_cosine]:<dir>`, `replay:<file.jsonl>`, or
 /// `<provider>:<model>` with provider one of [`provider::PROVIDERS`].
-pub fn build(
+pub(crate) fn build(
     spec: &ModelSpec,
     catalog: &Catalog,
     opts: &ModelOptions,

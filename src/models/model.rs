@@ -9,7 +9,7 @@ use crate::record::decision::Decision;
 use crate::record::probe::DescriptionProbe;
 use crate::tasks::Task;
 
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub(crate) type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A model under evaluation.
 pub trait Model: Send + Sync {

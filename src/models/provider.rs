@@ -102,7 +102,7 @@ pub const PROVIDERS: &[Provider] = &[
     },
 ];
 
-pub fn provider(name: &str) -> Option<&'static Provider> {
+pub(crate) fn provider(name: &str) -> Option<&'static Provider> {
     PROVIDERS.iter().find(|p| p.name == name)
 }
 
@@ -135,7 +135,7 @@ pub struct Endpoint {
 }
 
 /// Requests in flight at once to a hosted provider when `--concurrency` is not given.
-pub const DEFAULT_CONCURRENCY: usize = 4;
+pub(crate) const DEFAULT_CONCURRENCY: usize = 4;
 
 impl Endpoint {
     /// Whether the base URL is on this machine (`localhost`, `*.localhost`, 127.0.0.0/8,
@@ -177,7 +177,7 @@ impl Endpoint {
 
 /// Resolves the endpoint of `provider` from the flags (`--base-url`, `--api-key`) or the
 /// provider's own environment variables.
-pub fn endpoint(
+pub(crate) fn endpoint(
     p: &'static Provider,
     base_flag: Option<&str>,
     key_flag: Option<&str>,

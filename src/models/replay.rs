@@ -49,7 +49,7 @@ struct LoggedCall {
     arguments: Option<Map<String, Value>>,
 }
 
-pub struct Replay {
+pub(crate) struct Replay {
     spec: String,
     by_id: HashMap<(String, u32), Decision>,
     by_request: HashMap<(String, u32), Decision>,
@@ -63,7 +63,7 @@ fn norm(s: &str) -> String {
 }
 
 impl Replay {
-    pub fn load(path_text: &str) -> anyhow::Result<Self> {
+    pub(crate) fn load(path_text: &str) -> anyhow::Result<Self> {
         let path = Path::new(path_text);
         let text = crate::fsio::read_text(path)
             .with_context(|| format!("replay: could not read {}", path.display()))?;

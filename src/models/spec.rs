@@ -6,12 +6,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::provider::{self, Provider};
-pub use crate::record::model::Router;
+pub(crate) use crate::record::model::Router;
 use crate::record::model::{self, Head};
 
 /// What a spec names.
 #[derive(Clone, Debug)]
-pub enum ModelKind {
+pub(crate) enum ModelKind {
     /// An offline router (`bm25[:<min_score>]`, `embed[@<min_cosine>]:<dir>`,
     /// `toolsearch[:k]`, …): its score is findability.
     Router(Router),
@@ -35,7 +35,7 @@ impl Eq for ModelKind {}
 /// A parsed model spec: its kind, the head before the first `:` (`embed@0.4`), the rest after
 /// it, and the text as written (its identity until a model normalises it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModelSpec {
+pub(crate) struct ModelSpec {
     text: String,
     head: String,
     rest: String,
@@ -44,7 +44,7 @@ pub struct ModelSpec {
 
 impl ModelSpec {
     /// `bm25`, the default model.
-    pub fn bm25() -> Self {
+    pub(crate) fn bm25() -> Self {
         ModelSpec {
             text: "bm25".into(),
             head: "bm25".into(),
@@ -53,34 +53,26 @@ impl ModelSpec {
         }
     }
 
-    pub fn kind(&self) -> &ModelKind {
+    pub(crate) fn kind(&self) -> &ModelKind {
         &self.kind
     }
 
-    /// The router the spec names, if any.
-    pub fn router(&self) -> Option<Router> {
-        match self.kind {
-            ModelKind::Router(r) => Some(r),
-            _ => None,
-        }
-    }
-
     /// The part before the first `:` (`bm25`, `embed@0.4`, `openai`).
-    pub fn head(&self) -> &str {
+    pub(crate) fn head(&self) -> &str {
         &self.head
     }
 
     /// The part after the first `:` (a BM25 floor, a directory, a file, a model name).
-    pub fn rest(&self) -> &str {
+    pub(crate) fn rest(&self) -> &str {
         &self.rest
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 
     /// The provider of an LLM spec.
-    pub fn provider(&self) -> Option<&'static Provider> {
+    pub(crate) fn provider(&self) -> Option<&'static Provider> {
         match self.kind {
             ModelKind::Llm(p) => Some(p),
             _ => None,
@@ -88,20 +80,23 @@ impl ModelSpec {
     }
 
     /// True for an LLM: its decisions cost provider calls.
-    pub fn is_llm(&self) -> bool {
+    pub(crate) fn is_llm(&self) -> bool {
         matches!(self.kind, ModelKind::Llm(_))
     }
 
-    pub fn is_replay(&self) -> bool {
+    pub(crate) fn is_replay(&self) -> bool {
         self.kind == ModelKind::Replay
     }
 
-    pub fn is_bm25(&self) -> bool {
+    pub(crate) fn is_bm25(&self) -> bool {
         self.kind == ModelKind::Router(Router::Bm25)
     }
 
     /// Parses every spec of a list, naming `what` (a flag or a file's key) in the error.
-    pub fn parse_all<S: AsRef<str>>(specs: &[S], what: &str) -> anyhow::Result<Vec<ModelSpec>> {
+    pub(crate) fn parse_all<S: AsRef<str>>(
+        specs: &[S],
+        what: &str,
+    ) -> anyhow::Result<Vec<ModelSpec>> {
         specs
             .iter()
             .map(|s| {
@@ -155,7 +150,7 @@ impl fmt::Display for ModelSpec {
 }
 
 /// Joins specs with `sep`, as written.
-pub fn join(specs: &[ModelSpec], sep: &str) -> String {
+pub(crate) fn join(specs: &[ModelSpec], sep: &str) -> String {
     specs
         .iter()
         .map(ModelSpec::as_str)

@@ -26,18 +26,18 @@ use crate::catalog::{Catalog, Tool};
 use crate::text;
 
 /// Results a search returns by default (Anthropic: 3–5).
-pub const DEFAULT_K: usize = 5;
+pub(crate) const DEFAULT_K: usize = 5;
 
 /// Which fields are indexed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fields {
+pub(crate) enum Fields {
     /// Name, description, argument names and argument descriptions.
     Full,
     /// Name and the server instructions' sentences that name the tool.
     NamesAndInstructions,
 }
 
-pub struct ToolSearch {
+pub(crate) struct ToolSearch {
     fields: Fields,
     k: usize,
     index: Bm25,
@@ -52,7 +52,7 @@ fn name_terms(name: &str) -> Vec<String> {
 }
 
 /// The indexed words of one tool.
-pub fn document(tool: &Tool, fields: Fields, instructions: &[&str]) -> Vec<String> {
+pub(crate) fn document(tool: &Tool, fields: Fields, instructions: &[&str]) -> Vec<String> {
     let mut out = name_terms(tool.name());
     match fields {
         Fields::Full => {
@@ -82,7 +82,7 @@ fn sentences(text: &str) -> Vec<&str> {
 }
 
 impl ToolSearch {
-    pub fn from_spec(router: Router, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(router: Router, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let head = router.name();
         let fields = match router {
             Router::ToolSearch => Fields::Full,
@@ -103,7 +103,7 @@ impl ToolSearch {
         Ok(Self::new(catalog, fields, k))
     }
 
-    pub fn new(catalog: &Catalog, fields: Fields, k: usize) -> Self {
+    pub(crate) fn new(catalog: &Catalog, fields: Fields, k: usize) -> Self {
         let instructions = sentences(catalog.instructions.as_deref().unwrap_or(""));
         let docs = catalog
             .tools
@@ -117,7 +117,7 @@ impl ToolSearch {
     }
 
     /// What the search returns for `request`, best first: at most `k` tools that match.
-    pub fn search(&self, request: &str) -> Vec<(&str, f64)> {
+    pub(crate) fn search(&self, request: &str) -> Vec<(&str, f64)> {
         self.index.top(request, self.k)
     }
 }

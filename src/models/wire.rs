@@ -12,7 +12,7 @@ pub const SYSTEM_PROMPT: &str = "You are an assistant that can use tools. When o
 
 /// A conversation turn beyond the first user message (for multi-step runs).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Turn {
+pub(crate) enum Turn {
     /// One assistant reply and every call it made: parallel calls stay one turn, as the
     /// model sent them (never replayed as turns one after the other).
     Calls(Vec<TurnCall>),
@@ -22,7 +22,7 @@ pub enum Turn {
 
 /// One call of an assistant turn: `name` with `arguments`, call id `id`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TurnCall {
+pub(crate) struct TurnCall {
     pub id: String,
     pub name: String,
     pub arguments: Value,
@@ -30,13 +30,13 @@ pub struct TurnCall {
 
 /// The result of call `id`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CallResult {
+pub(crate) struct CallResult {
     pub id: String,
     pub content: String,
 }
 
 /// Tools as the wire format wants them.
-pub fn tools(wire: Wire, catalog: &Catalog) -> Vec<Value> {
+pub(crate) fn tools(wire: Wire, catalog: &Catalog) -> Vec<Value> {
     catalog
         .tools
         .iter()
@@ -52,7 +52,7 @@ pub fn tools(wire: Wire, catalog: &Catalog) -> Vec<Value> {
 }
 
 /// The request body for one decision.
-pub fn body(
+pub(crate) fn body(
     wire: Wire,
     model: &str,
     tools: &[Value],
@@ -105,11 +105,11 @@ pub fn body(
 }
 
 /// The reply length every request is bounded to (tool call, writer, judge, fixer, probe).
-pub const MAX_REPLY_TOKENS: u32 = 1024;
+pub(crate) const MAX_REPLY_TOKENS: u32 = 1024;
 
 /// `body` with OpenAI's `max_completion_tokens` in place of `max_tokens`, for models that
 /// refuse the older name (OpenAI's reasoning models).
-pub fn with_completion_tokens(mut body: Value) -> Value {
+pub(crate) fn with_completion_tokens(mut body: Value) -> Value {
     if let Some(o) = body.as_object_mut()
         && let Some(v) = o.remove("max_tokens")
     {
@@ -119,7 +119,13 @@ pub fn with_completion_tokens(mut body: Value) -> Value {
 }
 
 /// A plain prompt with no tools (the task writer and its judge).
-pub fn text_body(wire: Wire, model: &str, system: &str, user: &str, temperature: bool) -> Value {
+pub(crate) fn text_body(
+    wire: Wire,
+    model: &str,
+    system: &str,
+    user: &str,
+    temperature: bool,
+) -> Value {
     let mut b = match wire {
         Wire::OpenAi => {
             json!({"model": model, "max_tokens": MAX_REPLY_TOKENS, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]})
@@ -136,7 +142,7 @@ pub fn text_body(wire: Wire, model: &str, system: &str, user: &str, temperature:
 
 /// One tool call in a reply.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Call {
+pub(crate) struct Call {
     pub id: String,
     pub name: String,
     /// The arguments object, or why it is unusable (malformed JSON, not an object).
@@ -145,7 +151,7 @@ pub struct Call {
 
 /// What a reply said.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub calls: Vec<Call>,
     pub text: Option<String>,
     /// The model id (and fingerprint) the provider reports.
@@ -194,7 +200,7 @@ fn args_from(v: &Value) -> Result<Map<String, Value>, String> {
 }
 
 /// Parses a provider reply. `Err` when the reply is not the wire format at all.
-pub fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
+pub(crate) fn parse(wire: Wire, v: &Value) -> Result<Reply, String> {
     let model = v.get("model").and_then(Value::as_str);
     match wire {
         Wire::OpenAi => {

@@ -9,7 +9,7 @@ use crate::record::scores::BeltScore;
 
 /// What `run.json` keeps about the belt of a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BeltInfo {
+pub(crate) struct BeltInfo {
     /// What `--belt` named (`ecosystem`, a config, a lock, snapshots).
     pub spec: String,
     /// The name your server goes by in the reports.
@@ -27,34 +27,30 @@ pub struct BeltInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BeltServerInfo {
+pub(crate) struct BeltServerInfo {
     pub name: String,
     pub tools: usize,
 }
 
 impl BeltInfo {
+    #[cfg(test)]
     /// The server of a tool name the model saw: its belt server, or yours.
-    pub fn server_of<'a>(&'a self, name: &str) -> &'a str {
+    pub(crate) fn server_of<'a>(&'a self, name: &str) -> &'a str {
         self.origin
             .get(name)
             .map(|o| o.server.as_str())
             .unwrap_or(&self.own)
     }
 
-    /// True when `name` is one of the belt's tools.
-    pub fn is_foreign(&self, name: &str) -> bool {
-        self.origin.contains_key(name)
-    }
-
     /// Every tool the belt added.
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         self.origin.len()
     }
 }
 
 /// Where a tool of a combined catalog came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Origin {
+pub(crate) struct Origin {
     pub server: String,
     /// The tool's own name on its server.
     pub tool: String,

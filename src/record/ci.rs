@@ -12,12 +12,12 @@ use crate::record::lint::{LintSummary, ReportFinding};
 use crate::record::lock::LockDiff;
 use crate::record::scores::{ModelComparison, Rate};
 
-pub const CI_SCHEMA: &str = "toolgate.ci/v1";
+pub(crate) const CI_SCHEMA: &str = "toolgate.ci/v1";
 
 /// Whether `toolgate ci` finished measuring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CiStatus {
+pub(crate) enum CiStatus {
     /// Measured; `passed` says whether the gate passed.
     Ok,
     /// Measured nothing valid (too many errors, a partial run): exit 2.
@@ -27,7 +27,7 @@ pub enum CiStatus {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct CiReport {
+pub(crate) struct CiReport {
     pub schema_version: String,
     pub toolgate_version: String,
     pub status: CiStatus,
@@ -89,7 +89,7 @@ fn never() -> LintFailOn {
 
 impl CiReport {
     /// The comparison of the model the headline, badge and `score` output are about.
-    pub fn first_comparison(&self) -> Option<&ModelComparison> {
+    pub(crate) fn first_comparison(&self) -> Option<&ModelComparison> {
         let first = self.run.results.first()?;
         self.comparison
             .as_ref()
@@ -102,7 +102,7 @@ impl CiReport {
 
 /// What changed against the base.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BaseComparison {
+pub(crate) struct BaseComparison {
     /// Where the base came from (a path as given).
     pub base: PathBuf,
     pub base_created: String,
@@ -128,7 +128,7 @@ pub struct BaseComparison {
 
 /// One request a search ranks another tool first for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AtRisk {
+pub(crate) struct AtRisk {
     pub model: String,
     pub task_id: String,
     pub request: String,
@@ -140,7 +140,7 @@ pub struct AtRisk {
 /// The files `toolgate ci` wrote, by kind: ci.json's `outputs` (a kind absent: not written)
 /// and one step output each (`run_json` → `run-json`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Written {
+pub(crate) struct Written {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub badge: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,7 +171,7 @@ pub struct Written {
 
 impl Written {
     /// Every file written, by kind, in ci.json's order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
         [
             ("badge", &self.badge),
             ("badge_json", &self.badge_json),

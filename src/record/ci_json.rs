@@ -10,7 +10,7 @@ use super::ci::{CI_SCHEMA, CiReport, CiStatus};
 /// ci.json, either shape.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum CiJson {
+pub(crate) enum CiJson {
     /// `status` `ok` or `errored`: what the run measured and decided.
     Report(Box<CiReport>),
     /// `status` `error`: `ci` could not run.
@@ -19,7 +19,7 @@ pub enum CiJson {
 
 /// The short ci.json of a `ci` that could not run: the cause, and a gate that did not pass.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CiError {
+pub(crate) struct CiError {
     pub schema_version: String,
     pub toolgate_version: String,
     /// Always [`CiStatus::Error`].
@@ -35,7 +35,7 @@ fn unknown_cause() -> String {
 }
 
 impl CiError {
-    pub fn new(error: &str) -> Self {
+    pub(crate) fn new(error: &str) -> Self {
         CiError {
             schema_version: CI_SCHEMA.into(),
             toolgate_version: env!("CARGO_PKG_VERSION").into(),

@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub const CONTRACT_SCHEMA: &str = "toolgate.contract/v1";
+pub(crate) const CONTRACT_SCHEMA: &str = "toolgate.contract/v1";
 
 /// A whole contract run over one server.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ContractReport {
+pub(crate) struct ContractReport {
     pub schema_version: String,
     pub server: String,
     /// The protocol revision the server answered with.
@@ -32,7 +32,7 @@ pub struct ContractReport {
 
 /// The counts the gate reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContractSummary {
+pub(crate) struct ContractSummary {
     /// Calls made.
     pub calls: usize,
     pub passed: usize,
@@ -48,7 +48,7 @@ pub struct ContractSummary {
 /// What toolgate knows of a tool's effects, from its annotations (the server's own claim).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Effects {
+pub(crate) enum Effects {
     /// `readOnlyHint: true`.
     ReadOnly,
     /// Anything else: `readOnlyHint` false or absent (the spec's default is false).
@@ -57,7 +57,7 @@ pub enum Effects {
 
 /// One tool's contract calls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ToolContract {
+pub(crate) struct ToolContract {
     pub tool: String,
     pub effects: Effects,
     /// Why the tool was not called, when it was not.
@@ -70,7 +70,7 @@ pub struct ToolContract {
 /// Which contract a call checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ProbeKind {
+pub(crate) enum ProbeKind {
     /// A required argument left out: expect a readable `isError` result.
     MissingRequired,
     /// An argument of the wrong JSON type: expect a readable `isError` result.
@@ -83,11 +83,11 @@ pub enum ProbeKind {
 }
 
 impl ProbeKind {
-    pub fn invalid(self) -> bool {
+    pub(crate) fn invalid(self) -> bool {
         self != ProbeKind::ValidSample
     }
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             ProbeKind::MissingRequired => "missing required argument",
             ProbeKind::WrongType => "argument of the wrong type",
@@ -100,7 +100,7 @@ impl ProbeKind {
 /// How the server answered one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Answer {
+pub(crate) enum Answer {
     /// A result with `isError: true`.
     IsError,
     /// A result without `isError`.
@@ -114,7 +114,7 @@ pub enum Answer {
 }
 
 impl Answer {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Answer::IsError => "isError",
             Answer::Result => "result",
@@ -127,7 +127,7 @@ impl Answer {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Pass,
     Warn,
     Fail,
@@ -135,7 +135,7 @@ pub enum Verdict {
 
 /// One call and its verdict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Probe {
+pub(crate) struct Probe {
     pub kind: ProbeKind,
     /// The arguments sent (a summary string when they were larger than 4 KiB).
     pub arguments: Value,
@@ -148,7 +148,7 @@ pub struct Probe {
 
 impl ContractReport {
     /// Recounts the summary from the tools.
-    pub fn summarise(&mut self) {
+    pub(crate) fn summarise(&mut self) {
         let mut s = ContractSummary::default();
         for t in &self.tools {
             if t.probes.is_empty() {

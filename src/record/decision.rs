@@ -146,7 +146,7 @@ impl ErrorKind {
 
 /// Words a provider uses when a request is over the model's context window (in an HTTP
 /// error's body, or a message of an older file).
-pub const CONTEXT_WORDS: &[&str] = &[
+pub(crate) const CONTEXT_WORDS: &[&str] = &[
     "context_length",
     "context length",
     "maximum context",

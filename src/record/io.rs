@@ -12,7 +12,7 @@ use super::run::{PredictionLine, RUN_SCHEMA, RunFile};
 use crate::record::scores::OutcomeLine;
 
 impl RunFile {
-    pub fn read(dir: &Path) -> anyhow::Result<Self> {
+    pub(crate) fn read(dir: &Path) -> anyhow::Result<Self> {
         let path = dir.join(RUN_FILE);
         let text = crate::fsio::read_text(&path).with_context(|| {
             format!(
@@ -32,7 +32,7 @@ impl RunFile {
         Ok(run)
     }
 
-    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+    pub(crate) fn write(&self, dir: &Path) -> anyhow::Result<()> {
         let text = super::v1::to_text(self)?;
         // Write then rename, so an interrupted write never leaves a truncated run.json.
         crate::out::write_file(&dir.join(RUN_FILE), &text)
@@ -40,7 +40,7 @@ impl RunFile {
 }
 
 /// Reads `outcomes.jsonl` of a finished run (errors name the line).
-pub fn read_outcomes(dir: &Path) -> anyhow::Result<Vec<OutcomeLine>> {
+pub(crate) fn read_outcomes(dir: &Path) -> anyhow::Result<Vec<OutcomeLine>> {
     let path = dir.join(OUTCOMES_FILE);
     let text = crate::fsio::read_text(&path).with_context(|| {
         format!(
@@ -60,7 +60,7 @@ pub fn read_outcomes(dir: &Path) -> anyhow::Result<Vec<OutcomeLine>> {
 
 /// Reads predictions; a torn last line (an interrupted write) is dropped and the file is cut
 /// back to the last complete line so appending can go on. Any other bad line is an error.
-pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
+pub(crate) fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
     let mut out = Vec::new();
     for_each_prediction(dir, |p| out.push(p))?;
     Ok(out)
@@ -68,7 +68,10 @@ pub fn read_predictions(dir: &Path) -> anyhow::Result<Vec<PredictionLine>> {
 
 /// [`read_predictions`] one line at a time: `f` gets each prediction in file order, and none is
 /// kept. Returns how many were read.
-pub fn for_each_prediction(dir: &Path, mut f: impl FnMut(PredictionLine)) -> anyhow::Result<usize> {
+pub(crate) fn for_each_prediction(
+    dir: &Path,
+    mut f: impl FnMut(PredictionLine),
+) -> anyhow::Result<usize> {
     let path = dir.join(PREDICTIONS_FILE);
     if !path.exists() {
         return Ok(0);
@@ -119,13 +122,13 @@ pub fn for_each_prediction(dir: &Path, mut f: impl FnMut(PredictionLine)) -> any
 }
 
 /// Appends prediction lines, flushing each so nothing is lost if the run is killed.
-pub struct PredictionWriter {
+pub(crate) struct PredictionWriter {
     file: std::fs::File,
     pub path: PathBuf,
 }
 
 impl PredictionWriter {
-    pub fn open(dir: &Path) -> anyhow::Result<Self> {
+    pub(crate) fn open(dir: &Path) -> anyhow::Result<Self> {
         let path = dir.join(PREDICTIONS_FILE);
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -135,7 +138,7 @@ impl PredictionWriter {
         Ok(PredictionWriter { file, path })
     }
 
-    pub fn append(&mut self, p: &PredictionLine) -> anyhow::Result<()> {
+    pub(crate) fn append(&mut self, p: &PredictionLine) -> anyhow::Result<()> {
         let mut line = serde_json::to_string(p)?;
         line.push('\n');
         self.file

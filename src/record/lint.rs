@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub const LINT_SCHEMA: &str = "toolgate.lint/v1";
+pub(crate) const LINT_SCHEMA: &str = "toolgate.lint/v1";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReportFinding {
@@ -48,7 +48,7 @@ pub struct RelatedLocation {
 /// Lint findings against a base: what a change introduces and what it resolves, matched by
 /// rule, tools (a pair's two in either order) and pointer, never by count.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct LintDelta {
+pub(crate) struct LintDelta {
     /// What the findings were compared with: "the base revision's lock (sha256 …)" or "the
     /// baseline …".
     pub against: String,
@@ -58,7 +58,7 @@ pub struct LintDelta {
 
 /// A finding's identity across runs: rule, pointer, and the tool (with a pair's other tool,
 /// the two sorted so the order the server lists them in does not matter).
-pub fn finding_key(f: &ReportFinding) -> (String, String, Vec<String>) {
+pub(crate) fn finding_key(f: &ReportFinding) -> (String, String, Vec<String>) {
     let mut tools: Vec<String> = f.tool.iter().chain(f.pair.iter()).cloned().collect();
     tools.sort_unstable();
     (f.code.clone(), f.pointer.clone(), tools)
@@ -66,7 +66,7 @@ pub fn finding_key(f: &ReportFinding) -> (String, String, Vec<String>) {
 
 impl LintDelta {
     /// `head`'s findings that `base` does not have, and the other way round.
-    pub fn between(against: String, base: &[ReportFinding], head: &[ReportFinding]) -> Self {
+    pub(crate) fn between(against: String, base: &[ReportFinding], head: &[ReportFinding]) -> Self {
         use std::collections::HashSet;
         let old: HashSet<_> = base.iter().map(finding_key).collect();
         let new: HashSet<_> = head.iter().map(finding_key).collect();

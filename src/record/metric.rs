@@ -5,12 +5,12 @@
 //! LLM endpoint, a local model, a replayed agent log) earns the name **tool accuracy**.
 
 /// True when `spec` names a router (its score is findability).
-pub fn is_router(spec: &str) -> bool {
+pub(crate) fn is_router(spec: &str) -> bool {
     super::model::parse(spec).router().is_some()
 }
 
 /// The name of what `spec`'s headline score measures: `findability@1` or `tool accuracy`.
-pub fn name(spec: &str) -> &'static str {
+pub(crate) fn name(spec: &str) -> &'static str {
     if is_router(spec) {
         "findability@1"
     } else {
@@ -19,7 +19,7 @@ pub fn name(spec: &str) -> &'static str {
 }
 
 /// The name for several models at once: theirs when they agree, else `score`.
-pub fn name_of_all<'a>(specs: impl IntoIterator<Item = &'a str>) -> &'static str {
+pub(crate) fn name_of_all<'a>(specs: impl IntoIterator<Item = &'a str>) -> &'static str {
     let mut names = specs.into_iter().map(name);
     let Some(first) = names.next() else {
         return "score";

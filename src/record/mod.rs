@@ -4,39 +4,39 @@
 //! decides over these types, the evaluation plan fills them, the reports render them, and a
 //! model adapter never writes a field of them (it returns a `Decision`).
 
-pub mod belt;
-pub mod ci;
-pub mod ci_json;
-pub mod contract;
-pub mod decision;
-pub mod gate;
-pub mod io;
-pub mod kind;
-pub mod lint;
-pub mod lock;
-pub mod metric;
-pub mod model;
-pub mod probe;
-pub mod reuse;
-pub mod run;
-pub mod scores;
-pub mod seal;
-pub mod settings;
-pub mod shard;
-pub mod v1;
+pub(crate) mod belt;
+pub(crate) mod ci;
+pub(crate) mod ci_json;
+pub(crate) mod contract;
+pub(crate) mod decision;
+pub(crate) mod gate;
+pub(crate) mod io;
+pub(crate) mod kind;
+pub(crate) mod lint;
+pub(crate) mod lock;
+pub(crate) mod metric;
+pub(crate) mod model;
+pub(crate) mod probe;
+pub(crate) mod reuse;
+pub(crate) mod run;
+pub(crate) mod scores;
+pub(crate) mod seal;
+pub(crate) mod settings;
+pub(crate) mod shard;
+pub(crate) mod v1;
 
-pub use gate::GateReason;
-pub use io::{PredictionWriter, for_each_prediction, read_outcomes, read_predictions};
-pub use lint::LintSummary;
-pub use run::{ModelResult, PredictionLine, RunFile, RunStatus};
+pub(crate) use gate::GateReason;
+pub(crate) use io::{PredictionWriter, for_each_prediction, read_outcomes, read_predictions};
+pub(crate) use lint::LintSummary;
+pub(crate) use run::{ModelResult, PredictionLine, RunFile, RunStatus};
 
 /// Every file name of a run directory, defined once.
-pub mod files {
-    pub const RUN_FILE: &str = "run.json";
-    pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
-    pub const OUTCOMES_FILE: &str = "outcomes.jsonl";
-    pub const REPORT_MD: &str = "report.md";
-    pub const REPORT_HTML: &str = "report.html";
+pub(crate) mod files {
+    pub(crate) const RUN_FILE: &str = "run.json";
+    pub(crate) const PREDICTIONS_FILE: &str = "predictions.jsonl";
+    pub(crate) const OUTCOMES_FILE: &str = "outcomes.jsonl";
+    pub(crate) const REPORT_MD: &str = "report.md";
+    pub(crate) const REPORT_HTML: &str = "report.html";
     /// Held (flock) while a process writes the directory.
-    pub const RUN_LOCK: &str = ".lock";
+    pub(crate) const RUN_LOCK: &str = ".lock";
 }

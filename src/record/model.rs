@@ -6,7 +6,7 @@
 /// An offline router: it ranks tools by text similarity to a request and "calls" its first
 /// result, so its score is findability, never tool accuracy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Router {
+pub(crate) enum Router {
     /// `bm25[:<min_score>]`.
     Bm25,
     /// `embed[@<min_cosine>]:<dir>`.
@@ -24,7 +24,7 @@ pub enum Router {
 }
 
 impl Router {
-    pub const ALL: [Router; 7] = [
+    pub(crate) const ALL: [Router; 7] = [
         Router::Bm25,
         Router::Embed,
         Router::Hybrid,
@@ -35,7 +35,7 @@ impl Router {
     ];
 
     /// The head that names it in a spec.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Router::Bm25 => "bm25",
             Router::Embed => "embed",
@@ -48,12 +48,12 @@ impl Router {
     }
 
     /// The router a head names (without its `@` floor).
-    pub fn from_name(name: &str) -> Option<Router> {
+    pub(crate) fn from_name(name: &str) -> Option<Router> {
         Router::ALL.into_iter().find(|r| r.name() == name)
     }
 
     /// True for the emulated host tool searches (`toolsearch…`).
-    pub fn is_tool_search(self) -> bool {
+    pub(crate) fn is_tool_search(self) -> bool {
         matches!(
             self,
             Router::ToolSearch
@@ -64,13 +64,13 @@ impl Router {
     }
 
     /// True when the head may carry an `@` floor (`embed@0.4`).
-    pub fn takes_floor(self) -> bool {
+    pub(crate) fn takes_floor(self) -> bool {
         matches!(self, Router::Embed | Router::Hybrid)
     }
 
     /// How many results a tool search shows by default (5; Codex's 8); `None` for the
     /// routers that are not a host's search.
-    pub fn default_k(self) -> Option<usize> {
+    pub(crate) fn default_k(self) -> Option<usize> {
         match self {
             Router::ToolSearchCodex => Some(8),
             r if r.is_tool_search() => Some(5),
@@ -81,7 +81,7 @@ impl Router {
 
 /// What a spec's head names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Head<'a> {
+pub(crate) enum Head<'a> {
     Router(Router),
     /// `replay:<file>`: an agent's recorded decisions.
     Replay,
@@ -92,7 +92,7 @@ pub enum Head<'a> {
 /// A spec split once: the head before the first `:` without its `@` floor, the floor, and the
 /// rest after the `:`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Parts<'a> {
+pub(crate) struct Parts<'a> {
     pub head: Head<'a>,
     /// The head as written before any `@` (`embed` of `embed@0.4`).
     pub name: &'a str,
@@ -104,7 +104,7 @@ pub struct Parts<'a> {
 
 impl Parts<'_> {
     /// The router the spec names, if any.
-    pub fn router(&self) -> Option<Router> {
+    pub(crate) fn router(&self) -> Option<Router> {
         match self.head {
             Head::Router(r) => Some(r),
             _ => None,
@@ -114,7 +114,7 @@ impl Parts<'_> {
 
 /// Splits `spec` (trimmed). Lenient: it reads what run files recorded; `ModelSpec`'s parser
 /// decides what is valid.
-pub fn parse(spec: &str) -> Parts<'_> {
+pub(crate) fn parse(spec: &str) -> Parts<'_> {
     let spec = spec.trim();
     let (full, rest) = spec.split_once(':').unwrap_or((spec, ""));
     let (name, floor) = match full.split_once('@') {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// How a run reused a base's decisions (recorded in run.json and shown in every report).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Reuse {
+pub(crate) struct Reuse {
     /// The base the decisions came from.
     pub base: String,
     /// The base's commit or creation time, when it says.
@@ -28,7 +28,7 @@ pub struct Reuse {
 
 impl Reuse {
     /// One sentence for reports and the comment.
-    pub fn sentence(&self) -> String {
+    pub(crate) fn sentence(&self) -> String {
         let why: Vec<String> = self.why.iter().map(|(k, v)| format!("{v} {k}")).collect();
         format!(
             "Incremental run: {} of {} tasks re-run ({}); {} decision(s) reused from the base {}{}. Changed tools: {}.{}",

@@ -8,19 +8,19 @@ use std::collections::BTreeMap;
 use crate::record::decision::Decision;
 use crate::record::scores::Metrics;
 
-pub use super::gate::GateResult;
+pub(crate) use super::gate::GateResult;
 
-pub const RUN_SCHEMA: &str = "toolgate.run/v1";
+pub(crate) const RUN_SCHEMA: &str = "toolgate.run/v1";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CatalogInfo {
+pub(crate) struct CatalogInfo {
     pub source: String,
     pub sha256: String,
     pub tools: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SuiteInfo {
+pub(crate) struct SuiteInfo {
     pub path: String,
     pub sha256: String,
     pub tasks: usize,
@@ -38,13 +38,13 @@ pub struct SuiteInfo {
 
 impl SuiteInfo {
     /// Every task approved or hand-written: the suite may give a headline and a gate.
-    pub fn reviewed(&self) -> bool {
+    pub(crate) fn reviewed(&self) -> bool {
         self.pending == 0
     }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelInfo {
+pub(crate) struct ModelInfo {
     pub spec: String,
     pub deterministic: bool,
     /// Trials run per task for this model (1 for deterministic models).
@@ -71,11 +71,11 @@ pub struct ModelInfo {
 }
 
 /// When the list prices of the cost estimate were read.
-pub const PRICES_AS_OF: &str = "2025-08";
+pub(crate) const PRICES_AS_OF: &str = "2025-08";
 
 /// What a run of one model is expected to spend.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     pub calls: u64,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
@@ -86,7 +86,7 @@ pub struct Estimate {
 
 impl Estimate {
     /// One line for the log and the report.
-    pub fn sentence(&self, spec: &str) -> String {
+    pub(crate) fn sentence(&self, spec: &str) -> String {
         let cost = match self.usd {
             Some(0.0) => " (runs on your own hardware: no per-token price)".to_string(),
             Some(usd) => format!(" ≈ ${usd:.2} at list price ({PRICES_AS_OF})"),
@@ -98,8 +98,9 @@ impl Estimate {
         )
     }
 
+    #[cfg(test)]
     /// The calls `max_usd` pays for at this estimate's price per call (`None`: no price).
-    pub fn calls_for(&self, max_usd: f64) -> Option<u64> {
+    pub(crate) fn calls_for(&self, max_usd: f64) -> Option<u64> {
         let usd = self.usd?;
         if usd <= 0.0 || self.calls == 0 {
             return Some(u64::MAX);
@@ -111,7 +112,7 @@ impl Estimate {
 
 /// What a model's decisions cost and how fast they came.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Usage {
+pub(crate) struct Usage {
     pub decisions: usize,
     /// Decisions read from the response cache (no request made).
     pub cached: usize,
@@ -124,7 +125,7 @@ pub struct Usage {
 
 /// What [`Usage`] is computed from, gathered one prediction at a time.
 #[derive(Clone, Debug, Default)]
-pub struct UsageTally {
+pub(crate) struct UsageTally {
     decisions: usize,
     cached: usize,
     prompt_tokens: u64,
@@ -134,7 +135,7 @@ pub struct UsageTally {
 }
 
 impl UsageTally {
-    pub fn add(&mut self, p: &PredictionLine) {
+    pub(crate) fn add(&mut self, p: &PredictionLine) {
         let d = &p.decision;
         self.decisions += 1;
         if d.cached {
@@ -146,7 +147,7 @@ impl UsageTally {
         self.completion_tokens += d.completion_tokens.unwrap_or(0);
     }
 
-    pub fn usage(mut self) -> Usage {
+    pub(crate) fn usage(mut self) -> Usage {
         let lat = &mut self.latencies;
         lat.sort_unstable();
         let q = |f: f64| {
@@ -167,18 +168,10 @@ impl UsageTally {
     }
 }
 
-impl Usage {
-    pub fn of(predictions: &[&PredictionLine]) -> Self {
-        let mut tally = UsageTally::default();
-        for p in predictions {
-            tally.add(p);
-        }
-        tally.usage()
-    }
-}
+impl Usage {}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelResult {
+pub(crate) struct ModelResult {
     pub model: String,
     pub metrics: Metrics,
 }
@@ -187,7 +180,7 @@ pub struct ModelResult {
 /// its numbers measure the endpoint's failures, not the tools.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum RunStatus {
+pub(crate) enum RunStatus {
     Running,
     Complete,
     Partial,
@@ -206,7 +199,7 @@ fn one() -> u32 {
 
 /// `run.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunFile {
+pub(crate) struct RunFile {
     pub schema_version: String,
     pub toolgate_version: String,
     pub created: String,
@@ -260,21 +253,17 @@ pub struct RunFile {
 
 impl RunFile {
     /// The base URL kept for `--resume`: never one holding credentials.
-    pub fn resumable_url(url: Option<&str>) -> Option<String> {
+    pub(crate) fn resumable_url(url: Option<&str>) -> Option<String> {
         url.filter(|u| crate::secrets::redact_url(u) == *u)
             .map(str::to_string)
     }
 }
 
-impl RunFile {
-    pub fn result(&self, model: &str) -> Option<&ModelResult> {
-        self.results.iter().find(|r| r.model == model)
-    }
-}
+impl RunFile {}
 
 /// One line of `predictions.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PredictionLine {
+pub(crate) struct PredictionLine {
     pub model: String,
     pub task_id: String,
     pub trial: u32,

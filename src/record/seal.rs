@@ -12,10 +12,10 @@ use anyhow::{Context, bail};
 use super::files::{OUTCOMES_FILE, PREDICTIONS_FILE, RUN_FILE};
 
 /// The seal of a run directory.
-pub const SEAL_FILE: &str = "SHA256SUMS";
+pub(crate) const SEAL_FILE: &str = "SHA256SUMS";
 
 /// The files a seal covers, when present: the record, and the catalog a shard keeps.
-pub const SEALED: &[&str] = &[RUN_FILE, PREDICTIONS_FILE, OUTCOMES_FILE, "catalog.json"];
+pub(crate) const SEALED: &[&str] = &[RUN_FILE, PREDICTIONS_FILE, OUTCOMES_FILE, "catalog.json"];
 
 fn file_hash(path: &Path) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
@@ -25,7 +25,7 @@ fn file_hash(path: &Path) -> anyhow::Result<String> {
 }
 
 /// Writes `dir`'s seal over the sealed files it holds.
-pub fn write(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn write(dir: &Path) -> anyhow::Result<()> {
     let mut text = String::new();
     for name in SEALED {
         let path = dir.join(name);
@@ -38,7 +38,7 @@ pub fn write(dir: &Path) -> anyhow::Result<()> {
 
 /// Checks `dir`'s seal: present, well formed, covering every sealed file the directory
 /// holds, and matching each.
-pub fn verify(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn verify(dir: &Path) -> anyhow::Result<()> {
     let seal = dir.join(SEAL_FILE);
     let text = match std::fs::read_to_string(&seal) {
         Ok(t) => t,
@@ -94,15 +94,15 @@ pub fn verify(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// The field of a baseline file that seals it.
-pub const CONTENT_HASH: &str = "content_sha256";
+pub(crate) const CONTENT_HASH: &str = "content_sha256";
 
 /// The seal of a JSON object: the sha256 of its canonical form without [`CONTENT_HASH`].
-pub fn content_hash(value: &serde_json::Value) -> String {
+pub(crate) fn content_hash(value: &serde_json::Value) -> String {
     crate::json::canonical_sha256(value, Some(CONTENT_HASH))
 }
 
 /// Checks a baseline file's seal (`path` names it in the error).
-pub fn verify_content(value: &serde_json::Value, path: &Path) -> anyhow::Result<()> {
+pub(crate) fn verify_content(value: &serde_json::Value, path: &Path) -> anyhow::Result<()> {
     let Some(stated) = value.get(CONTENT_HASH).and_then(|v| v.as_str()) else {
         bail!(
             "the base {} has no {CONTENT_HASH}: toolgate seals every baseline it writes, so this \

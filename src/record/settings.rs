@@ -6,11 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 /// The label a maintainer puts on a pull request to let its looser gate settings apply.
-pub const OVERRIDE_LABEL: &str = "toolgate-accept-settings";
+pub(crate) const OVERRIDE_LABEL: &str = "toolgate-accept-settings";
 
 /// The comparison of a pull request's gate settings with its base revision's.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SettingsReview {
+pub(crate) struct SettingsReview {
     /// The base revision the settings were read from.
     pub base_sha: String,
     /// The pull request carries [`OVERRIDE_LABEL`]: its own values apply, shown as such.
@@ -24,7 +24,7 @@ pub struct SettingsReview {
 
 /// One setting (or reviewed file) that differs between the base revision and the pull request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SettingChange {
+pub(crate) struct SettingChange {
     /// `ci.fail_under`, `server`, `toolgate.lock`, …
     pub setting: String,
     /// The base revision's value (`unset`, `absent` when the file did not exist).
@@ -37,7 +37,7 @@ pub struct SettingChange {
 /// Which value the gate used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Applied {
+pub(crate) enum Applied {
     /// The base revision's: the pull request's value would loosen the gate (or change what it
     /// measures) and no override label is set.
     Base,
@@ -49,7 +49,7 @@ pub enum Applied {
 }
 
 impl Applied {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Applied::Base => "base value kept",
             Applied::Head => "this PR's value applies",
@@ -61,7 +61,7 @@ impl Applied {
 /// The gate settings a baseline was judged under, recorded in it: the next pull request's
 /// comparison is against numbers made under a known policy, and a reader sees which.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct AppliedPolicy {
+pub(crate) struct AppliedPolicy {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_under: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

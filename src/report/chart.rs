@@ -7,7 +7,7 @@ use crate::report::escape::esc;
 
 /// One line: a value and its interval per x category (`None`: no point there).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Line {
+pub(crate) struct Line {
     pub label: String,
     /// (value, lo, hi) as fractions 0–1, one per x category.
     pub points: Vec<Option<(f64, f64, f64)>>,
@@ -16,7 +16,7 @@ pub struct Line {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Chart {
+pub(crate) struct Chart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
@@ -41,7 +41,7 @@ fn f(v: f64) -> String {
 }
 
 /// The chart as an `<svg>` element.
-pub fn svg(c: &Chart) -> String {
+pub(crate) fn svg(c: &Chart) -> String {
     let plot_w = W - LEFT - RIGHT;
     let plot_h = H - TOP - BOTTOM;
     let n = c.x_ticks.len().max(1);

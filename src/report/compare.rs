@@ -27,7 +27,7 @@ fn p(v: f64) -> String {
 }
 
 /// Notes on what makes the comparison shaky (other catalog, other suite, partial runs).
-pub fn caveats(a: &RunFile, b: &RunFile) -> Vec<String> {
+pub(crate) fn caveats(a: &RunFile, b: &RunFile) -> Vec<String> {
     let mut out = Vec::new();
     if a.suite.sha256 != b.suite.sha256 {
         out.push(format!(
@@ -68,7 +68,7 @@ fn row(d: &Delta, style: Style) -> Vec<String> {
     ]
 }
 
-pub fn render(a: &RunFile, b: &RunFile, cmps: &[ModelComparison], style: Style) -> String {
+pub(crate) fn render(a: &RunFile, b: &RunFile, cmps: &[ModelComparison], style: Style) -> String {
     let md = style == Style::Markdown;
     let mut out = String::new();
     if md {

@@ -17,7 +17,7 @@ fn verdict_word(v: Verdict) -> &'static str {
 }
 
 /// One sentence: what was called and how it went.
-pub fn headline(r: &ContractReport) -> String {
+pub(crate) fn headline(r: &ContractReport) -> String {
     let s = &r.summary;
     format!(
         "contract tests: {} call(s) on {} tool(s): {} passed, {} warned, {} failed; {} tool(s) not called{}",
@@ -36,7 +36,7 @@ pub fn headline(r: &ContractReport) -> String {
 }
 
 /// The terminal report.
-pub fn terminal(r: &ContractReport, palette: Palette) -> String {
+pub(crate) fn terminal(r: &ContractReport, palette: Palette) -> String {
     let mut t = Table::new(
         &["tool", "call", "answer", "verdict", "ms", "detail"],
         &[
@@ -91,7 +91,7 @@ pub fn terminal(r: &ContractReport, palette: Palette) -> String {
 }
 
 /// The Markdown section.
-pub fn markdown(r: &ContractReport) -> String {
+pub(crate) fn markdown(r: &ContractReport) -> String {
     // The headline is numbers and our own words: no server text.
     let mut out = format!("### Contract tests\n\n{}\n\n", headline(r));
     let mut t = Table::new(

@@ -25,7 +25,7 @@ fn escape_property(s: &str) -> String {
 }
 
 /// Every finding as an annotation (`toolgate lint --format github`).
-pub fn annotations(report: &LintReport) -> String {
+pub(crate) fn annotations(report: &LintReport) -> String {
     annotations_of(report.findings.iter())
 }
 
@@ -35,7 +35,7 @@ const FOLDED_TOOLS_SHOWN: usize = 5;
 /// What `ci` writes to the log: each error and warning as an annotation, and the info
 /// findings folded to one notice per rule (a 24-tool server gave 512 info findings, 545
 /// annotation lines). `toolgate lint --format github` and lint.json/SARIF keep each one.
-pub fn annotations_folded(report: &LintReport) -> String {
+pub(crate) fn annotations_folded(report: &LintReport) -> String {
     let mut out = annotations_of(
         report
             .findings

@@ -27,7 +27,7 @@ button#theme { float:right; background:var(--card); color:var(--fg); border:1px 
 .fail { color:rgb(var(--bad)) } .pass { color:rgb(var(--good)) }
 "#;
 
-const SCRIPT: &str = r#"
+const SCRIPT: &str = "
 (function(){
   var tip=document.getElementById('tip');
   document.querySelectorAll('td.cell').forEach(function(td){
@@ -37,7 +37,7 @@ const SCRIPT: &str = r#"
   var b=document.getElementById('theme');
   b.addEventListener('click',function(){ var r=document.documentElement; var dark=r.getAttribute('data-theme')==='dark' || (!r.getAttribute('data-theme') && matchMedia('(prefers-color-scheme: dark)').matches); r.setAttribute('data-theme', dark?'light':'dark'); });
 })();
-"#;
+";
 
 fn rate_card(label: &str, r: &crate::score::Rate) -> String {
     if r.n == 0 {
@@ -60,9 +60,9 @@ fn rate_card(label: &str, r: &crate::score::Rate) -> String {
 /// Tools shown in the HTML heatmap before the rest are folded into "other" (it scrolls, with
 /// sticky headers; past [`COMPACT_FROM`] columns its cells are small squares with the counts
 /// in their tooltips).
-pub const HTML_MATRIX_MAX: usize = 500;
+pub(crate) const HTML_MATRIX_MAX: usize = 500;
 /// Columns from which the heatmap is drawn compact.
-pub const COMPACT_FROM: usize = 40;
+pub(crate) const COMPACT_FROM: usize = 40;
 
 fn heatmap(m: &Metrics) -> String {
     let (rows, cols, cells) = m.matrix_view(HTML_MATRIX_MAX);
@@ -313,7 +313,7 @@ fn model_section(model: &str, m: &Metrics, info: Option<&crate::record::run::Mod
     out
 }
 
-pub fn render(run: &RunFile) -> String {
+pub(crate) fn render(run: &RunFile) -> String {
     let mut body = String::new();
     body.push_str("<button id=theme type=button>light / dark</button><h1>toolgate run report</h1>");
     body.push_str(&format!(

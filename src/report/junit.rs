@@ -32,7 +32,7 @@ fn failed(message: &str, body: &str) -> TestCaseStatus {
 }
 
 /// The report of one `toolgate ci`; `min_tool_accuracy` marks each tool under it failed.
-pub fn ci(r: &CiReport, lint: &LintReport, min_tool_accuracy: Option<f64>) -> String {
+pub(crate) fn ci(r: &CiReport, lint: &LintReport, min_tool_accuracy: Option<f64>) -> String {
     let mut report = Report::new("toolgate");
     let mut gate = TestSuite::new("toolgate gate");
     let status = match (r.status, r.passed) {

@@ -6,7 +6,7 @@ use super::LintReport;
 /// summary, report.md): one line, no table breaks, no HTML, no live links, images or
 /// autolinks, no emphasis, and no @-mentions that would notify people. Every renderer of
 /// server-controlled text uses this (or [`code`]).
-pub fn escape_cell(s: &str) -> String {
+pub(crate) fn escape_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -37,7 +37,7 @@ pub fn escape_cell(s: &str) -> String {
 /// A message of ours that quotes names in backticks (a lint finding, a gate reason): the
 /// quoted parts become code spans and the rest inert text, so a server-controlled name stays
 /// inert even when it holds backticks itself.
-pub fn message(s: &str) -> String {
+pub(crate) fn message(s: &str) -> String {
     let parts: Vec<&str> = s.split('`').collect();
     let paired = parts.len() % 2 == 1;
     let mut out = String::new();
@@ -57,7 +57,7 @@ pub fn message(s: &str) -> String {
 
 /// Text as inline code: a fence longer than any backtick run inside, pipes escaped for table
 /// cells, one line. Nothing inside a code span is a link, mention or image.
-pub fn code(s: &str) -> String {
+pub(crate) fn code(s: &str) -> String {
     let s = visible_controls(&s.replace('|', "\\|").replace(['\n', '\r'], " "));
     let fence = "`".repeat(longest_backtick_run(&s) + 1);
     if s.starts_with('`') || s.ends_with('`') || fence.len() > 1 {
@@ -99,13 +99,13 @@ fn longest_backtick_run(text: &str) -> usize {
 }
 
 /// A fenced code block (`lang` may be empty) whose fence outlasts any backtick run inside.
-pub fn fenced(text: &str, lang: &str) -> String {
+pub(crate) fn fenced(text: &str, lang: &str) -> String {
     let text = &visible_controls(text);
     let fence = "`".repeat(longest_backtick_run(text).max(2) + 1);
     format!("{fence}{lang}\n{}\n{fence}\n", text.trim_end())
 }
 
-pub fn lint(report: &LintReport) -> String {
+pub(crate) fn lint(report: &LintReport) -> String {
     let s = &report.summary;
     let mut out = format!(
         "### toolgate lint\n\n{}: {} tools, {} tokens ({}). **{}** error(s), **{}** warning(s), {} info.\n\n",
@@ -151,7 +151,7 @@ pub fn lint(report: &LintReport) -> String {
 const ACCEPTED_SHOWN: usize = 20;
 
 /// The accepted findings, counted, then listed (folded) with their reasons.
-pub fn accepted_rows(report: &LintReport, out: &mut String) {
+pub(crate) fn accepted_rows(report: &LintReport, out: &mut String) {
     if report.accepted.is_empty() {
         return;
     }

@@ -1,23 +1,24 @@
 //! Renderers: pure functions from plain report types to text. Exit status is decided elsewhere.
 
-pub mod badge;
-pub mod belt;
-pub mod chart;
-pub mod ci;
-pub mod compare;
-pub mod contract;
-pub mod escape;
-pub mod github;
-pub mod html;
-pub mod junit;
-pub mod markdown;
-pub mod run;
-pub mod sarif;
-pub mod style;
-pub mod table;
-pub mod terminal;
+pub(crate) mod badge;
+pub(crate) mod belt;
+pub(crate) mod chart;
+pub(crate) mod ci;
+pub(crate) mod compare;
+pub(crate) mod contract;
+pub(crate) mod escape;
+pub(crate) mod github;
+pub(crate) mod html;
+pub(crate) mod junit;
+pub(crate) mod markdown;
+pub(crate) mod run;
+pub(crate) mod sarif;
+pub(crate) mod style;
+pub(crate) mod table;
+pub(crate) mod terminal;
 
-pub use crate::record::lint::{LintReport, LintSummary, ReportFinding};
+pub use crate::record::lint::LintReport;
+pub(crate) use crate::record::lint::ReportFinding;
 
 /// A format a report can be printed in.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -37,7 +38,7 @@ pub fn render_lint(report: &LintReport, format: Format) -> String {
 }
 
 /// [`render_lint`], with every info finding on its own line when `every` (`--all-findings`).
-pub fn render_lint_as(report: &LintReport, format: Format, every: bool) -> String {
+pub(crate) fn render_lint_as(report: &LintReport, format: Format, every: bool) -> String {
     match format {
         Format::Terminal => terminal::lint(report, every),
         Format::Github if !every => github::annotations_folded(report),
@@ -55,7 +56,7 @@ fn pretty(v: &serde_json::Value) -> String {
 }
 
 /// Writes a run directory's reports beside its run.json: report.md and report.html.
-pub fn write_run_reports(
+pub(crate) fn write_run_reports(
     dir: &std::path::Path,
     run: &crate::record::RunFile,
 ) -> anyhow::Result<()> {

@@ -37,7 +37,7 @@ fn location(
     location
 }
 
-pub fn lint(report: &LintReport) -> Value {
+pub(crate) fn lint(report: &LintReport) -> Value {
     let rules: Vec<Value> = RULES
         .iter()
         .map(|r| {

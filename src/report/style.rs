@@ -25,7 +25,7 @@ pub enum ColorWhen {
 /// NO_COLOR convention); `stdout_is_terminal` is asked only when it matters.
 /// In `auto`: NO_COLOR turns colour off; else CLICOLOR_FORCE (not `0`) turns it on even when
 /// piped; else CLICOLOR=0 or TERM=dumb turn it off; else colour iff stdout is a terminal.
-pub fn decide(
+pub(crate) fn decide(
     when: ColorWhen,
     env: impl Fn(&str) -> Option<String>,
     stdout_is_terminal: impl FnOnce() -> bool,
@@ -54,7 +54,7 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 
 /// Decides once, from the real environment and stdout, and remembers it for [`palette`].
 /// Off until called, so library users and tests get plain text.
-pub fn init(when: ColorWhen) {
+pub(crate) fn init(when: ColorWhen) {
     use std::io::IsTerminal;
     let on = decide(
         when,
@@ -76,7 +76,7 @@ fn enable_on_console() -> bool {
 }
 
 /// The process's palette (plain unless [`init`] turned colour on).
-pub fn palette() -> Palette {
+pub(crate) fn palette() -> Palette {
     Palette {
         enabled: ENABLED.load(Ordering::Relaxed),
     }

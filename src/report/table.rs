@@ -4,26 +4,26 @@
 
 /// How a column is aligned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
 /// Where a table is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Terminal,
     Markdown,
 }
 
-pub struct Table {
+pub(crate) struct Table {
     pub headers: Vec<String>,
     pub align: Vec<Align>,
     pub rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    pub fn new(headers: &[&str], align: &[Align]) -> Self {
+    pub(crate) fn new(headers: &[&str], align: &[Align]) -> Self {
         Table {
             headers: headers.iter().map(|h| h.to_string()).collect(),
             align: align.to_vec(),
@@ -31,11 +31,11 @@ impl Table {
         }
     }
 
-    pub fn row(&mut self, cells: Vec<String>) {
+    pub(crate) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
-    pub fn render(&self, style: Style) -> String {
+    pub(crate) fn render(&self, style: Style) -> String {
         match style {
             Style::Markdown => self.markdown(),
             Style::Terminal => self.terminal(),

@@ -7,7 +7,7 @@ use crate::lint::Severity;
 
 /// Text from a server or provider made safe for a terminal: control characters (escape
 /// sequences, carriage returns, bells) and invisible format characters are shown escaped.
-pub fn plain(s: &str) -> String {
+pub(crate) fn plain(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() && c != '\n' && c != '\t'
@@ -22,7 +22,7 @@ pub fn plain(s: &str) -> String {
 }
 
 /// Pads or cuts `s` to `w` characters.
-pub fn cell(s: &str, w: usize) -> String {
+pub(crate) fn cell(s: &str, w: usize) -> String {
     let n = s.chars().count();
     if n > w {
         format!(
@@ -36,7 +36,7 @@ pub fn cell(s: &str, w: usize) -> String {
 
 /// Short flags for the annotation hints a tool sets: RO read-only, D destructive,
 /// I idempotent, W open-world; `!` prefix for an explicit false.
-pub fn hint_flags(tool: &crate::catalog::Tool) -> String {
+pub(crate) fn hint_flags(tool: &crate::catalog::Tool) -> String {
     let mut out = Vec::new();
     for (key, flag) in [
         ("readOnlyHint", "RO"),
@@ -58,10 +58,10 @@ pub fn hint_flags(tool: &crate::catalog::Tool) -> String {
 }
 
 /// What the hint flags mean, under the tool table.
-pub const HINT_LEGEND: &str = "hints: RO read-only · D destructive · I idempotent · W open world · !X explicitly not X · - none set (MCP's defaults then: may write, may destroy, not idempotent, open world)";
+pub(crate) const HINT_LEGEND: &str = "hints: RO read-only · D destructive · I idempotent · W open world · !X explicitly not X · - none set (MCP's defaults then: may write, may destroy, not idempotent, open world)";
 
 /// A description's first sentence (or its start), on one line, for a table.
-pub fn first_sentence(text: &str) -> String {
+pub(crate) fn first_sentence(text: &str) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let end = one_line
         .char_indices()
@@ -78,7 +78,7 @@ pub fn first_sentence(text: &str) -> String {
 
 /// The tool table of `toolgate inspect`: each tool's parameters, hints, token cost and the
 /// first sentence of its description (what a reader checks first), then the hints' legend.
-pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
+pub(crate) fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
     let mut out = String::new();
     let name_w = catalog
         .tools
@@ -122,7 +122,7 @@ pub fn tools_table(catalog: &Catalog, tokens: &[(usize, bool)]) -> String {
 
 /// The findings and the summary line; severities coloured when the process's palette is on.
 /// Info findings are folded to one line per rule unless `every`.
-pub fn lint(report: &LintReport, every: bool) -> String {
+pub(crate) fn lint(report: &LintReport, every: bool) -> String {
     lint_in(report, super::style::palette(), every)
 }
 

@@ -257,6 +257,7 @@ pub(crate) fn install(cmd: &mut tokio::process::Command, plan: Plan) {
                 Some(mut p) => {
                     let r = p.enter();
                     // Freed by exec, not by free(): no allocator call between fork and exec.
+                    #[allow(clippy::mem_forget)]
                     std::mem::forget(p);
                     r
                 }

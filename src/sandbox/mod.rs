@@ -29,7 +29,7 @@ mod prepared;
 mod programs;
 #[cfg(target_os = "linux")]
 mod reads;
-pub mod reaper;
+pub(crate) mod reaper;
 #[cfg(target_os = "linux")]
 mod seccomp;
 #[cfg(target_os = "linux")]
@@ -37,15 +37,16 @@ mod statement;
 #[cfg(target_os = "linux")]
 mod uid;
 #[cfg(target_os = "linux")]
-pub mod warden;
+pub(crate) mod warden;
 
 use std::path::PathBuf;
 
-pub use options::{DEFAULT_UID, Launch, SandboxMode, SandboxOptions};
-pub use prepared::Prepared;
+pub use options::SandboxMode;
+pub(crate) use options::{DEFAULT_UID, Launch, SandboxOptions};
+pub(crate) use prepared::Prepared;
 
 /// The file `program` names, found on PATH as `execvp` would (relative to `cwd`).
-pub fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<PathBuf> {
+pub(crate) fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<PathBuf> {
     let cwd = cwd
         .map(std::path::Path::to_path_buf)
         .or_else(|| std::env::current_dir().ok())?;
@@ -61,7 +62,7 @@ pub fn resolve_program(program: &str, cwd: Option<&std::path::Path>) -> Option<P
 }
 
 /// Sets up the sandbox for one server process.
-pub fn prepare(opts: &SandboxOptions, launch: &Launch) -> anyhow::Result<Prepared> {
+pub(crate) fn prepare(opts: &SandboxOptions, launch: &Launch) -> anyhow::Result<Prepared> {
     if opts.mode == SandboxMode::Off {
         return Ok(Prepared::none("off"));
     }

@@ -42,7 +42,7 @@ pub struct SandboxOptions {
 }
 
 /// What a server is started with: the sandbox reads its program, arguments and folder.
-pub struct Launch<'a> {
+pub(crate) struct Launch<'a> {
     pub program: &'a str,
     pub args: &'a [String],
     /// Its working folder (toolgate's when `None`).
@@ -50,4 +50,4 @@ pub struct Launch<'a> {
 }
 
 /// The uid a root toolgate gives the server unless told otherwise: `nobody`.
-pub const DEFAULT_UID: u32 = 65534;
+pub(crate) const DEFAULT_UID: u32 = 65534;

@@ -2,7 +2,7 @@
 
 /// A sandbox set up for one server process: its private directory (removed when this is
 /// dropped), the variables it sets, and what it applies.
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The server's private, writable directory (`HOME`, `TMPDIR`).
     pub dir: Option<tempfile::TempDir>,
     /// Variables to set in the server's environment.
@@ -29,7 +29,7 @@ impl Prepared {
 
     /// Applies the sandbox to the command that starts the server: the environment, and on
     /// Linux the confinement done in the child between fork and exec.
-    pub fn apply(&mut self, cmd: &mut tokio::process::Command) {
+    pub(crate) fn apply(&mut self, cmd: &mut tokio::process::Command) {
         for (k, v) in &self.env {
             cmd.env(k, v);
         }
@@ -40,7 +40,7 @@ impl Prepared {
     }
 
     /// A hint for a server that failed to start or exited early inside the sandbox.
-    pub fn failure_hint(&self) -> String {
+    pub(crate) fn failure_hint(&self) -> String {
         if self.plan_applied() {
             // (The sentence names the read rules too: --sandbox-read opens one more path.)
             let uid = self

@@ -16,7 +16,7 @@ use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
 /// Rounds of kill-and-reap before giving up (each round is one generation).
-pub const ROUNDS: usize = 16;
+pub(crate) const ROUNDS: usize = 16;
 
 /// Groups of servers that are running, and every server leader toolgate spawned (tokio
 /// reaps those itself).
@@ -38,7 +38,7 @@ static GROUPS: LazyLock<Mutex<Groups>> = LazyLock::new(|| {
 
 /// A server is about to be started in its own process group: call before `spawn`, and
 /// [`server_started`] after it (with `None` when the spawn failed).
-pub fn server_spawning() {
+pub(crate) fn server_spawning() {
     if let Ok(mut g) = GROUPS.lock() {
         g.spawning += 1;
     }
@@ -46,7 +46,7 @@ pub fn server_spawning() {
 
 /// The server [`server_spawning`] announced started, as the leader of its own group (`None`:
 /// it did not start).
-pub fn server_started(pid: Option<u32>) {
+pub(crate) fn server_started(pid: Option<u32>) {
     if let Ok(mut g) = GROUPS.lock() {
         g.spawning = g.spawning.saturating_sub(1);
         if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()) {
@@ -57,7 +57,7 @@ pub fn server_started(pid: Option<u32>) {
 }
 
 /// A server's group was ended: it is live no more, and what escaped it is ended now.
-pub fn server_ended(pgid: u32) -> usize {
+pub(crate) fn server_ended(pgid: u32) -> usize {
     if let (Ok(pgid), Ok(mut g)) = (i32::try_from(pgid), GROUPS.lock()) {
         g.live.remove(&pgid);
     }
@@ -67,7 +67,7 @@ pub fn server_ended(pgid: u32) -> usize {
 /// Ends and reaps every child of toolgate that is in neither toolgate's own process group nor
 /// a running server's (a grandchild that left its server's group with setsid or setpgid and
 /// was re-parented to toolgate); returns how many.
-pub fn reap_orphans() -> usize {
+pub(crate) fn reap_orphans() -> usize {
     #[cfg(target_os = "linux")]
     {
         // Servers start in sessions of their own (setsid), so nothing they start can join
@@ -123,7 +123,7 @@ fn kill_and_reap(pids: &[i32]) {
 }
 
 /// Makes this process the subreaper of everything it starts. Call once, early.
-pub fn become_subreaper() {
+pub(crate) fn become_subreaper() {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl(PR_SET_CHILD_SUBREAPER, 1) only sets a flag on this process.
     unsafe {
@@ -159,7 +159,7 @@ pub(crate) fn children_of(me: i32) -> Vec<i32> {
 }
 
 /// Ends and reaps every process still parented to toolgate; returns how many were ended.
-pub fn reap_all() -> usize {
+pub(crate) fn reap_all() -> usize {
     #[cfg(target_os = "linux")]
     {
         let mut ended = 0;

@@ -19,7 +19,7 @@ use std::os::fd::RawFd;
 use std::sync::OnceLock;
 
 /// The hidden first argument that makes toolgate's binary a warden.
-pub const ARG: &str = "__toolgate-warden";
+pub(crate) const ARG: &str = "__toolgate-warden";
 
 /// The fd the warden finds the lifeline's read end on.
 const LIFELINE_FD: RawFd = 3;
@@ -257,7 +257,7 @@ fn leave_as(status: libc::c_int) -> ! {
 }
 
 /// `toolgate __toolgate-warden <pid>`: called first thing in main.
-pub fn run_if_warden() {
+pub(crate) fn run_if_warden() {
     let mut args = std::env::args_os().skip(1);
     if args.next().as_deref() != Some(std::ffi::OsStr::new(ARG)) {
         return;
@@ -284,7 +284,7 @@ static mut PREVIOUS: [Option<libc::sigaction>; 2] = [None, None];
 /// A SIGSEGV or SIGBUS *sent* by another process (kill, tkill, sigqueue) ends toolgate as a
 /// real fault would; std's handler (which reports stack overflows) would return and run on.
 /// Real faults still go to std's handler. Call once, first thing in main.
-pub fn die_on_sent_faults() {
+pub(crate) fn die_on_sent_faults() {
     extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
         // SAFETY: the kernel hands a valid siginfo; the statics are written once before
         // the handler is installed.

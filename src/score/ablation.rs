@@ -7,24 +7,13 @@
 //! (`ablation`).
 
 use super::curve::{accuracy, point};
-pub use crate::record::scores::curve::{Ablation, Arm, ArmResult};
+pub(crate) use crate::record::scores::curve::{Ablation, Arm, ArmResult};
 use crate::score::OutcomeLine;
-
-impl Arm {
-    pub const ALL: [Arm; 2] = [Arm::NoDescriptions, Arm::NeutralNames];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Arm::NoDescriptions => "without descriptions",
-            Arm::NeutralNames => "with neutral names",
-        }
-    }
-}
 
 impl Ablation {
     /// The models whose score does not drop significantly without descriptions: for them the
     /// suite does not measure the descriptions.
-    pub fn blind_to_descriptions(&self) -> Vec<&ArmResult> {
+    pub(crate) fn blind_to_descriptions(&self) -> Vec<&ArmResult> {
         self.results
             .iter()
             .filter(|r| r.arm == Arm::NoDescriptions && !r.drops)
@@ -32,7 +21,7 @@ impl Ablation {
     }
 
     /// One line a reader can act on, for a model that is blind to descriptions.
-    pub fn blind_text(r: &ArmResult) -> String {
+    pub(crate) fn blind_text(r: &ArmResult) -> String {
         format!(
             "This suite does not measure the descriptions for `{}`: without them it scores {:.1}% against {:.1}% (p {}), so its score says how well the names and requests match, not how clear the descriptions are. Write requests in users' words (not the tools' names), or review an LLM-written suite.",
             r.model,
@@ -44,7 +33,7 @@ impl Ablation {
 }
 
 /// One arm's result for `model`: `full` and `ablated` are the outcomes of the same tasks.
-pub fn arm_result(
+pub(crate) fn arm_result(
     model: &str,
     arm: Arm,
     full: &[OutcomeLine],

@@ -10,25 +10,25 @@ use super::compare::{Delta, compare};
 use super::retrieval::RetrievalScores;
 use super::{Outcome, OutcomeLine, Rate};
 use crate::catalog::belt::combine::Origin;
-pub use crate::record::scores::belt::{
+pub(crate) use crate::record::scores::belt::{
     AloneVsBelt, BeltScore, ServerShare, TakenBy, TakenExample, ToolCount,
 };
 use crate::tasks::Task;
 
 /// Example requests kept per belt server (for each of taken tasks and no-tool answers).
-pub const EXAMPLES: usize = 3;
+pub(crate) const EXAMPLES: usize = 3;
 /// Characters of a request kept in an example.
-pub const REQUEST_MAX: usize = 200;
+pub(crate) const REQUEST_MAX: usize = 200;
 /// Your tools listed as losing tasks to the belt, at most.
-pub const LOSERS_MAX: usize = 10;
+pub(crate) const LOSERS_MAX: usize = 10;
 
 /// The label of a belt server's folded row and column (`github/*`).
-pub fn server_label(server: &str) -> String {
+pub(crate) fn server_label(server: &str) -> String {
     format!("{server}/*")
 }
 
 /// A belt tool as reports name it: `server/tool`.
-pub fn tool_label(o: &Origin) -> String {
+pub(crate) fn tool_label(o: &Origin) -> String {
     format!("{}/{}", o.server, o.tool)
 }
 
@@ -41,7 +41,7 @@ fn cut(s: &str) -> String {
 
 /// Scores `model`'s outcomes: `origin` maps every belt tool name to its server (your tools are
 /// absent from it); `own` names your server.
-pub fn score(
+pub(crate) fn score(
     model: &str,
     own: &str,
     tasks: &[Task],
@@ -181,7 +181,7 @@ pub fn score(
 
 /// Your catalog alone (`alone`, the same model's outcomes against your tools only) against the
 /// belt run (`belt`), paired on task × trial.
-pub fn alone_vs_belt(
+pub(crate) fn alone_vs_belt(
     model: &str,
     alone: &[OutcomeLine],
     belt: &[OutcomeLine],

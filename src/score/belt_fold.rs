@@ -11,7 +11,7 @@ use crate::catalog::belt::combine::Origin;
 
 /// Folds the belt's tools of `m` (those in `origin`) by server. Servers that received no call
 /// get no row: the belt section lists every server.
-pub fn fold(m: &mut Metrics, origin: &BTreeMap<String, Origin>) {
+pub(crate) fn fold(m: &mut Metrics, origin: &BTreeMap<String, Origin>) {
     let label = |name: &str| -> String {
         origin
             .get(name)

@@ -5,12 +5,12 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::stats::{Rate, bonferroni, mcnemar_exact, mcnemar_floor};
-pub use crate::record::scores::compare::{Delta, ModelComparison, Verdict};
+pub(crate) use crate::record::scores::compare::{Delta, ModelComparison, Verdict};
 use crate::score::{Outcome, OutcomeLine};
 
 impl Verdict {
     /// Better or worse at the corrected significance level.
-    pub fn is_significant(self) -> bool {
+    pub(crate) fn is_significant(self) -> bool {
         matches!(self, Verdict::Better | Verdict::Worse)
     }
 }
@@ -67,7 +67,7 @@ fn delta(label: &str, tasks: &TaskPairs, m: usize, alpha: f64) -> Delta {
 }
 
 /// Compares one model's outcomes in two runs.
-pub fn compare(
+pub(crate) fn compare(
     base_model: &str,
     base: &[OutcomeLine],
     head_model: &str,

@@ -10,7 +10,7 @@ use statrs::distribution::{Binomial, DiscreteCDF};
 
 use super::compare::compare;
 use super::stats::Rate;
-pub use crate::record::scores::curve::{Curve, Draw, DrawOrder, Point, Series};
+pub(crate) use crate::record::scores::curve::{Curve, Draw, DrawOrder, Point, Series};
 use crate::score::{Outcome, OutcomeLine};
 
 /// The tests' significance level (a curve's own is the policy's, in `Curve::alpha`).
@@ -18,9 +18,9 @@ use crate::score::{Outcome, OutcomeLine};
 const ALPHA: f64 = super::stats::DEFAULT_ALPHA;
 
 impl Draw {
-    pub const ALL: [Draw; 2] = [Draw::Random, Draw::Nearest];
+    pub(crate) const ALL: [Draw; 2] = [Draw::Random, Draw::Nearest];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Draw::Random => "random",
             Draw::Nearest => "nearest-first",
@@ -30,7 +30,7 @@ impl Draw {
 
 impl Curve {
     /// "50 tools" or "none up to 479 tools", for a series.
-    pub fn breaking_text(&self, s: &Series) -> String {
+    pub(crate) fn breaking_text(&self, s: &Series) -> String {
         match s.breaking_point {
             Some(size) => {
                 let p = s.points.iter().find(|p| p.size == size).map(|p| p.p);
@@ -56,7 +56,7 @@ impl Curve {
 }
 
 /// A p-value for people: `0.003`, `< 0.001`.
-pub fn p_text(p: f64) -> String {
+pub(crate) fn p_text(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".into()
     } else {
@@ -68,7 +68,7 @@ pub fn p_text(p: f64) -> String {
 /// `gained` from wrong to right; under no change each discordant task is a fair coin, so p is
 /// P(X ≥ lost) for X ~ Binomial(lost + gained, ½). When `lost > gained` this is half the
 /// two-sided exact McNemar p of [`super::stats::mcnemar_exact`].
-pub fn p_worse(lost: u64, gained: u64) -> f64 {
+pub(crate) fn p_worse(lost: u64, gained: u64) -> f64 {
     let n = lost + gained;
     if n == 0 || lost == 0 {
         return 1.0;
@@ -80,7 +80,7 @@ pub fn p_worse(lost: u64, gained: u64) -> f64 {
 }
 
 /// A model's tool accuracy over outcome lines, clustered by task (as the run's metrics are).
-pub fn accuracy(lines: &[OutcomeLine], model: &str) -> Rate {
+pub(crate) fn accuracy(lines: &[OutcomeLine], model: &str) -> Rate {
     let mut per: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for o in lines.iter().filter(|o| o.model == model) {
         let e = per.entry(o.task_id.as_str()).or_default();
@@ -94,7 +94,7 @@ pub fn accuracy(lines: &[OutcomeLine], model: &str) -> Rate {
 
 /// The point at `size` whose outcomes are `here`, paired on the same tasks with `base` (the
 /// outcomes with no distractors).
-pub fn point(
+pub(crate) fn point(
     model: &str,
     size: usize,
     base: &[OutcomeLine],
@@ -117,7 +117,7 @@ pub fn point(
 }
 
 /// A series from its points (in size order, size 0 first).
-pub fn series(model: &str, draw: Draw, points: Vec<Point>) -> Series {
+pub(crate) fn series(model: &str, draw: Draw, points: Vec<Point>) -> Series {
     let breaking_point = points
         .iter()
         .find(|p| p.size > 0 && p.below)

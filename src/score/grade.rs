@@ -11,11 +11,11 @@ use crate::tasks::Task;
 use crate::tasks::validate::ArgChecker;
 
 use super::values::compare_args;
-pub use crate::record::scores::{ArgsLayer, Outcome};
+pub(crate) use crate::record::scores::{ArgsLayer, Outcome};
 
 /// What a tool's annotations say about writing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WriteRisk {
+pub(crate) enum WriteRisk {
     /// `readOnlyHint: true`.
     ReadOnly,
     /// `readOnlyHint: false`, or `destructiveHint: true`.
@@ -25,7 +25,7 @@ pub enum WriteRisk {
 }
 
 /// The write risk of `tool` in `catalog` (`None` when the catalog has no such tool).
-pub fn write_risk(catalog: &Catalog, tool: &str) -> Option<WriteRisk> {
+pub(crate) fn write_risk(catalog: &Catalog, tool: &str) -> Option<WriteRisk> {
     let t = catalog.tool(tool)?;
     Some(match (t.hint("readOnlyHint"), t.hint("destructiveHint")) {
         (Some(true), _) => WriteRisk::ReadOnly,
@@ -35,7 +35,7 @@ pub fn write_risk(catalog: &Catalog, tool: &str) -> Option<WriteRisk> {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Graded {
+pub(crate) struct Graded {
     pub outcome: Outcome,
     /// Arguments valid against the tool's input schema (right tool, arguments given).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -54,7 +54,12 @@ pub struct Graded {
     pub unasked: Option<String>,
 }
 
-pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChecker) -> Graded {
+pub(crate) fn grade(
+    task: &Task,
+    d: &Decision,
+    catalog: &Catalog,
+    checker: &mut ArgChecker,
+) -> Graded {
     let mut g = Graded {
         outcome: Outcome::Correct,
         args_valid: None,
@@ -184,7 +189,7 @@ pub fn grade(task: &Task, d: &Decision, catalog: &Catalog, checker: &mut ArgChec
 /// Which layer of argument grading failed, for a graded call of the right tool: `schema`
 /// when the tool would reject the call (the values were not the first problem), `values`
 /// when it is valid but an expected value differs, `None` when neither failed.
-pub fn args_layer(g: &Graded) -> Option<ArgsLayer> {
+pub(crate) fn args_layer(g: &Graded) -> Option<ArgsLayer> {
     if g.args_valid == Some(false) {
         Some(ArgsLayer::Schema)
     } else if g.args_correct == Some(false) {
@@ -196,7 +201,7 @@ pub fn args_layer(g: &Graded) -> Option<ArgsLayer> {
 
 impl ArgsLayer {
     /// How a report names the layer.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             ArgsLayer::Schema => "invalid (schema)",
             ArgsLayer::Values => "wrong value",
@@ -206,7 +211,7 @@ impl ArgsLayer {
 
 /// The call that serves the task: the first error-free call of the expected (or an
 /// acceptable) tool among every call the decision made ([`Decision::calls`]).
-pub fn serving_call(task: &Task, d: &Decision) -> Option<String> {
+pub(crate) fn serving_call(task: &Task, d: &Decision) -> Option<String> {
     let exp = task.expected.as_ref()?;
     let calls = d.calls();
     serving_index(exp, &calls).map(|i| calls[i].tool.clone())
@@ -225,7 +230,7 @@ fn serving_index(
 /// Argument keys the tool's schema does not define (when it defines its properties and does
 /// not allow others), at any depth: `filter.stauts` inside a `filter` object whose schema
 /// lists its keys is named as well.
-pub fn unknown_keys(args: &Map<String, Value>, schema: Option<&Value>) -> Vec<String> {
+pub(crate) fn unknown_keys(args: &Map<String, Value>, schema: Option<&Value>) -> Vec<String> {
     let mut out = Vec::new();
     unknown_in(args, schema, "", 0, &mut out);
     out

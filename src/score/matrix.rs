@@ -10,7 +10,7 @@ impl Metrics {
     /// `max` tools with the most off-diagonal mass, the rest folded into `(other tools)`.
     /// Rows and columns: the chosen labels, then `(other tools)` if any, `(no call)`, and
     /// `(error)` when there were errors.
-    pub fn matrix_view(&self, max: usize) -> MatrixView {
+    pub(crate) fn matrix_view(&self, max: usize) -> MatrixView {
         let tools: Vec<&String> = self.labels.iter().filter(|l| l.as_str() != NONE).collect();
         let keep: std::collections::BTreeSet<String> = if tools.len() <= max {
             tools.iter().map(|t| (*t).clone()).collect()

@@ -5,23 +5,25 @@
 
 use std::collections::BTreeMap;
 
-pub use super::attribution::Attribution;
+pub(crate) use super::attribution::Attribution;
 use super::grade::{Graded, Outcome};
 use super::stats::Rate;
 use crate::tasks::{Kind, Task};
 
 /// The label of "no tool" in the confusion matrix.
-pub const NONE: &str = "(no call)";
+pub(crate) const NONE: &str = "(no call)";
 /// The label of errors in the confusion matrix's columns.
-pub const ERROR: &str = "(error)";
+pub(crate) const ERROR: &str = "(error)";
 /// Rows, columns, and (row, column) → count of a confusion matrix as rendered.
-pub type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>);
+pub(crate) type MatrixView = (Vec<String>, Vec<String>, BTreeMap<(String, String), u64>);
 
 /// The label that folds tools left out of a large matrix.
-pub const OTHER: &str = "(other tools)";
+pub(crate) const OTHER: &str = "(other tools)";
 
-pub use super::preconditions::preconditions;
-pub use crate::record::scores::metrics::{ArgumentProblem, ConfusedPair, Metrics, ToolMetrics};
+pub(crate) use super::preconditions::preconditions;
+pub(crate) use crate::record::scores::metrics::{
+    ArgumentProblem, ConfusedPair, Metrics, ToolMetrics,
+};
 
 /// An error's first line, cut at 60 characters: the cause it is counted under when its kind
 /// has no label.
@@ -37,11 +39,11 @@ fn first_line(msg: &str) -> String {
 
 /// How many right-tool calls with wrong arguments [`Metrics::argument_problems`] keeps; the
 /// count of all of them is `attribution.argument_problems`.
-pub const ARGUMENT_PROBLEMS_KEPT: usize = 50;
+pub(crate) const ARGUMENT_PROBLEMS_KEPT: usize = 50;
 
 /// One graded trial of one task.
 #[derive(Clone, Debug)]
-pub struct Observation<'a> {
+pub(crate) struct Observation<'a> {
     pub task: &'a Task,
     pub trial: u32,
     /// The tool called (`None` for no call or an error).
@@ -54,7 +56,7 @@ impl Metrics {
     /// The metrics of `obs` over the catalog's `tools`: rates, outcome counts, errors by
     /// cause, the failure buckets, the confusion matrix, per-tool rates and the most-confused
     /// pairs.
-    pub fn compute(tools: &[String], obs: &[Observation]) -> Metrics {
+    pub(crate) fn compute(tools: &[String], obs: &[Observation]) -> Metrics {
         let mut m = Metrics {
             n: obs.len() as u64,
             ..Default::default()
@@ -71,9 +73,12 @@ impl Metrics {
         m.most_confused = most_confused(obs);
         m
     }
+}
 
+#[cfg(test)]
+impl Metrics {
     /// The per-tool entry for `tool`.
-    pub fn tool(&self, tool: &str) -> Option<&ToolMetrics> {
+    pub(crate) fn tool(&self, tool: &str) -> Option<&ToolMetrics> {
         self.per_tool.iter().find(|t| t.tool == tool)
     }
 }

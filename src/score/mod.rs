@@ -1,21 +1,21 @@
 //! The score stage: grading each decision, aggregating metrics with intervals, and the
 //! statistics behind them.
 
-pub mod ablation;
-pub mod attribution;
-pub mod belt;
-pub mod belt_fold;
-pub mod compare;
-pub mod curve;
-pub mod grade;
+pub(crate) mod ablation;
+pub(crate) mod attribution;
+pub(crate) mod belt;
+pub(crate) mod belt_fold;
+pub(crate) mod compare;
+pub(crate) mod curve;
+pub(crate) mod grade;
 mod matrix;
-pub mod metrics;
-pub mod preconditions;
-pub mod retrieval;
-pub mod stats;
-pub mod values;
+pub(crate) mod metrics;
+pub(crate) mod preconditions;
+pub(crate) mod retrieval;
+pub(crate) mod stats;
+pub(crate) mod values;
 
-pub use crate::record::scores::OutcomeLine;
-pub use grade::{Graded, Outcome, grade};
-pub use metrics::{Metrics, Observation};
-pub use stats::Rate;
+pub(crate) use crate::record::scores::OutcomeLine;
+pub(crate) use grade::{Graded, Outcome, grade};
+pub(crate) use metrics::{Metrics, Observation};
+pub(crate) use stats::Rate;

@@ -3,21 +3,21 @@
 use std::collections::BTreeMap;
 
 use super::Rate;
-pub use crate::record::scores::Precondition;
+pub(crate) use crate::record::scores::Precondition;
 use crate::tasks::Task;
 
 /// One trial's calls in order, each with the reply it was made in (`None`: its own step).
-pub type Calls = Vec<(String, Option<u32>)>;
+pub(crate) type Calls = Vec<(String, Option<u32>)>;
 
 /// Share of trials at which an unmentioned precondition is reported as undeclared.
-pub const UNDECLARED_AT: f64 = 0.3;
+pub(crate) const UNDECLARED_AT: f64 = 0.3;
 
 /// Observed preconditions from multi-step decisions: for each task whose intended tool was
 /// called at some step, the distinct tools called in an earlier reply. Each call comes with
 /// the reply it was made in (`None` in replayed logs, where each call is its own step): calls
 /// of the reply that made the intended call were made beside it, in parallel, and are never
 /// its preconditions.
-pub fn preconditions(
+pub(crate) fn preconditions(
     obs: &[(&Task, Calls)],
     description_of: &dyn Fn(&str) -> String,
 ) -> Vec<Precondition> {

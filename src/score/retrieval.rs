@@ -12,10 +12,12 @@ use std::collections::BTreeMap;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::Rate;
-pub use crate::record::scores::retrieval::{CUTOFFS, DEPTH, Mean, Retrieval, RetrievalScores};
+pub(crate) use crate::record::scores::retrieval::{
+    CUTOFFS, DEPTH, Mean, Retrieval, RetrievalScores,
+};
 
 impl Mean {
-    pub fn of(values: &[f64]) -> Self {
+    pub(crate) fn of(values: &[f64]) -> Self {
         let n = values.len();
         if n == 0 {
             return Mean::default();
@@ -42,7 +44,7 @@ impl Mean {
         }
     }
 
-    pub fn show(&self) -> String {
+    pub(crate) fn show(&self) -> String {
         format!(
             "{:.3} [{:.3}, {:.3}] (n={})",
             self.value, self.lo, self.hi, self.n
@@ -51,7 +53,7 @@ impl Mean {
 }
 
 /// The 1-based rank of `expected` in `ranking`, within [`DEPTH`].
-pub fn rank_of(expected: &str, ranking: &[String]) -> Option<usize> {
+pub(crate) fn rank_of(expected: &str, ranking: &[String]) -> Option<usize> {
     ranking
         .iter()
         .take(DEPTH)
@@ -85,7 +87,7 @@ fn scores(ranks: &[Option<usize>]) -> RetrievalScores {
 
 /// Scores `(expected tool, ranking)` pairs, one per task decision that expects a tool.
 #[cfg(test)]
-pub fn score<'a>(items: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Retrieval {
+pub(crate) fn score<'a>(items: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Retrieval {
     score_ranks(
         items
             .into_iter()
@@ -95,7 +97,9 @@ pub fn score<'a>(items: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Re
 
 /// [`score`] from each decision's expected tool and its [`rank_of`] (so rankings need not be
 /// kept until scoring).
-pub fn score_ranks<'a>(items: impl IntoIterator<Item = (&'a str, Option<usize>)>) -> Retrieval {
+pub(crate) fn score_ranks<'a>(
+    items: impl IntoIterator<Item = (&'a str, Option<usize>)>,
+) -> Retrieval {
     let mut all = Vec::new();
     let mut by_tool: BTreeMap<&str, Vec<Option<usize>>> = BTreeMap::new();
     for (expected, r) in items {

@@ -1,13 +1,13 @@
 //! Statistics for honest numbers: Wilson score intervals for every rate, the exact McNemar test
 //! for paired before/after comparisons, and the Bonferroni correction.
 
-pub use crate::record::scores::Rate;
+pub(crate) use crate::record::scores::Rate;
 use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
 
 impl Rate {
     /// The share of `items` inside `among` for which `hit` holds, clustered by `cluster` (a
     /// task id: trials of one task are not independent).
-    pub fn clustered_by<'a, T>(
+    pub(crate) fn clustered_by<'a, T>(
         items: &'a [T],
         cluster: impl Fn(&'a T) -> &'a str,
         among: &dyn Fn(&T) -> bool,
@@ -22,7 +22,7 @@ impl Rate {
         Rate::clustered(&per.into_values().collect::<Vec<_>>())
     }
 
-    pub fn new(k: u64, n: u64) -> Self {
+    pub(crate) fn new(k: u64, n: u64) -> Self {
         let (lo, hi) = wilson(k, n);
         Rate {
             k,
@@ -34,7 +34,7 @@ impl Rate {
     }
 
     /// `0.83 [0.75, 0.89] (n=120)` style text, as percentages.
-    pub fn show(&self) -> String {
+    pub(crate) fn show(&self) -> String {
         if self.n == 0 {
             return "n/a (n=0)".into();
         }
@@ -53,7 +53,7 @@ impl Rate {
     /// trials of one task are not independent samples, so the interval is a Wilson interval
     /// at the cluster-robust effective sample size (between the number of tasks and the
     /// number of trials); with one trial per task it is exactly [`Rate::new`].
-    pub fn clustered(per_task: &[(u64, u64)]) -> Self {
+    pub(crate) fn clustered(per_task: &[(u64, u64)]) -> Self {
         let k: u64 = per_task.iter().map(|t| t.0).sum();
         let n: u64 = per_task.iter().map(|t| t.1).sum();
         let tasks = per_task.iter().filter(|t| t.1 > 0).count() as f64;
@@ -93,10 +93,10 @@ fn z975() -> f64 {
 
 /// The significance level of every paired test unless the policy says otherwise
 /// (`GatePolicy::alpha`, `--alpha`, `[ci] alpha`).
-pub const DEFAULT_ALPHA: f64 = 0.05;
+pub(crate) const DEFAULT_ALPHA: f64 = 0.05;
 
 /// `--alpha`: a significance level strictly between 0 and 1.
-pub fn alpha(flag: &str, v: f64) -> Result<f64, String> {
+pub(crate) fn alpha(flag: &str, v: f64) -> Result<f64, String> {
     if v > 0.0 && v < 1.0 {
         Ok(v)
     } else {
@@ -105,7 +105,7 @@ pub fn alpha(flag: &str, v: f64) -> Result<f64, String> {
 }
 
 /// Wilson score interval at 95% for k successes in n trials; (0, 1) when n is 0.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+pub(crate) fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
@@ -113,7 +113,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 }
 
 /// Wilson score interval at 95% for a proportion `p` at a (possibly effective) sample size.
-pub fn wilson_p(p: f64, n_f: f64) -> (f64, f64) {
+pub(crate) fn wilson_p(p: f64, n_f: f64) -> (f64, f64) {
     if n_f <= 0.0 {
         return (0.0, 1.0);
     }
@@ -126,7 +126,7 @@ pub fn wilson_p(p: f64, n_f: f64) -> (f64, f64) {
 
 /// Two-sided exact McNemar p-value from the discordant counts: `b` pairs only A got right,
 /// `c` pairs only B got right. 1.0 when there are no discordant pairs.
-pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
+pub(crate) fn mcnemar_exact(b: u64, c: u64) -> f64 {
     let n = b + c;
     if n == 0 {
         return 1.0;
@@ -138,12 +138,12 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
 }
 
 /// The smallest p-value an exact McNemar test can reach with `n` discordant pairs.
-pub fn mcnemar_floor(n: u64) -> f64 {
+pub(crate) fn mcnemar_floor(n: u64) -> f64 {
     mcnemar_exact(0, n)
 }
 
 /// Bonferroni-corrected p-value for one of `m` comparisons.
-pub fn bonferroni(p: f64, m: usize) -> f64 {
+pub(crate) fn bonferroni(p: f64, m: usize) -> f64 {
     (p * m.max(1) as f64).min(1.0)
 }
 

@@ -9,7 +9,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 /// Differences between expected and actual arguments (empty when every expected value matches).
-pub fn compare_args(
+pub(crate) fn compare_args(
     want: &Map<String, Value>,
     got: &Map<String, Value>,
     schema: Option<&Value>,
@@ -22,7 +22,7 @@ pub fn compare_args(
         match got.get(k) {
             None => out.push(format!("`{k}` missing (expected {w})")),
             Some(g) if !values_match(w, g, k, prop) => {
-                out.push(format!("`{k}`: expected {w}, got {g}"))
+                out.push(format!("`{k}`: expected {w}, got {g}"));
             }
             Some(_) => {}
         }
@@ -33,8 +33,7 @@ pub fn compare_args(
 static EMAIL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[^@\s]+@[^@\s]+\.[^@\s]+$").expect("regex"));
 static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-        .expect("regex")
+    Regex::new("(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$").expect("regex")
 });
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|z|[+-]\d{2}:?\d{2})?)?$")
@@ -43,7 +42,7 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Seconds since 1970-01-01T00:00Z of an ISO 8601 date or date-time (UTC when no offset),
 /// with a flag telling whether a time of day was given.
-pub fn parse_instant(s: &str) -> Option<(i64, bool)> {
+pub(crate) fn parse_instant(s: &str) -> Option<(i64, bool)> {
     let c = DATE.captures(s.trim())?;
     let num = |i: usize| c.get(i).and_then(|m| m.as_str().parse::<i64>().ok());
     let (y, m, d) = (num(1)?, num(2)?, num(3)?);
@@ -293,7 +292,7 @@ fn contains_words(hay: &str, needle: &str) -> bool {
 }
 
 /// Whether `got` matches `want` for argument `key` (schema `schema`, when known).
-pub fn values_match(want: &Value, got: &Value, key: &str, schema: Option<&Value>) -> bool {
+pub(crate) fn values_match(want: &Value, got: &Value, key: &str, schema: Option<&Value>) -> bool {
     match (want, got) {
         (Value::Object(w), Value::Object(g)) => {
             let props = schema.and_then(|s| s.get("properties"));

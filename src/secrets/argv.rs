@@ -5,7 +5,7 @@
 //! starts, so the server reads `--api-key ********`.
 
 /// The flags whose values are scrubbed.
-pub const SECRET_FLAGS: &[&str] = &["--api-key"];
+pub(crate) const SECRET_FLAGS: &[&str] = &["--api-key"];
 
 /// Overwrites the values of [`SECRET_FLAGS`] in the process's argument block with `*`. Returns
 /// how many values were scrubbed. Does nothing where the block cannot be found (a platform
@@ -14,7 +14,7 @@ pub const SECRET_FLAGS: &[&str] = &["--api-key"];
 /// # Safety
 /// Call after the arguments were parsed and before any other thread reads them
 /// (`std::env::args` reads the same bytes).
-pub unsafe fn scrub() -> usize {
+pub(crate) unsafe fn scrub() -> usize {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let targets = positions(&args);
     if targets.is_empty() {

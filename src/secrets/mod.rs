@@ -12,19 +12,19 @@
 //!    [`secret_var`];
 //! 3. every child gets an environment with [`is_stripped`] variables removed.
 
-pub mod argv;
+pub(crate) mod argv;
 mod names;
-pub mod shown;
+pub(crate) mod shown;
 mod store;
 
-pub use names::looks_secret;
+pub(crate) use names::looks_secret;
 use store::{store, store_snapshot};
 
 /// Variables that hold credentials for LLM providers or for GitHub. Every provider's key
 /// variable in `crate::models::provider::PROVIDERS` is among them: the test
 /// `every_provider_key_and_runner_file_is_stripped` below keeps the two lists from drifting
 /// apart (this module imports no stage, so catalog and models can both use it).
-pub const SECRET_VARS: &[&str] = &[
+pub(crate) const SECRET_VARS: &[&str] = &[
     "OPENAI_API_KEY",
     "OPENAI_ORG_ID",
     "ANTHROPIC_API_KEY",
@@ -59,7 +59,7 @@ pub const SECRET_VARS: &[&str] = &[
 
 /// GitHub Actions files and settings a server must not get: a server that appends to
 /// `GITHUB_ENV` or `GITHUB_PATH` changes every later step of the job.
-pub const RUNNER_VARS: &[&str] = &[
+pub(crate) const RUNNER_VARS: &[&str] = &[
     "GITHUB_ENV",
     "GITHUB_PATH",
     "GITHUB_OUTPUT",
@@ -77,7 +77,7 @@ fn is_secret_var(name: &str) -> bool {
 /// headers or the comment token), a GitHub Action's inputs (`INPUT_*`, which include the
 /// `github-token` input), the runner's command files (`GITHUB_ENV`, …) and `ACTIONS_*`
 /// (runtime tokens and cache URLs) are stripped too.
-pub fn is_stripped(name: &str, pass: &[String]) -> bool {
+pub(crate) fn is_stripped(name: &str, pass: &[String]) -> bool {
     if pass.iter().any(|p| p == name) {
         return false;
     }
@@ -90,7 +90,7 @@ pub fn is_stripped(name: &str, pass: &[String]) -> bool {
 
 /// Values of the credential variables, from the store and this process's environment (long
 /// enough to be secrets), so they can be masked wherever a command line is shown.
-pub fn secret_values() -> Vec<String> {
+pub(crate) fn secret_values() -> Vec<String> {
     let mut out: Vec<String> = store_snapshot().into_values().collect();
     out.extend(
         std::env::vars()
@@ -109,7 +109,7 @@ pub fn secret_values() -> Vec<String> {
 }
 
 /// Names of variables present in this process that must be removed from the child's env.
-pub fn stripped_present(pass: &[String]) -> Vec<String> {
+pub(crate) fn stripped_present(pass: &[String]) -> Vec<String> {
     std::env::vars_os()
         .filter_map(|(k, _)| k.into_string().ok())
         .filter(|k| is_stripped(k, pass))
@@ -118,7 +118,7 @@ pub fn stripped_present(pass: &[String]) -> Vec<String> {
 
 /// Variables the user passed with `--pass-env` that [`take_secrets`] moved out of the
 /// environment: they must be set on the child explicitly.
-pub fn passed_from_store(pass: &[String]) -> Vec<(String, String)> {
+pub(crate) fn passed_from_store(pass: &[String]) -> Vec<(String, String)> {
     let store = store_snapshot();
     pass.iter()
         .filter_map(|n| store.get(n).map(|v| (n.clone(), v.clone())))
@@ -126,7 +126,7 @@ pub fn passed_from_store(pass: &[String]) -> Vec<(String, String)> {
 }
 
 /// Drops user-info and query from a URL before it is printed or stored.
-pub fn redact_url(url: &str) -> String {
+pub(crate) fn redact_url(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut u) => {
             let _ = u.set_username("");
@@ -196,7 +196,7 @@ pub unsafe fn take_secrets() -> Vec<String> {
 ///
 /// # Safety
 /// As [`take_secrets`]: no other thread may touch the environment.
-pub unsafe fn forget_parsed() {
+pub(crate) unsafe fn forget_parsed() {
     for name in ["TOOLGATE_HEADERS", "INPUT_HEADER"] {
         if std::env::var_os(name).is_some() {
             // SAFETY: the caller guarantees no other thread reads or writes the environment.
@@ -269,18 +269,18 @@ pub fn harden_process() -> Result<(), String> {
 /// or that may quote one: token shapes, toolgate's own credentials, and the secret-shaped
 /// values of credential-named variables and of `extra` (the `--header` values, the bearer
 /// token, the `--pass-env` values). See [`shown`]: ordinary words are never masked.
-pub fn mask_secrets(text: &str, extra: &[String]) -> String {
+pub(crate) fn mask_secrets(text: &str, extra: &[String]) -> String {
     shown::mask_with(text, &known_values(extra)).0
 }
 
 /// The values [`mask_secrets`] masks (see [`shown::values`]).
-pub fn known_values(extra: &[String]) -> Vec<String> {
+pub(crate) fn known_values(extra: &[String]) -> Vec<String> {
     shown::values(extra)
 }
 
 /// The credentials toolgate itself holds (what [`take_secrets`] moved into the store) that are
 /// worth masking ([`shown::own_shaped`]).
-pub fn held_values() -> Vec<String> {
+pub(crate) fn held_values() -> Vec<String> {
     store_snapshot()
         .into_values()
         .filter(|v| shown::own_shaped(v))
@@ -291,7 +291,7 @@ pub fn held_values() -> Vec<String> {
 /// what [`take_secrets`] moved into the store), plus the secret-shaped values of
 /// credential-named variables. What a model's reply is masked with: a variable such as
 /// `POSTGRES_PASSWORD=postgres` is not a secret worth changing a tool name or an argument for.
-pub fn own_values() -> Vec<String> {
+pub(crate) fn own_values() -> Vec<String> {
     let mut out = held_values();
     out.extend(
         std::env::vars_os()
@@ -302,8 +302,9 @@ pub fn own_values() -> Vec<String> {
     out
 }
 
+#[cfg(test)]
 /// Replaces each of `values` (6 characters or longer) in `text` with `***`, longest first.
-pub fn mask_values(text: &str, mut values: Vec<String>) -> String {
+pub(crate) fn mask_values(text: &str, mut values: Vec<String>) -> String {
     values.retain(|v| v.trim().chars().count() >= 6);
     values.sort_by_key(|v| std::cmp::Reverse(v.len()));
     values.dedup();
@@ -317,7 +318,7 @@ pub fn mask_values(text: &str, mut values: Vec<String>) -> String {
 }
 
 /// The values of `--pass-env` variables (from the store or the environment).
-pub fn pass_env_values(pass: &[String]) -> Vec<String> {
+pub(crate) fn pass_env_values(pass: &[String]) -> Vec<String> {
     pass.iter().filter_map(|n| secret_var(n)).collect()
 }
 

@@ -12,12 +12,12 @@ use std::sync::{Mutex, OnceLock};
 use regex::Regex;
 
 /// What a masked value becomes.
-pub const MASK: &str = "***";
+pub(crate) const MASK: &str = "***";
 
 /// Token formats whose shape alone says "credential": provider and forge keys, cloud access
 /// keys, Slack tokens, JWTs and PEM private keys. The key body matches only base64 characters
 /// and escaped or real line breaks, so a key inside serialized JSON ends at its string's quote.
-pub fn token_shapes() -> &'static Regex {
+pub(crate) fn token_shapes() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(concat!(
@@ -71,7 +71,7 @@ fn entropy(v: &str) -> f64 {
 /// character (letters, digits, others) and at least 3 bits of entropy per character.
 /// `database`, `postgres`, `default`, `my token` are words; `hunter2-password`,
 /// `server-own-key-777` and any real key are not.
-pub fn secret_shaped(v: &str) -> bool {
+pub(crate) fn secret_shaped(v: &str) -> bool {
     let v = v.trim();
     v.chars().count() >= 12
         && !v.chars().any(char::is_whitespace)
@@ -82,7 +82,7 @@ pub fn secret_shaped(v: &str) -> bool {
 /// True for a credential toolgate itself holds (a provider key, the GitHub token) that is
 /// worth masking: 8 characters or more and not a bare word (`ghp_test` is, `dummy` or
 /// `database` is not), or secret-shaped.
-pub fn own_shaped(v: &str) -> bool {
+pub(crate) fn own_shaped(v: &str) -> bool {
     let v = v.trim();
     (v.chars().count() >= 8 && !v.chars().all(char::is_alphabetic)) || secret_shaped(v)
 }
@@ -94,7 +94,7 @@ fn registered() -> &'static Mutex<Vec<String>> {
 
 /// Remembers what the user handed a server (header values, a bearer token, `--pass-env`
 /// values): every later line toolgate shows masks the secret-shaped ones.
-pub fn register(values: &[String]) {
+pub(crate) fn register(values: &[String]) {
     let shaped: Vec<String> = values
         .iter()
         .filter(|v| secret_shaped(v))
@@ -114,7 +114,7 @@ pub fn register(values: &[String]) {
 
 /// The values shown text is masked with: toolgate's own credentials, the secret-shaped values
 /// of credential-named variables, those [`register`]ed, and the secret-shaped ones of `extra`.
-pub fn values(extra: &[String]) -> Vec<String> {
+pub(crate) fn values(extra: &[String]) -> Vec<String> {
     let mut out: Vec<String> = super::store::store_snapshot()
         .into_values()
         .filter(|v| own_shaped(v))
@@ -137,7 +137,7 @@ pub fn values(extra: &[String]) -> Vec<String> {
 /// command's data or property (`%25`, `%3A`), also one inside another (JSON shown in HTML or
 /// Markdown). A secret with `&`, `<`, `"` or `%` in it is masked in each (issue 40: it was
 /// masked only as written). `report::escape` tests these against the real escapers.
-pub fn escaped_forms(v: &str) -> Vec<String> {
+pub(crate) fn escaped_forms(v: &str) -> Vec<String> {
     fn html(s: &str) -> String {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -195,7 +195,7 @@ pub fn escaped_forms(v: &str) -> Vec<String> {
 /// Masks `text` for a person or a log: each of `known` (longest first) as written and in
 /// its [`escaped_forms`], then every token shape. Returns the text and how many values were
 /// masked.
-pub fn mask_with(text: &str, known: &[String]) -> (String, usize) {
+pub(crate) fn mask_with(text: &str, known: &[String]) -> (String, usize) {
     let mut count = 0;
     let mut out = text.to_string();
     let trimmed: Vec<&str> = known
@@ -228,7 +228,7 @@ pub fn mask_with(text: &str, known: &[String]) -> (String, usize) {
 }
 
 /// `text` as a person or a log may read it: [`mask_with`] the [`values`] of this process.
-pub fn mask_shown(text: &str) -> String {
+pub(crate) fn mask_shown(text: &str) -> String {
     let known = values(&[]);
     if known.is_empty() && !token_shapes().is_match(text) {
         return text.to_string();
@@ -239,14 +239,14 @@ pub fn mask_shown(text: &str) -> String {
 /// A writer that masks what passes through it line by line, as [`mask_shown`] masks a whole
 /// text (a secret value and a token shape never span a line break in toolgate's JSON and
 /// Markdown), so a large report is streamed to its file instead of held as one string.
-pub struct MaskLines<W: std::io::Write> {
+pub(crate) struct MaskLines<W: std::io::Write> {
     inner: W,
     line: Vec<u8>,
     known: Vec<String>,
 }
 
 impl<W: std::io::Write> MaskLines<W> {
-    pub fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W) -> Self {
         MaskLines {
             inner,
             line: Vec::new(),

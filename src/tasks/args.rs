@@ -8,13 +8,13 @@ use serde_json::Value;
 use crate::catalog::Catalog;
 
 /// Compiled input-schema validators, one per tool, built on first use.
-pub struct ArgChecker<'a> {
+pub(crate) struct ArgChecker<'a> {
     catalog: &'a Catalog,
     cache: HashMap<String, Result<jsonschema::Validator, String>>,
 }
 
 impl<'a> ArgChecker<'a> {
-    pub fn new(catalog: &'a Catalog) -> Self {
+    pub(crate) fn new(catalog: &'a Catalog) -> Self {
         ArgChecker {
             catalog,
             cache: HashMap::new(),
@@ -23,7 +23,7 @@ impl<'a> ArgChecker<'a> {
 
     /// `Ok(())` when `args` satisfy `tool`'s input schema; `Err(reasons)` otherwise. A schema
     /// that cannot be compiled yields `Err` with that reason.
-    pub fn check(&mut self, tool: &str, args: &Value) -> Result<(), Vec<String>> {
+    pub(crate) fn check(&mut self, tool: &str, args: &Value) -> Result<(), Vec<String>> {
         let catalog = self.catalog;
         // Compiled validators are kept for a few tools at a time (requests come grouped by
         // tool): at 10,000 tools, keeping every one held tens of megabytes.

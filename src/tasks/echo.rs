@@ -89,12 +89,12 @@ const WEAK: &[&str] = &[
 ];
 
 /// True for a word that is a stop word or too common to count (lower-case input).
-pub fn weak(word: &str) -> bool {
+pub(crate) fn weak(word: &str) -> bool {
     text::is_stop(word) || WEAK.contains(&word) || word.chars().all(|c| c.is_ascii_digit())
 }
 
 /// The stems of a name's content words: `get_file_info` → `get`, `file`, `info`.
-pub fn name_stems(name: &str) -> Vec<String> {
+pub(crate) fn name_stems(name: &str) -> Vec<String> {
     let mut out: Vec<String> = text::name_words(name)
         .iter()
         .filter(|w| !text::is_stop(w) && !w.chars().all(|c| c.is_ascii_digit()))
@@ -105,7 +105,7 @@ pub fn name_stems(name: &str) -> Vec<String> {
 }
 
 /// True when the request carries every content word of `tool`'s name (stemmed, any order).
-pub fn name_echo(request: &str, tool: &str) -> bool {
+pub(crate) fn name_echo(request: &str, tool: &str) -> bool {
     let stems = name_stems(tool);
     if stems.is_empty() {
         return false;
@@ -119,7 +119,7 @@ const MAX_DESCRIPTION_WORDS: usize = 4_000;
 
 /// The first run of three consecutive words the request shares verbatim with `description`,
 /// two of them content words ("working tree status"), if any.
-pub fn description_run(request: &str, description: &str) -> Option<String> {
+pub(crate) fn description_run(request: &str, description: &str) -> Option<String> {
     let d: Vec<String> = text::words_iter(description)
         .take(MAX_DESCRIPTION_WORDS)
         .collect();
@@ -137,7 +137,7 @@ pub fn description_run(request: &str, description: &str) -> Option<String> {
 /// underscore inside it, or a lower-case letter followed by a capital) whose words are two or
 /// more consecutive words of the tool's name, or all the words of one of its parameters' names.
 /// A person does not write `soil_moisture`; a request that does quotes the definition.
-pub fn partial_identifier<'a>(
+pub(crate) fn partial_identifier<'a>(
     request: &str,
     tool: &str,
     params: impl IntoIterator<Item = &'a str>,
@@ -189,7 +189,7 @@ fn identifier_shaped(t: &str) -> bool {
 
 /// What a request echoes of a catalog tool (its name, its description, or part of its name
 /// or a parameter's name as an identifier), said for a reviewer; `None` when nothing.
-pub fn echo_of(request: &str, tool: &crate::catalog::Tool) -> Option<String> {
+pub(crate) fn echo_of(request: &str, tool: &crate::catalog::Tool) -> Option<String> {
     echo(request, tool.name(), tool.description().unwrap_or("")).or_else(|| {
         let params = tool
             .input_schema()
@@ -203,7 +203,7 @@ pub fn echo_of(request: &str, tool: &crate::catalog::Tool) -> Option<String> {
 }
 
 /// What a request echoes of its tool, said for a reviewer; `None` when it echoes nothing.
-pub fn echo(request: &str, tool: &str, description: &str) -> Option<String> {
+pub(crate) fn echo(request: &str, tool: &str, description: &str) -> Option<String> {
     if name_echo(request, tool) {
         let words = text::name_words(tool).join(" ");
         return Some(format!("it carries every word of the name (`{words}`)"));

@@ -9,7 +9,7 @@ use crate::text;
 /// Whether `request` names `tool`: its identifier form (`search_free_slots`, `searchFreeSlots`)
 /// anywhere is leakage; a single plain English word that happens to be a tool's name
 /// (`echo`, `search`) only when quoted as code.
-pub fn leaks(request: &str, tool: &str) -> bool {
+pub(crate) fn leaks(request: &str, tool: &str) -> bool {
     let parts = text::name_words(tool);
     if parts.len() <= 1 {
         let lower = request.to_lowercase();
@@ -49,7 +49,7 @@ fn needles(tool: &str) -> (Vec<String>, String) {
 }
 
 /// The tool names of a catalog, searched for all at once.
-pub struct LeakIndex<'a> {
+pub(crate) struct LeakIndex<'a> {
     tools: Vec<&'a str>,
     /// Patterns searched in the lowercased request, and the tool each belongs to.
     lower: Option<(AhoCorasick, Vec<usize>)>,
@@ -60,7 +60,7 @@ pub struct LeakIndex<'a> {
 }
 
 impl<'a> LeakIndex<'a> {
-    pub fn new(names: impl IntoIterator<Item = &'a str>) -> Self {
+    pub(crate) fn new(names: impl IntoIterator<Item = &'a str>) -> Self {
         let tools: Vec<&str> = names.into_iter().collect();
         let mut always = Vec::new();
         let mut lower = Vec::new();
@@ -91,7 +91,7 @@ impl<'a> LeakIndex<'a> {
     }
 
     /// The tools (indices, in catalog order) that `request` names, as [`leaks`] decides.
-    pub fn leaked(&self, request: &str) -> Vec<usize> {
+    pub(crate) fn leaked(&self, request: &str) -> Vec<usize> {
         let mut candidates = self.always.clone();
         if let Some((ac, owner)) = &self.lower {
             let lower = request.to_lowercase();

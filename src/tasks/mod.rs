@@ -1,23 +1,23 @@
 //! The tasks stage: labelled requests (JSONL), their validation, and their generation from a
 //! catalog (seeded schema sampler + offline templates).
 
-pub mod args;
-pub mod echo;
-pub mod leak;
-pub mod quality;
-pub mod review;
-pub mod review_state;
-pub mod sampler;
-pub mod solvable;
-pub mod task;
-pub mod template;
-pub mod validate;
-pub mod vocab;
-pub mod writer;
+pub(crate) mod args;
+pub(crate) mod echo;
+pub(crate) mod leak;
+pub(crate) mod quality;
+pub(crate) mod review;
+pub(crate) mod review_state;
+pub(crate) mod sampler;
+pub(crate) mod solvable;
+pub(crate) mod task;
+pub(crate) mod template;
+pub(crate) mod validate;
+pub(crate) mod vocab;
+pub(crate) mod writer;
 
-pub use task::{Numbered, parse_tasks};
+pub(crate) use task::parse_tasks;
 
-pub use task::{Expected, Kind, Split, Task, read_tasks, suite_hash, write_tasks};
+pub(crate) use task::{Kind, Split, Task, suite_hash, write_tasks};
 
 /// Which tasks of a suite to run.
 #[derive(

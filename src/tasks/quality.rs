@@ -23,7 +23,7 @@ const INSTRUCTION_MARKS: &[&str] = &[
 
 /// Why `request` looks like an echo of `prompt` (the writer's instructions), if it does: an
 /// instruction phrase, a JSON object, or eight words in a row taken from the prompt.
-pub fn echoed(request: &str, prompt: &str) -> Option<String> {
+pub(crate) fn echoed(request: &str, prompt: &str) -> Option<String> {
     let lower = request.to_lowercase();
     if let Some(m) = INSTRUCTION_MARKS.iter().find(|m| lower.contains(*m)) {
         return Some(format!("it repeats the writer's instructions (\"{m}\")"));
@@ -47,7 +47,7 @@ pub fn echoed(request: &str, prompt: &str) -> Option<String> {
 /// Expected argument values the request never mentions, so no model could pass them. Dates
 /// and times may be written in many ways and are not checked; long free text need only be
 /// present in part (its first three words).
-pub fn missing_values(request: &str, args: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn missing_values(request: &str, args: &Map<String, Value>) -> Vec<String> {
     let lower = request.to_lowercase();
     let mut out = Vec::new();
     let mut check = |key: &str, v: &Value| match v {
@@ -85,7 +85,7 @@ pub fn missing_values(request: &str, args: &Map<String, Value>) -> Vec<String> {
 
 /// The request's words, sorted and without numbers: two requests with the same shape say the
 /// same thing about other values.
-pub fn shape(request: &str) -> String {
+pub(crate) fn shape(request: &str) -> String {
     let mut w: Vec<String> = text::words(request)
         .into_iter()
         .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
@@ -96,7 +96,7 @@ pub fn shape(request: &str) -> String {
 }
 
 /// Near duplicates: the same shape, or word sets that overlap by 90% or more (Jaccard).
-pub fn near_duplicate(a: &str, b: &str) -> bool {
+pub(crate) fn near_duplicate(a: &str, b: &str) -> bool {
     let (sa, sb) = (shape(a), shape(b));
     if sa == sb {
         return true;

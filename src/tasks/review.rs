@@ -1,11 +1,13 @@
 //! Approving tasks: the approved set's hash and header line, and voiding approvals of a file
 //! that moved or changed since it was pinned. The review state itself is `super::review_state`'s.
 
-pub use super::review_state::{Approval, HEADER_PREFIX, Review, header_hash};
+#[cfg(test)]
+use super::review_state::Approval;
+pub(crate) use super::review_state::{HEADER_PREFIX, Review, header_hash};
 
 /// sha256 of the approved set: the sorted ids of the tasks marked approved (an edit to one of
 /// them is its own stamp's business; the set sees removals and additions).
-pub fn approved_set_hash(tasks: &[crate::tasks::Task]) -> (usize, String) {
+pub(crate) fn approved_set_hash(tasks: &[crate::tasks::Task]) -> (usize, String) {
     use sha2::{Digest, Sha256};
     let mut ids: Vec<&str> = tasks
         .iter()
@@ -22,7 +24,7 @@ pub fn approved_set_hash(tasks: &[crate::tasks::Task]) -> (usize, String) {
 }
 
 /// The header line for `tasks`.
-pub fn header_line(tasks: &[crate::tasks::Task]) -> String {
+pub(crate) fn header_line(tasks: &[crate::tasks::Task]) -> String {
     let (n, hash) = approved_set_hash(tasks);
     format!(
         "{HEADER_PREFIX} {n} approved task(s), set sha256 {hash}; change a task only by editing it and running `toolgate approve` again"
@@ -32,12 +34,12 @@ pub fn header_line(tasks: &[crate::tasks::Task]) -> String {
 /// When the file's header records an approved set other than the one it now holds (a task
 /// removed, added as approved or edited by hand), every approval of the file is void: its
 /// approved tasks count as stale until approved again. Returns whether it was.
-pub fn void_if_moved(text: &str, tasks: &mut [crate::tasks::Task]) -> bool {
+pub(crate) fn void_if_moved(text: &str, tasks: &mut [crate::tasks::Task]) -> bool {
     void_unless_pinned(header_hash(text).as_deref(), tasks)
 }
 
 /// [`void_if_moved`] with the hash the header pins already read ([`header_hash`]).
-pub fn void_unless_pinned(pinned: Option<&str>, tasks: &mut [crate::tasks::Task]) -> bool {
+pub(crate) fn void_unless_pinned(pinned: Option<&str>, tasks: &mut [crate::tasks::Task]) -> bool {
     let stamped = tasks
         .iter()
         .any(|t| matches!(t.review, Some(Review::Approved { stamp: Some(_) })));

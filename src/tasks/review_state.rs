@@ -67,10 +67,10 @@ pub enum Approval {
 /// that set (their ids), so a task removed or slipped in by hand since the approval is seen
 /// even though every remaining stamp still matches. A `//` line, which
 /// task readers skip.
-pub const HEADER_PREFIX: &str = "// toolgate approve:";
+pub(crate) const HEADER_PREFIX: &str = "// toolgate approve:";
 
 /// The approved-set hash a file's header records, if it has one.
-pub fn header_hash(text: &str) -> Option<String> {
+pub(crate) fn header_hash(text: &str) -> Option<String> {
     text.lines()
         .filter_map(|l| l.trim().strip_prefix(HEADER_PREFIX))
         .find_map(|rest| {

@@ -24,7 +24,7 @@ const MAX_POSTINGS: usize = 500;
 const FITS: usize = 2;
 
 /// The content-word stems of every tool's definition, and which tools hold each.
-pub struct SolveIndex {
+pub(crate) struct SolveIndex {
     words: Vec<HashSet<String>>,
     postings: HashMap<String, Vec<usize>>,
     by_name: HashMap<String, usize>,
@@ -77,7 +77,7 @@ fn definition_text(t: &Tool) -> String {
 }
 
 impl SolveIndex {
-    pub fn new(catalog: &Catalog) -> Self {
+    pub(crate) fn new(catalog: &Catalog) -> Self {
         let words: Vec<HashSet<String>> = catalog
             .tools
             .iter()
@@ -102,7 +102,7 @@ impl SolveIndex {
 
     /// Why the request labelled with tool `name` may not be solvable as labelled; `None` when
     /// the labelled tool shares a content word with it (or is not in the catalog).
-    pub fn check(&self, catalog: &Catalog, request: &str, name: &str) -> Option<String> {
+    pub(crate) fn check(&self, catalog: &Catalog, request: &str, name: &str) -> Option<String> {
         let labelled = *self.by_name.get(name)?;
         let said: Vec<String> = {
             let mut seen = HashSet::new();

@@ -7,8 +7,8 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use super::review_state::{Approval, Review};
-pub use crate::record::kind::Kind;
+pub(crate) use super::review_state::{Approval, Review};
+pub(crate) use crate::record::kind::Kind;
 
 impl Kind {
     pub const ALL: [Kind; 3] = [Kind::Direct, Kind::NearMiss, Kind::NoTool];
@@ -138,14 +138,14 @@ impl Task {
 }
 
 /// A task with the line it was read from.
-pub type Numbered = (usize, Task);
+pub(crate) type Numbered = (usize, Task);
 
 /// A malformed line: its number and what is wrong.
-pub type LineError = (usize, String);
+pub(crate) type LineError = (usize, String);
 
 /// Parses a JSONL task file leniently: good tasks with their line numbers, and one message per
 /// malformed line. Blank lines and lines starting with `//` are skipped.
-pub fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>)> {
+pub(crate) fn parse_tasks(path: &Path) -> anyhow::Result<(Vec<Numbered>, Vec<LineError>)> {
     parse_tasks_pinned(path).map(|(tasks, errors, _)| (tasks, errors))
 }
 
@@ -175,20 +175,21 @@ fn parse_tasks_pinned(
     Ok((tasks, errors, pinned))
 }
 
+#[cfg(test)]
 /// Reads a JSONL task file strictly: any malformed line, an empty file or a repeated id is an
 /// error naming the file and line.
-pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
+pub(crate) fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
     Ok(read_numbered(path)?.into_iter().map(|(_, t)| t).collect())
 }
 
 /// [`read_tasks`] with each task's line number.
-pub fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
+pub(crate) fn read_numbered(path: &Path) -> anyhow::Result<Vec<Numbered>> {
     read_numbered_pinned(path).map(|(tasks, _)| tasks)
 }
 
 /// [`read_numbered`], with the approved set's hash the file's header pins (see
 /// [`super::review_state::header_hash`]).
-pub fn read_numbered_pinned(path: &Path) -> anyhow::Result<(Vec<Numbered>, Option<String>)> {
+pub(crate) fn read_numbered_pinned(path: &Path) -> anyhow::Result<(Vec<Numbered>, Option<String>)> {
     let shown = path.display();
     let (tasks, errors, pinned) = parse_tasks_pinned(path)?;
     if !errors.is_empty() {
@@ -232,12 +233,16 @@ pub fn read_numbered_pinned(path: &Path) -> anyhow::Result<(Vec<Numbered>, Optio
     Ok((tasks, pinned))
 }
 
-pub fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
+pub(crate) fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
     write_tasks_after(path, tasks, None)
 }
 
 /// [`write_tasks`] with a first line (`toolgate approve`'s header).
-pub fn write_tasks_after(path: &Path, tasks: &[Task], header: Option<&str>) -> anyhow::Result<()> {
+pub(crate) fn write_tasks_after(
+    path: &Path,
+    tasks: &[Task],
+    header: Option<&str>,
+) -> anyhow::Result<()> {
     let mut out = String::new();
     if let Some(h) = header {
         out.push_str(h);
@@ -262,7 +267,7 @@ fn unreviewed_value(t: &Task) -> Value {
 /// sha256 of the task suite's canonical form (tasks sorted by id), for run provenance: the
 /// canonical JSON array of the tasks, streamed into the hasher one task at a time (the same
 /// bytes, and so the same hash, as canonicalising the whole array at once, without holding it).
-pub fn suite_hash(tasks: &[Task]) -> String {
+pub(crate) fn suite_hash(tasks: &[Task]) -> String {
     use std::io::Write;
     let mut sorted: Vec<&Task> = tasks.iter().collect();
     sorted.sort_by(|a, b| a.id.cmp(&b.id));

@@ -12,12 +12,12 @@ use crate::catalog::Catalog;
 use crate::lint::Severity;
 use crate::text;
 
-pub use super::args::ArgChecker;
+pub(crate) use super::args::ArgChecker;
 use super::leak::LeakIndex;
-pub use super::leak::leaks;
+pub(crate) use super::leak::leaks;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     pub line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -35,7 +35,7 @@ fn shape(request: &str) -> String {
     w.join(" ")
 }
 
-pub fn validate<'t>(
+pub(crate) fn validate<'t>(
     catalog: &Catalog,
     tasks: impl IntoIterator<Item = (usize, &'t Task)>,
     malformed: &[(usize, String)],

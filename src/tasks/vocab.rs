@@ -3,7 +3,7 @@
 
 use rand::{Rng, RngExt};
 
-pub const PEOPLE: &[(&str, &str)] = &[
+pub(crate) const PEOPLE: &[(&str, &str)] = &[
     ("Ana", "Souza"),
     ("Dana", "Levi"),
     ("Kwame", "Mensah"),
@@ -77,7 +77,7 @@ fn person<R: Rng>(rng: &mut R) -> (&'static str, &'static str) {
 }
 
 /// A date in 2026 as `YYYY-MM-DD`.
-pub fn date<R: Rng>(rng: &mut R) -> String {
+pub(crate) fn date<R: Rng>(rng: &mut R) -> String {
     format!(
         "2026-{:02}-{:02}",
         rng.random_range(1..13u32),
@@ -86,7 +86,7 @@ pub fn date<R: Rng>(rng: &mut R) -> String {
 }
 
 /// An RFC 3339 `full-time` (what JSON Schema's `format: time` means): with its offset.
-pub fn time<R: Rng>(rng: &mut R) -> String {
+pub(crate) fn time<R: Rng>(rng: &mut R) -> String {
     format!("{}Z", clock(rng))
 }
 
@@ -99,16 +99,16 @@ fn clock<R: Rng>(rng: &mut R) -> String {
     )
 }
 
-pub fn date_time<R: Rng>(rng: &mut R) -> String {
+pub(crate) fn date_time<R: Rng>(rng: &mut R) -> String {
     format!("{}T{}Z", date(rng), clock(rng))
 }
 
-pub fn email<R: Rng>(rng: &mut R) -> String {
+pub(crate) fn email<R: Rng>(rng: &mut R) -> String {
     let (f, l) = person(rng);
     format!("{}.{}@example.com", f.to_lowercase(), l.to_lowercase())
 }
 
-pub fn uuid<R: Rng>(rng: &mut R) -> String {
+pub(crate) fn uuid<R: Rng>(rng: &mut R) -> String {
     let hex = |rng: &mut R, n: usize| {
         (0..n)
             .map(|_| char::from_digit(rng.random_range(0..16u32), 16).unwrap_or('0'))
@@ -125,7 +125,7 @@ pub fn uuid<R: Rng>(rng: &mut R) -> String {
 }
 
 /// An identifier for an entity named by `name` (`invoice_id` → `inv_2291`).
-pub fn identifier<R: Rng>(rng: &mut R, name: &str) -> String {
+pub(crate) fn identifier<R: Rng>(rng: &mut R, name: &str) -> String {
     let words = crate::text::name_words(name);
     let entity = words
         .iter()
@@ -137,7 +137,7 @@ pub fn identifier<R: Rng>(rng: &mut R, name: &str) -> String {
 }
 
 /// A realistic string for a property called `name`.
-pub fn string_for<R: Rng>(rng: &mut R, name: &str) -> String {
+pub(crate) fn string_for<R: Rng>(rng: &mut R, name: &str) -> String {
     let words = crate::text::name_words(name);
     let has = |w: &[&str]| words.iter().any(|x| w.contains(&x.as_str()));
     let last = words.last().map(String::as_str).unwrap_or("");

@@ -16,7 +16,7 @@ use crate::catalog::Catalog;
 use crate::models::llm::LlmModel;
 
 /// Regenerations of a task that leaks or that the judge routes elsewhere.
-pub const MAX_REWRITES: u32 = 2;
+pub(crate) const MAX_REWRITES: u32 = 2;
 
 const WRITER_SYSTEM: &str = "You write realistic requests that users type to an AI assistant. Reply with the request text only: no quotes, no preamble.";
 const JUDGE_SYSTEM: &str = "You route user requests to tools. Reply with exactly one tool name from the list, or NONE when no tool serves the request. No other words.";
@@ -62,7 +62,7 @@ async fn judge(
     Ok(catalog.tool(word).map(|t| t.name().to_string()))
 }
 
-pub async fn generate(
+pub(crate) async fn generate(
     catalog: &Catalog,
     opts: &GenerateOptions,
     writer: &LlmModel,

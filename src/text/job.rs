@@ -91,7 +91,7 @@ fn opening_job(description: &str) -> Option<Job> {
 /// another tool's name states while its own name states another object (not a kind of the
 /// same one: `read_media_file` "Read a file …" is a narrower `read_file`). Each pair once,
 /// `(a, b)` with `a < b`, sorted.
-pub fn job_twins(tools: &[(&str, &str)]) -> Vec<(usize, usize)> {
+pub(crate) fn job_twins(tools: &[(&str, &str)]) -> Vec<(usize, usize)> {
     let named: Vec<Option<Job>> = tools.iter().map(|(n, _)| name_job(n)).collect();
     let mut by_job: HashMap<&Job, Vec<usize>> = HashMap::new();
     // `get_file_contents` filed under get + file, for the tools named `read_file`.

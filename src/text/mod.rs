@@ -4,18 +4,18 @@
 //! without comparing every pair live in the submodules, re-exported here.
 
 mod job;
-pub mod pattern;
+pub(crate) mod pattern;
 mod role;
 mod similarity;
 mod synonyms;
 
-pub use job::job_twins;
-pub use role::{Role, distinct_jobs, restates, restates_besides, role};
-pub use similarity::{
-    SimilarPair, boilerplate, lookalike_doc, lookalike_doc_of, similar_pairs, similar_pairs_with,
-    similarity_doc, similarity_doc_of,
+pub(crate) use job::job_twins;
+pub(crate) use role::{Role, distinct_jobs, restates_besides, role};
+pub(crate) use similarity::{
+    SimilarPair, boilerplate, lookalike_doc_of, similar_pairs_with, similarity_doc_of,
 };
-pub use synonyms::{concept, noun, verb_class, verb_class_of};
+pub use similarity::{similar_pairs, similarity_doc};
+pub(crate) use synonyms::{concept, verb_class_of};
 
 const STOP: &[&str] = &[
     "a",
@@ -68,22 +68,22 @@ const STOP: &[&str] = &[
     "s",
 ];
 
-pub fn is_stop(w: &str) -> bool {
+pub(crate) fn is_stop(w: &str) -> bool {
     STOP.contains(&w)
 }
 
 /// Lower-case alphanumeric words of a text.
-pub fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     words_iter(text).collect()
 }
 
 /// [`words`], one at a time (for callers that stop early).
-pub fn words_iter(text: &str) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn words_iter(text: &str) -> impl Iterator<Item = String> + '_ {
     raw_words(text).map(|w| w.to_lowercase())
 }
 
 /// How many words [`words`] finds, without building them.
-pub fn word_count(text: &str) -> usize {
+pub(crate) fn word_count(text: &str) -> usize {
     raw_words(text).count()
 }
 
@@ -94,7 +94,7 @@ fn raw_words(text: &str) -> impl Iterator<Item = &str> {
 
 /// The English Snowball (Porter2) stem: "files"/"file", "reading"/"read", "attendees"/"attende".
 /// Stems are remembered per thread (catalogs repeat their words; the memo is bounded).
-pub fn stem(w: &str) -> String {
+pub(crate) fn stem(w: &str) -> String {
     static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
         rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
     });
@@ -119,7 +119,7 @@ pub fn stem(w: &str) -> String {
 }
 
 /// Content words (stop words dropped, stemmed).
-pub fn content_words(text: &str) -> Vec<String> {
+pub(crate) fn content_words(text: &str) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| !is_stop(w))
@@ -129,7 +129,7 @@ pub fn content_words(text: &str) -> Vec<String> {
 
 /// Splits a tool or parameter name on `_ - . /`, spaces and camelCase: `getUserByID` →
 /// `get user by id`.
-pub fn name_words(name: &str) -> Vec<String> {
+pub(crate) fn name_words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let chars: Vec<char> = name.chars().collect();
@@ -157,12 +157,12 @@ pub fn name_words(name: &str) -> Vec<String> {
 }
 
 /// True when `text` mentions `name` as a whole word (or its space-separated form).
-pub fn mentions(text: &str, name: &str) -> bool {
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
     mentions_lower(&text.to_lowercase(), name)
 }
 
 /// [`mentions`] over a text already lower-cased (callers that ask many times keep it).
-pub fn mentions_lower(lower: &str, name: &str) -> bool {
+pub(crate) fn mentions_lower(lower: &str, name: &str) -> bool {
     let n = name.to_lowercase();
     has_whole(lower, &n)
         || (n.contains(['_', '-']) && has_whole(lower, &name_words(name).join(" ")))
@@ -184,7 +184,7 @@ fn has_whole(lower: &str, needle: &str) -> bool {
 /// server prefix) are dropped: "calling upload_attachment" in `confluence_upload_attachments`
 /// names `confluence_upload_attachment`. At least two words must remain, and only the
 /// identifier form counts ("upload attachment" in prose does not).
-pub fn mentions_unprefixed(text: &str, name: &str, own: &str) -> bool {
+pub(crate) fn mentions_unprefixed(text: &str, name: &str, own: &str) -> bool {
     let seps = ['_', '-', '.'];
     let (ns, os): (Vec<&str>, Vec<&str>) = (name.split(seps).collect(), own.split(seps).collect());
     let shared = ns
@@ -204,7 +204,7 @@ pub fn mentions_unprefixed(text: &str, name: &str, own: &str) -> bool {
 }
 
 /// The first `max` items joined by ", ", with "and N more" for the rest.
-pub fn list_some(items: &[String], max: usize) -> String {
+pub(crate) fn list_some(items: &[String], max: usize) -> String {
     let shown = items
         .iter()
         .take(max)
@@ -218,7 +218,7 @@ pub fn list_some(items: &[String], max: usize) -> String {
 }
 
 /// At most `max` characters of `s`, with `…` when cut.
-pub fn clip(s: &str, max: usize) -> String {
+pub(crate) fn clip(s: &str, max: usize) -> String {
     let mut out: String = s.chars().take(max).collect();
     if s.chars().nth(max).is_some() {
         out.push('…');

@@ -18,15 +18,15 @@ use regex_automata::util::syntax;
 
 /// A compiled pattern (see the module documentation).
 #[derive(Clone, Debug)]
-pub struct Regex(meta::Regex);
+pub(crate) struct Regex(meta::Regex);
 
 /// Why a pattern did not compile (boxed: the error is large and the rules' patterns are
 /// constants that compile).
-pub type Error = Box<meta::BuildError>;
+pub(crate) type Error = Box<meta::BuildError>;
 
 impl Regex {
     /// Compiles `pattern` with `regex::Regex::new`'s settings, less the prefilter.
-    pub fn new(pattern: &str) -> Result<Self, Error> {
+    pub(crate) fn new(pattern: &str) -> Result<Self, Error> {
         let config = meta::Config::new()
             .nfa_size_limit(Some(10 * (1 << 20)))
             .hybrid_cache_capacity(2 * (1 << 20))
@@ -42,19 +42,22 @@ impl Regex {
     }
 
     /// Whether the pattern matches anywhere in `haystack`.
-    pub fn is_match(&self, haystack: &str) -> bool {
+    pub(crate) fn is_match(&self, haystack: &str) -> bool {
         self.0.is_match(haystack)
     }
 
     /// The leftmost-first match.
-    pub fn find<'h>(&self, haystack: &'h str) -> Option<Match<'h>> {
+    pub(crate) fn find<'h>(&self, haystack: &'h str) -> Option<Match<'h>> {
         self.0
             .find(haystack)
             .map(|m| Match::new(haystack, m.range()))
     }
 
     /// Every successive non-overlapping match.
-    pub fn find_iter<'r, 'h>(&'r self, haystack: &'h str) -> impl Iterator<Item = Match<'h>> + 'r
+    pub(crate) fn find_iter<'r, 'h>(
+        &'r self,
+        haystack: &'h str,
+    ) -> impl Iterator<Item = Match<'h>> + 'r
     where
         'h: 'r,
     {
@@ -64,14 +67,14 @@ impl Regex {
     }
 
     /// The groups of the leftmost-first match.
-    pub fn captures<'h>(&self, haystack: &'h str) -> Option<Captures<'h>> {
+    pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<Captures<'h>> {
         let mut caps = self.0.create_captures();
         self.0.captures(haystack, &mut caps);
         caps.is_match().then_some(Captures { haystack, caps })
     }
 
     /// The groups of every successive non-overlapping match.
-    pub fn captures_iter<'r, 'h>(
+    pub(crate) fn captures_iter<'r, 'h>(
         &'r self,
         haystack: &'h str,
     ) -> impl Iterator<Item = Captures<'h>> + 'r
@@ -84,7 +87,7 @@ impl Regex {
     }
 
     /// `haystack` with every match replaced by what `replace` makes of its groups.
-    pub fn replace_all<'h>(
+    pub(crate) fn replace_all<'h>(
         &self,
         haystack: &'h str,
         mut replace: impl FnMut(&Captures<'h>) -> String,
@@ -107,7 +110,7 @@ impl Regex {
     }
 
     /// The pieces of `haystack` between matches (the last piece even when empty).
-    pub fn split<'r, 'h>(&'r self, haystack: &'h str) -> impl Iterator<Item = &'h str> + 'r
+    pub(crate) fn split<'r, 'h>(&'r self, haystack: &'h str) -> impl Iterator<Item = &'h str> + 'r
     where
         'h: 'r,
     {
@@ -117,7 +120,7 @@ impl Regex {
 
 /// One match: where it is and what it says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Match<'h> {
+pub(crate) struct Match<'h> {
     haystack: &'h str,
     start: usize,
     end: usize,
@@ -133,43 +136,44 @@ impl<'h> Match<'h> {
     }
 
     /// Byte offset of the match's start.
-    pub fn start(&self) -> usize {
+    pub(crate) fn start(&self) -> usize {
         self.start
     }
 
     /// Byte offset just past the match.
-    pub fn end(&self) -> usize {
+    pub(crate) fn end(&self) -> usize {
         self.end
     }
 
     /// The byte range.
-    pub fn range(&self) -> Range<usize> {
+    #[cfg(test)]
+    pub(crate) fn range(&self) -> Range<usize> {
         self.start..self.end
     }
 
     /// The matched text.
-    pub fn as_str(&self) -> &'h str {
+    pub(crate) fn as_str(&self) -> &'h str {
         &self.haystack[self.start..self.end]
     }
 }
 
 /// The groups of one match.
 #[derive(Clone, Debug)]
-pub struct Captures<'h> {
+pub(crate) struct Captures<'h> {
     haystack: &'h str,
     caps: MetaCaptures,
 }
 
 impl<'h> Captures<'h> {
     /// Group `i` (0 is the whole match), when it took part in the match.
-    pub fn get(&self, i: usize) -> Option<Match<'h>> {
+    pub(crate) fn get(&self, i: usize) -> Option<Match<'h>> {
         self.caps
             .get_group(i)
             .map(|span| Match::new(self.haystack, span.range()))
     }
 
     /// The group named `name`, when it took part in the match.
-    pub fn name(&self, name: &str) -> Option<Match<'h>> {
+    pub(crate) fn name(&self, name: &str) -> Option<Match<'h>> {
         self.caps
             .get_group_by_name(name)
             .map(|span| Match::new(self.haystack, span.range()))

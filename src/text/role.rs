@@ -11,7 +11,7 @@ use super::{is_stop, name_words, stem, words};
 /// What a tool's name says it does: the action (verb concept) and the object it acts on (the
 /// head noun, before any preposition), plus the concepts its description names.
 #[derive(Clone, Debug, Default)]
-pub struct Role {
+pub(crate) struct Role {
     pub verb: Option<String>,
     pub object: Option<String>,
     /// Concepts (and plain stems) of the description's words.
@@ -51,7 +51,7 @@ pub(super) const FACETS: &[&str] = &["details", "detail", "info", "information"]
 
 /// Parses a tool's role from its name (and its description's first word when the name has no
 /// verb: `git_branch` "List Git branches").
-pub fn role(name: &str, description: &str) -> Role {
+pub(crate) fn role(name: &str, description: &str) -> Role {
     let words: Vec<String> = name_words(name);
     // The last word is the object unless it is the only verb (`git_add`): `social_stats_followers`
     // and `social_subscribe_post` act on followers and posts.
@@ -144,7 +144,7 @@ pub fn role(name: &str, description: &str) -> Role {
 impl Role {
     /// Marks the description's concepts that are in `set`, the catalog's boilerplate, which
     /// [`restates_besides`] sets aside.
-    pub fn mark_boilerplate(&mut self, set: &HashSet<&str>) {
+    pub(crate) fn mark_boilerplate(&mut self, set: &HashSet<&str>) {
         self.boilerplate = self
             .stem_concepts
             .iter()
@@ -170,7 +170,7 @@ impl Role {
 
     /// Every word that sets this name apart from `other`'s (besides verb and object) is also
     /// named by both descriptions: `read_text_file` next to `read_file` ("… as text").
-    pub fn qualifiers_shared_with(&self, other: &Role) -> bool {
+    pub(crate) fn qualifiers_shared_with(&self, other: &Role) -> bool {
         let own = |r: &Role, w: &String| {
             r.verb.as_deref() == Some(w.as_str()) || r.object.as_deref() == Some(w.as_str())
         };
@@ -188,7 +188,7 @@ impl Role {
     }
 
     /// The role's verb and object are both known and equal to `other`'s.
-    pub fn same_as(&self, other: &Role) -> bool {
+    pub(crate) fn same_as(&self, other: &Role) -> bool {
         self.verb.is_some()
             && self.object.is_some()
             && self.verb == other.verb
@@ -198,7 +198,7 @@ impl Role {
     /// The two names say the same thing in other words: the same concepts, word for word once
     /// synonyms are folded (`create_event` / `schedule_meeting`), and the same number of them
     /// (`get_users` is not `get_user`: a plural says the tool lists).
-    pub fn synonym_names(&self, other: &Role) -> bool {
+    pub(crate) fn synonym_names(&self, other: &Role) -> bool {
         let set = |r: &Role| r.name_concepts.iter().cloned().collect::<HashSet<String>>();
         let plural = |r: &Role| {
             r.object_word
@@ -219,7 +219,7 @@ impl Role {
 /// `create_issue` / `create_repository`), unless one object is a kind of the other ("review
 /// comments" / reviews); or they act on one object with different actions, and each
 /// description names its own action and not the other's (`create_board` / `delete_board`).
-pub fn distinct_jobs(a: &Role, b: &Role) -> bool {
+pub(crate) fn distinct_jobs(a: &Role, b: &Role) -> bool {
     distinct_objects(a, b)
         || distinct_actions(a, b)
         || (states_own(a, b) && states_own(b, a) && !synonym_verbs(a, b))
@@ -299,7 +299,7 @@ fn overlap_besides(a: &Role, b: &Role, marked: bool) -> (usize, usize) {
 /// a synonym pair such as `count_orders` "Count the orders placed by a customer …" next to
 /// `tally_orders` "Tally the orders placed by a customer …", which word overlap alone scores
 /// low (the names' distinct verbs weigh most).
-pub fn restates(a: &Role, b: &Role) -> bool {
+pub(crate) fn restates(a: &Role, b: &Role) -> bool {
     restated(a, b, false)
 }
 
@@ -307,7 +307,7 @@ pub fn restates(a: &Role, b: &Role) -> bool {
 /// concepts that many of its descriptions share ("Use this for a collection of resources;
 /// choose the corresponding get tool …" in every listing tool of a server) say nothing about
 /// what one tool does.
-pub fn restates_besides(a: &Role, b: &Role) -> bool {
+pub(crate) fn restates_besides(a: &Role, b: &Role) -> bool {
     restated(a, b, true)
 }
 

@@ -6,14 +6,15 @@ use std::collections::{HashMap, HashSet};
 use super::synonyms::{concept, verb_class};
 use super::{content_words, is_stop, name_words, stem};
 
+#[cfg(test)]
 /// The terms the look-alike rules compare for one tool: like [`similarity_doc`], folded with
 /// [`concept`] (listing verbs and object-noun synonyms too).
-pub fn lookalike_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
+pub(crate) fn lookalike_doc(name: &str, description: &str) -> (Vec<String>, Vec<String>) {
     lookalike_doc_of(name, &content_words(description))
 }
 
 /// [`lookalike_doc`] from the description's [`content_words`], already worked out.
-pub fn lookalike_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn lookalike_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
     let names: Vec<String> = name_words(name)
         .into_iter()
         .filter(|w| !is_stop(w))
@@ -31,7 +32,7 @@ pub fn similarity_doc(name: &str, description: &str) -> (Vec<String>, Vec<String
 }
 
 /// [`similarity_doc`] from the description's [`content_words`], already worked out.
-pub fn similarity_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
+pub(crate) fn similarity_doc_of(name: &str, content: &[String]) -> (Vec<String>, Vec<String>) {
     let class = |w: &str| verb_class(w).to_string();
     let names: Vec<String> = name_words(name)
         .into_iter()
@@ -77,7 +78,7 @@ pub fn similar_pairs(docs: &[(Vec<String>, Vec<String>)], threshold: f64) -> Vec
 
 /// [`similar_pairs`], plus the pairs `forced` (sorted index pairs, `a < b`) scored and kept
 /// whatever their score: pairs another signal found ([`super::job_twins`]).
-pub fn similar_pairs_with(
+pub(crate) fn similar_pairs_with(
     docs: &[(Vec<String>, Vec<String>)],
     threshold: f64,
     forced: &[(usize, usize)],
@@ -209,7 +210,7 @@ const BOILERPLATE_MIN: usize = 8;
 
 /// The concepts (description and name terms) more than [`BOILERPLATE_SHARE`] of the tools
 /// use.
-pub fn boilerplate(docs: &[(Vec<String>, Vec<String>)]) -> HashSet<&str> {
+pub(crate) fn boilerplate(docs: &[(Vec<String>, Vec<String>)]) -> HashSet<&str> {
     let mut df: HashMap<&str, usize> = Default::default();
     for (terms, _) in docs {
         let mut own: Vec<&str> = terms.iter().map(String::as_str).collect();

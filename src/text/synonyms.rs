@@ -60,13 +60,13 @@ static BY_STEM: std::sync::LazyLock<HashMap<String, &'static str>> =
     });
 
 /// A stemmed word's verb class, or the word itself.
-pub fn verb_class(stemmed: &str) -> &str {
+pub(crate) fn verb_class(stemmed: &str) -> &str {
     BY_STEM.get(stemmed).copied().unwrap_or(stemmed)
 }
 
 /// The verb class of a stemmed word, only when it is one of the class verbs (`search` →
 /// `search`, `fetch` → `read`, `tree` → none).
-pub fn verb_class_of(stemmed: &str) -> Option<&'static str> {
+pub(crate) fn verb_class_of(stemmed: &str) -> Option<&'static str> {
     BY_STEM.get(stemmed).copied()
 }
 
@@ -206,7 +206,7 @@ pub(super) fn stems_of(list: &[&str]) -> HashSet<String> {
 }
 
 /// The object-noun class of a stemmed word (`client` → `custom`), or the word itself.
-pub fn noun(stemmed: &str) -> String {
+pub(crate) fn noun(stemmed: &str) -> String {
     static NOUNS: std::sync::LazyLock<HashMap<String, String>> = std::sync::LazyLock::new(|| {
         NOUN_CLASSES
             .iter()
@@ -221,7 +221,7 @@ pub fn noun(stemmed: &str) -> String {
 
 /// The concept a stemmed word stands for in look-alike comparisons: its listing or verb class,
 /// else its noun class, else the word itself.
-pub fn concept(stemmed: &str) -> String {
+pub(crate) fn concept(stemmed: &str) -> String {
     static LIST: std::sync::LazyLock<HashSet<String>> =
         std::sync::LazyLock::new(|| stems_of(LIST_VERBS));
     static EXPORT: std::sync::LazyLock<HashSet<String>> =

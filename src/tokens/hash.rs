@@ -16,7 +16,7 @@ fn finish(h: u64) -> u64 {
 /// A 64-bit hash of a token's bytes, eight at a time as little-endian words (a short last
 /// word padded with zeros; o200k tokens average about seven bytes, so most are one word),
 /// mixed at the end so the low bits (the slot) and the high bits (the fingerprint) both spread.
-pub fn hash(bytes: &[u8]) -> u64 {
+pub(super) fn hash(bytes: &[u8]) -> u64 {
     let (words, tail) = bytes.as_chunks::<8>();
     let mut h = (bytes.len() as u64).wrapping_mul(K);
     for w in words {
@@ -33,31 +33,31 @@ pub fn hash(bytes: &[u8]) -> u64 {
 
 /// [`hash`] of a token of 1 to 8 bytes given as the little-endian word of its bytes (the
 /// bytes after it zero): what the table is built from without reading a token byte by byte.
-pub fn hash_word(word: u64, len: usize) -> u64 {
+pub(super) fn hash_word(word: u64, len: usize) -> u64 {
     finish(mix((len as u64).wrapping_mul(K), word))
 }
 
 /// Slots in the open-addressing table: a power of two at least 5/4 of the vocabulary (o200k:
 /// 2^18 slots, 76 % full, 1 MB, built on first use).
-pub fn table_slots(tokens: usize) -> usize {
+pub(super) fn table_slots(tokens: usize) -> usize {
     (tokens + tokens / 4).next_power_of_two()
 }
 
 /// Tokens per block of the offset index: a token's offset is its block's offset plus the
 /// lengths of the tokens before it in the block.
-pub const BLOCK: usize = 16;
+pub(super) const BLOCK: usize = 16;
 
 /// Bits of a slot that hold rank + 1; the bits above hold [`fingerprint`], so most probes
 /// that miss are told apart without reading the token's bytes.
-pub const RANK_BITS: u32 = 18;
+pub(super) const RANK_BITS: u32 = 18;
 
 /// The slot a probe for `hash` starts at.
-pub fn home(hash: u64, slots: usize) -> usize {
+pub(super) fn home(hash: u64, slots: usize) -> usize {
     (hash as usize) & (slots - 1)
 }
 
 /// The high bits of `hash`, kept in the slot beside the rank.
-pub fn fingerprint(hash: u64) -> u32 {
+pub(super) fn fingerprint(hash: u64) -> u32 {
     (hash >> (64 - (32 - RANK_BITS))) as u32
 }
 

@@ -7,7 +7,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Number of tokens BPE splits `piece` into, given the vocabulary's `rank`.
-pub fn count(piece: &[u8], rank: impl Fn(&[u8]) -> Option<u32>) -> usize {
+pub(super) fn count(piece: &[u8], rank: impl Fn(&[u8]) -> Option<u32>) -> usize {
     let n = piece.len();
     if n <= 1 || rank(piece).is_some() {
         return n.min(1);

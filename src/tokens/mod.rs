@@ -12,7 +12,7 @@ mod split;
 mod table;
 
 /// Name printed next to every token count.
-pub const TOKENIZER: &str = "o200k_base";
+pub(crate) const TOKENIZER: &str = "o200k_base";
 
 /// Texts longer than this are estimated (bytes / 4) rather than encoded, so a hostile
 /// multi-megabyte description cannot stall the run.
@@ -25,7 +25,7 @@ pub fn count(text: &str) -> (usize, bool) {
     }
     let mut n = 0;
     let split = split::each_piece(text, |piece| {
-        n += merge::count(piece.as_bytes(), table::rank)
+        n += merge::count(piece.as_bytes(), table::rank);
     });
     if !split {
         return (text.len().div_ceil(4), false);

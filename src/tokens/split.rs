@@ -31,7 +31,7 @@ static SPLITTER: LazyLock<Option<(Regex, [bool; 3])>> = LazyLock::new(|| {
 });
 
 /// Calls `piece` with each piece of `text`, in order; `false` when the pattern is unavailable.
-pub fn each_piece(text: &str, mut piece: impl FnMut(&str)) -> bool {
+pub(super) fn each_piece(text: &str, mut piece: impl FnMut(&str)) -> bool {
     let Some((re, lookahead)) = SPLITTER.as_ref() else {
         return false;
     };

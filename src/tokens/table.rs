@@ -60,7 +60,7 @@ fn build_table() -> Vec<u32> {
 }
 
 /// Number of tokens in the vocabulary.
-pub fn vocabulary() -> usize {
+pub(super) fn vocabulary() -> usize {
     LENS.len()
 }
 
@@ -78,7 +78,7 @@ fn token(rank: u32) -> Option<&'static [u8]> {
 }
 
 /// The rank of the token spelled `bytes`, if it is one.
-pub fn rank(bytes: &[u8]) -> Option<u32> {
+pub(super) fn rank(bytes: &[u8]) -> Option<u32> {
     let slots = TABLE.len();
     if slots == 0 {
         return None;

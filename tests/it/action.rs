@@ -24,7 +24,7 @@ fn keys(v: &Value) -> BTreeSet<String> {
 /// `--long` name → environment variable, for every flag of `toolgate ci` (and the global
 /// `--config`).
 fn ci_flags() -> BTreeMap<String, String> {
-    let cmd = toolgate::cli::Cli::command();
+    let cmd = toolgate::testing::cli::Cli::command();
     let ci = cmd.find_subcommand("ci").expect("ci subcommand");
     cmd.get_arguments()
         .chain(ci.get_arguments())
@@ -128,7 +128,7 @@ fn local_action_uses(workflow: &Value) -> Vec<(String, BTreeSet<String>)> {
     for (job, j) in workflow["jobs"].as_object().unwrap() {
         for step in j["steps"].as_array().unwrap() {
             let uses = step["uses"].as_str().unwrap_or_default();
-            if uses == "./" || uses.starts_with(toolgate::ci::templates::ACTION_REF) {
+            if uses == "./" || uses.starts_with(toolgate::testing::ci::templates::ACTION_REF) {
                 let with = step.get("with").map(keys).unwrap_or_default();
                 out.push((job.clone(), with));
             }

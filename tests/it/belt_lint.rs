@@ -7,8 +7,8 @@ use std::path::Path;
 
 use crate::common::{fixture, third_party, toolgate};
 use serde_json::{Value, json};
-use toolgate::catalog::{Catalog, snapshot};
-use toolgate::lint::{LintSettings, Severity, belt};
+use toolgate::testing::catalog::{Catalog, snapshot};
+use toolgate::testing::lint::{LintSettings, Severity, belt};
 
 /// A folder with the fixture belt's config (absolute paths) and a low token budget.
 fn belt_dir() -> tempfile::TempDir {
@@ -307,8 +307,8 @@ fn valid_sarif(s: &Value) {
     .unwrap();
     // The published rtm.5 schema's `language` pattern has an unbalanced `]` (see tests/cli.rs).
     let schema: Value = serde_json::from_str(&text.replace(
-        r#"^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"#,
-        r#"^[a-zA-Z]{2}(-[a-zA-Z]{2})?$"#,
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
     ))
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("SARIF schema compiles");

@@ -154,8 +154,8 @@ fn lint_formats_and_locations() {
     // Erratum in the published rtm.5 schema: the `language` patterns have an unbalanced `]`,
     // which a strict regex engine rejects. Replace them with the pattern they mean.
     let schema: Value = serde_json::from_str(&schema_text.replace(
-        r#"^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$"#,
-        r#"^[a-zA-Z]{2}(-[a-zA-Z]{2})?$"#,
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
     ))
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("SARIF schema compiles");
@@ -422,7 +422,7 @@ fn rule_docs_are_printable() {
 #[test]
 fn docs_rules_folder_matches_the_doc_comments() {
     let dir = root().join("docs/rules");
-    for (name, text) in toolgate::commands::rules::doc_files() {
+    for (name, text) in toolgate::testing::commands::rules::doc_files() {
         let on_disk = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
         assert!(
             on_disk == text,
@@ -432,7 +432,7 @@ fn docs_rules_folder_matches_the_doc_comments() {
     let files = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(
         files,
-        toolgate::commands::rules::doc_files().len(),
+        toolgate::testing::commands::rules::doc_files().len(),
         "stale pages in docs/rules"
     );
 }

@@ -5,8 +5,8 @@
 
 use crate::common::{fixture, toolgate};
 use serde_json::json;
-use toolgate::lint::Severity;
-use toolgate::report::style::Palette;
+use toolgate::testing::lint::Severity;
+use toolgate::testing::report::style::Palette;
 
 const ON: Palette = Palette { enabled: true };
 

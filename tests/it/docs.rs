@@ -21,7 +21,7 @@ fn quiet(cmd: clap::Command) -> clap::Command {
 
 fn cli_reference() -> String {
     // Every flag (what `ci --help-all` prints), with `--help-all` itself.
-    let mut root_cmd = quiet(toolgate::cli::help::command(true));
+    let mut root_cmd = quiet(toolgate::testing::cli::help::command(true));
     let mut out = String::from(
         "<!-- Generated from the clap definitions by tests/it/docs.rs: do not edit by hand. -->\n# CLI reference\n\n",
     );
@@ -30,7 +30,7 @@ fn cli_reference() -> String {
         root_cmd.render_long_help().to_string().trim_end()
     ));
     // In the order the commands are declared (adding `--help-all` moved `ci` last).
-    let mut order: Vec<String> = <toolgate::cli::Cli as clap::CommandFactory>::command()
+    let mut order: Vec<String> = <toolgate::testing::cli::Cli as clap::CommandFactory>::command()
         .get_subcommands()
         .map(|s| s.get_name().to_string())
         .collect();

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use toolgate::models::embed::encoder::{Encoder, dot};
+use toolgate::testing::models::embed::encoder::{Encoder, dot};
 
 fn minilm() -> PathBuf {
     PathBuf::from(crate::common::third_party("minilm"))

@@ -20,7 +20,7 @@ fn model_help_names_every_model_kind_and_provider() {
         assert!(text.contains("bm25[:<min_score>]"), "{args:?}: {text}");
         assert!(text.contains("replay:<file.jsonl>"), "{args:?}: {text}");
         assert!(text.contains("<provider>:<model>"), "{args:?}: {text}");
-        for p in toolgate::models::provider::PROVIDERS {
+        for p in toolgate::testing::models::provider::PROVIDERS {
             assert!(
                 text.contains(p.name),
                 "{args:?}: provider `{}` is missing from the model help",

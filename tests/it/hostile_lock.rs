@@ -5,8 +5,8 @@
 
 use crate::common::{fixture, toolgate};
 use serde_json::{Value, json};
-use toolgate::catalog::lock::{self, LockFile};
-use toolgate::catalog::{Catalog, Tool};
+use toolgate::testing::catalog::lock::{self, LockFile};
+use toolgate::testing::catalog::{Catalog, Tool};
 
 fn cat(tools: Vec<Value>, instructions: Option<&str>) -> Catalog {
     Catalog {

@@ -3,8 +3,8 @@
 //! 127.0.0.1 with different ports are different origins.
 
 use crate::common::toolgate;
-use toolgate::catalog::Catalog;
-use toolgate::models::{ModelOptions, build_llm};
+use toolgate::testing::catalog::Catalog;
+use toolgate::testing::models::{ModelOptions, build_llm};
 use wiremock::matchers::any;
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use toolgate::catalog::Catalog;
-use toolgate::models::llm::LlmOptions;
-use toolgate::models::{Model, ModelOptions, build_llm};
+use toolgate::testing::catalog::Catalog;
+use toolgate::testing::models::llm::LlmOptions;
+use toolgate::testing::models::{Model, ModelOptions, build_llm};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// The first request of each pair is a 429 with the hostile Retry-After, the next succeeds.

@@ -5,8 +5,8 @@
 use std::process::Command;
 
 use crate::common::{py_server, read_json, toolgate};
-use toolgate::catalog::{self, ConnectOptions, ServerSpec};
-use toolgate::secrets as env;
+use toolgate::testing::catalog::{self, ConnectOptions, ServerSpec};
+use toolgate::testing::secrets as env;
 
 const KEYS: &[(&str, &str)] = &[
     ("OPENAI_API_KEY", "sk-hostile-openai-0001"),
@@ -77,7 +77,7 @@ fn child_connect(mode: &str) {
         connect_timeout: std::time::Duration::from_secs(20),
         ..Default::default()
     };
-    opts.sandbox.mode = toolgate::sandbox::SandboxMode::Off;
+    opts.sandbox.mode = toolgate::testing::sandbox::SandboxMode::Off;
     let catalog = rt.block_on(catalog::load(&spec, &opts)).expect("connect");
     println!(
         "DESCRIPTION: {}",

@@ -187,7 +187,7 @@ async fn openai_request_body_is_exact_and_the_key_goes_only_there() {
         "model": "mock-model",
         "max_tokens": 1024,
         "messages": [
-            {"role": "system", "content": toolgate::models::wire::SYSTEM_PROMPT},
+            {"role": "system", "content": toolgate::testing::models::wire::SYSTEM_PROMPT},
             {"role": "user", "content": "Reserve Vega please"}
         ],
         "tools": [
@@ -268,7 +268,7 @@ async fn anthropic_request_body_is_exact() {
         json!({
             "model": "claude-mock",
             "max_tokens": 1024,
-            "system": toolgate::models::wire::SYSTEM_PROMPT,
+            "system": toolgate::testing::models::wire::SYSTEM_PROMPT,
             "messages": [{"role": "user", "content": "Reserve Vega please"}],
             "tools": [
                 {"name": "book_room", "description": "Reserve a meeting room.", "input_schema": {"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}},

@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
-use toolgate::catalog::{Catalog, Tool, snapshot};
-use toolgate::lint::{Context, LintSettings};
+use toolgate::testing::catalog::{Catalog, Tool, snapshot};
+use toolgate::testing::lint::{Context, LintSettings};
 
 const COPIES: usize = 40;
 

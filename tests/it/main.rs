@@ -4,6 +4,10 @@
 //! once instead of once per area.
 
 mod common;
+#[path = "../../examples/support/lookalike_bench.rs"]
+mod lookalike_bench;
+#[path = "../../examples/support/precision_bench.rs"]
+mod precision_bench;
 
 mod ablation;
 mod action;

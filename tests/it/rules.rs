@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use toolgate::catalog::snapshot;
-use toolgate::cli::Format;
-use toolgate::lint::{self, LintSettings, RULES};
+use toolgate::testing::catalog::snapshot;
+use toolgate::testing::cli::Format;
+use toolgate::testing::lint::{self, LintSettings, RULES};
 
 fn fixtures() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir("fixtures/lint")
@@ -110,22 +110,29 @@ fn rules_fire_and_stay_quiet_as_marked() {
 fn rendered_formats_are_stable() {
     let path = Path::new("fixtures/lint/TG008-required-undefined.json");
     let catalog = snapshot::read(path).unwrap();
-    let cfg = toolgate::config::Config::default();
-    let report = toolgate::report::LintReport::for_catalog(&catalog, &cfg.lint, None).unwrap();
+    let cfg = toolgate::testing::config::Config::default();
+    let report =
+        toolgate::testing::report::LintReport::for_catalog(&catalog, &cfg.lint, None).unwrap();
     for (format, name) in [
         (Format::Terminal, "format-terminal"),
         (Format::Markdown, "format-markdown"),
         (Format::Github, "format-github"),
     ] {
-        let text = toolgate::report::render_lint(&report, format);
+        let text = toolgate::testing::report::render_lint(&report, format);
         insta::assert_snapshot!(name, text);
     }
-    let mut json_report: Value =
-        serde_json::from_str(&toolgate::report::render_lint(&report, Format::Json)).unwrap();
+    let mut json_report: Value = serde_json::from_str(&toolgate::testing::report::render_lint(
+        &report,
+        Format::Json,
+    ))
+    .unwrap();
     json_report["toolgate_version"] = json!("[version]");
     insta::assert_json_snapshot!("format-json", json_report);
-    let mut sarif: Value =
-        serde_json::from_str(&toolgate::report::render_lint(&report, Format::Sarif)).unwrap();
+    let mut sarif: Value = serde_json::from_str(&toolgate::testing::report::render_lint(
+        &report,
+        Format::Sarif,
+    ))
+    .unwrap();
     let driver = &mut sarif["runs"][0]["tool"]["driver"];
     driver["version"] = json!("[version]");
     driver["semanticVersion"] = json!("[version]");
@@ -137,7 +144,7 @@ fn rendered_formats_are_stable() {
 /// TG005 and TG006 find every labelled look-alike pair with precision of at least 0.8.
 #[test]
 fn lookalike_benchmark_precision_and_recall() {
-    use toolgate::lint::lookalike_bench::{Score, run};
+    use crate::lookalike_bench::{Score, run};
     let scores = run(Path::new("fixtures/lookalike")).expect("benchmark catalogs load");
     assert!(scores.len() >= 7, "catalogs: {}", scores.len());
     let (mut t5, mut t6) = (Score::default(), Score::default());
@@ -160,8 +167,8 @@ fn lookalike_benchmark_precision_and_recall() {
 /// label is never changed to suit a rule); one that lowers precision is a regression.
 #[test]
 fn held_out_precision_holds_every_level() {
-    use toolgate::lint::Severity;
-    use toolgate::lint::precision_bench::{read_labels, run};
+    use crate::precision_bench::{read_labels, run};
+    use toolgate::testing::lint::Severity;
     let labels = read_labels(Path::new("fixtures/lint-heldout/labels.json")).expect("labels load");
     let out = run(Path::new("fixtures/lint-heldout"), &labels).expect("catalogs lint");
     assert_eq!(out.catalogs, 48);
@@ -196,7 +203,7 @@ fn held_out_precision_holds_every_level() {
 /// 0.9, and the known misses (missed.json) are still the only right findings lost.
 #[test]
 fn lint_precision_corpus_is_labelled_and_precise() {
-    use toolgate::lint::precision_bench::{read_labels, run};
+    use crate::precision_bench::{read_labels, run};
     let labels = read_labels(Path::new("fixtures/lint-corpus/labels.json")).expect("labels load");
     let out = run(Path::new("fixtures/ecosystem"), &labels).expect("catalogs lint");
     assert_eq!(out.catalogs, 35);
@@ -243,8 +250,9 @@ fn lint_precision_corpus_is_labelled_and_precise() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("planted.json");
     std::fs::write(&path, cat.to_string()).expect("write");
-    let catalog = toolgate::catalog::snapshot::read(&path).expect("snapshot");
-    let found = toolgate::lint::run(&catalog, &toolgate::lint::LintSettings::default());
+    let catalog = toolgate::testing::catalog::snapshot::read(&path).expect("snapshot");
+    let found =
+        toolgate::testing::lint::run(&catalog, &toolgate::testing::lint::LintSettings::default());
     assert!(
         found.iter().any(|f| f.code == "TG005"
             && f.tool.as_deref() == Some("tally_orders")
@@ -263,7 +271,7 @@ fn planted_lookalike_twins_are_found_and_nothing_else_changes() {
     let pairs = |path: &Path| -> BTreeSet<(String, String)> {
         let catalog = snapshot::read(path).unwrap();
         let settings = LintSettings::default();
-        let cx = toolgate::lint::Context::new(&catalog, &settings);
+        let cx = toolgate::testing::lint::Context::new(&catalog, &settings);
         cx.lookalikes()
             .iter()
             .map(|p| {
@@ -335,10 +343,10 @@ fn shared_boilerplate_and_hyphenated_objects_make_no_look_alikes() {
         .iter()
         .map(|(n, d)| json!({"name": n, "description": format!("{d} {boiler}"), "inputSchema": {"type": "object"}}))
         .collect();
-    let catalog = toolgate::catalog::Catalog {
+    let catalog = toolgate::testing::catalog::Catalog {
         tools: tools
             .into_iter()
-            .map(|t| toolgate::catalog::Tool::from_value(t, "t").unwrap())
+            .map(|t| toolgate::testing::catalog::Tool::from_value(t, "t").unwrap())
             .collect(),
         ..Default::default()
     };

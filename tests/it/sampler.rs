@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use toolgate::catalog::{Tool, snapshot};
-use toolgate::tasks::sampler::sample_args;
+use toolgate::testing::catalog::{Tool, snapshot};
+use toolgate::testing::tasks::sampler::sample_args;
 
 fn catalogs() -> Vec<std::path::PathBuf> {
     let mut out = vec![

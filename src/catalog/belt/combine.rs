@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use super::Belt;
 use crate::catalog::{Catalog, canonical};
-pub use crate::record::belt::Origin;
+pub(crate) use crate::record::belt::Origin;
 
 /// The longest tool name every provider accepts.
-pub const MAX_NAME: usize = 64;
+pub(crate) const MAX_NAME: usize = 64;
 
 /// Your catalog with (part of) a belt's tools added.
 #[derive(Clone, Debug)]
-pub struct Combined {
+pub(crate) struct Combined {
     pub catalog: Catalog,
     /// The name your server goes by in reports.
     pub own: String,
@@ -28,20 +28,22 @@ pub struct Combined {
 }
 
 impl Combined {
+    #[cfg(test)]
     /// The server a tool name belongs to, if it is in the combined catalog.
-    pub fn server_of(&self, name: &str) -> Option<&str> {
+    pub(crate) fn server_of(&self, name: &str) -> Option<&str> {
         self.origin.get(name).map(|o| o.server.as_str())
     }
 
+    #[cfg(test)]
     /// True when `name` is one of the belt's tools (not yours).
-    pub fn is_foreign(&self, name: &str) -> bool {
+    pub(crate) fn is_foreign(&self, name: &str) -> bool {
         self.server_of(name).is_some_and(|s| s != self.own)
     }
 }
 
 /// Belt servers that are really the server under test (same canonical catalog, or the same
 /// name as `own`): a config that lists your server too must not make it its own distractor.
-pub fn same_as_own(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<String> {
+pub(crate) fn same_as_own(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<String> {
     let hash = canonical::catalog_hash(own);
     belt.servers
         .iter()
@@ -51,7 +53,7 @@ pub fn same_as_own(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<String> {
 }
 
 /// The belt's tools that can be distractors, as (server, tool), in belt order.
-pub fn distractors(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, String)> {
+pub(crate) fn distractors(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, String)> {
     let skip = same_as_own(own, own_name, belt);
     belt.servers
         .iter()
@@ -67,7 +69,7 @@ pub fn distractors(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, S
 
 /// Combines `own` (named `own_name` in reports) with the belt's tools that `keep(server, tool)`
 /// accepts. Your tools come first, unchanged; then the belt's, in belt order.
-pub fn combine(
+pub(crate) fn combine(
     own: &Catalog,
     own_name: &str,
     belt: &Belt,
@@ -127,7 +129,7 @@ pub fn combine(
 
 /// `<server>__<tool>` with every byte outside `[A-Za-z0-9_-]` made `_`, cut to [`MAX_NAME`]
 /// bytes with a short hash of the full name when longer.
-pub fn shown_name(server: &str, tool: &str) -> String {
+pub(crate) fn shown_name(server: &str, tool: &str) -> String {
     let full = format!("{server}__{tool}");
     let clean: String = full
         .chars()

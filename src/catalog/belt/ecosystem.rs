@@ -7,7 +7,7 @@ use super::{Belt, BeltServer};
 use crate::catalog::snapshot;
 
 /// The name `--belt` takes for the bundled belt.
-pub const NAME: &str = "ecosystem";
+pub(crate) const NAME: &str = "ecosystem";
 
 /// (server, its snapshot JSON deflated by build/deflate.rs), in the manifest's order.
 macro_rules! deflated {
@@ -57,12 +57,13 @@ const SNAPSHOTS: &[(&str, &[u8])] = &[
     deflated!("blender"),
 ];
 
+#[cfg(test)]
 /// The manifest (package, version, licence of every server).
-pub const MANIFEST: &str = include_str!("../../../fixtures/ecosystem/manifest.json");
+pub(crate) const MANIFEST: &str = include_str!("../../../fixtures/ecosystem/manifest.json");
 
 /// The bundled belt. The snapshots are checked by the test suite, so a parse failure here is a
 /// build defect; it is still reported as an error, never a panic.
-pub fn belt() -> anyhow::Result<Belt> {
+pub(crate) fn belt() -> anyhow::Result<Belt> {
     let servers = SNAPSHOTS
         .iter()
         .map(|(name, text)| {

@@ -12,11 +12,11 @@ use super::Belt;
 use crate::catalog::lock::{LockDiff, LockFile, diff};
 
 /// The belt lock format this toolgate writes.
-pub const BELT_LOCK_VERSION: u32 = 1;
+pub(crate) const BELT_LOCK_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BeltLock {
+pub(crate) struct BeltLock {
     pub belt_lock_version: u32,
     /// Server name (its key in the MCP config) → that server's lock.
     pub servers: BTreeMap<String, LockFile>,
@@ -24,7 +24,7 @@ pub struct BeltLock {
 
 /// One server's changes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ServerDiff {
+pub(crate) struct ServerDiff {
     pub server: String,
     #[serde(flatten)]
     pub diff: LockDiff,
@@ -32,7 +32,7 @@ pub struct ServerDiff {
 
 /// What changed in a belt since its lock, server by server.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct BeltDiff {
+pub(crate) struct BeltDiff {
     /// Servers in the lock and in the config whose catalog changed.
     pub changed: Vec<ServerDiff>,
     /// Servers the config has and the lock does not.
@@ -42,12 +42,12 @@ pub struct BeltDiff {
 }
 
 impl BeltDiff {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
     }
 
     /// Every server that differs, by name.
-    pub fn servers(&self) -> Vec<&str> {
+    pub(crate) fn servers(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.changed.iter().map(|c| c.server.as_str()).collect();
         v.extend(self.added.iter().map(String::as_str));
         v.extend(self.removed.iter().map(String::as_str));
@@ -55,7 +55,7 @@ impl BeltDiff {
     }
 
     /// The changes as one diff with tools keyed `server/tool` (for the gate's wording).
-    pub fn keyed(&self) -> LockDiff {
+    pub(crate) fn keyed(&self) -> LockDiff {
         let mut out = LockDiff::default();
         for c in &self.changed {
             let k = |t: &String| super::key(&c.server, t);
@@ -74,7 +74,7 @@ impl BeltDiff {
     }
 
     /// One line: which servers changed and how.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let mut parts: Vec<String> = self
             .changed
             .iter()
@@ -95,7 +95,7 @@ impl BeltDiff {
 }
 
 impl BeltLock {
-    pub fn from_belt(belt: &Belt) -> Self {
+    pub(crate) fn from_belt(belt: &Belt) -> Self {
         BeltLock {
             belt_lock_version: BELT_LOCK_VERSION,
             servers: belt
@@ -106,19 +106,19 @@ impl BeltLock {
         }
     }
 
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
     }
 
     /// Writes the lock atomically.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+    pub(crate) fn write(&self, path: &Path) -> anyhow::Result<()> {
         crate::fsio::write_atomic(path, self.to_text().as_bytes())
     }
 
     /// Checks the version and that every server's section hashes to itself.
-    pub fn verify(&self) -> Result<(), String> {
+    pub(crate) fn verify(&self) -> Result<(), String> {
         if self.belt_lock_version != BELT_LOCK_VERSION {
             return Err(format!(
                 "belt_lock_version {} is not supported (this toolgate reads {BELT_LOCK_VERSION})",
@@ -132,7 +132,7 @@ impl BeltLock {
     }
 
     /// Compares this (reviewed) lock with `now`, server by server.
-    pub fn diff(&self, now: &BeltLock) -> BeltDiff {
+    pub(crate) fn diff(&self, now: &BeltLock) -> BeltDiff {
         let mut out = BeltDiff::default();
         for (name, new) in &now.servers {
             match self.servers.get(name) {
@@ -160,20 +160,22 @@ impl BeltLock {
 
 /// A lock file of either kind.
 #[derive(Clone, Debug)]
-pub enum AnyLock {
-    One(Box<LockFile>),
+pub(crate) enum AnyLock {
+    /// A single server's lock (read and verified; a belt was expected).
+    One,
     Belt(BeltLock),
 }
 
 /// Reads a lock of either kind (a belt lock has `belt_lock_version`) and verifies it.
-pub fn read_any(path: &Path) -> anyhow::Result<AnyLock> {
+pub(crate) fn read_any(path: &Path) -> anyhow::Result<AnyLock> {
     let text = crate::fsio::read_text(path)
         .with_context(|| format!("could not read the lock file {}", path.display()))?;
     let is_belt = serde_json::from_str::<serde_json::Value>(&text)
         .ok()
         .is_some_and(|v| v.get("belt_lock_version").is_some());
     if !is_belt {
-        return Ok(AnyLock::One(Box::new(LockFile::read(path)?)));
+        LockFile::read(path)?;
+        return Ok(AnyLock::One);
     }
     let lock: BeltLock = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a valid belt lock", path.display()))?;
@@ -237,7 +239,7 @@ mod tests {
         lock.write(&path).unwrap();
         match read_any(&path).unwrap() {
             AnyLock::Belt(back) => assert_eq!(back, lock),
-            AnyLock::One(_) => panic!("read as a single lock"),
+            AnyLock::One => panic!("read as a single lock"),
         }
         let tampered = lock
             .to_text()
@@ -251,6 +253,6 @@ mod tests {
             LockFile::from_catalog(&server("a", "x").catalog).to_text(),
         )
         .unwrap();
-        assert!(matches!(read_any(&path).unwrap(), AnyLock::One(_)));
+        assert!(matches!(read_any(&path).unwrap(), AnyLock::One));
     }
 }

@@ -3,10 +3,10 @@
 //! loads them together. A tool is keyed `server/tool`; each catalog keeps its tools' own
 //! names, which is what the model reads.
 
-pub mod combine;
-pub mod ecosystem;
-pub mod lock;
-pub mod source;
+pub(crate) mod combine;
+pub(crate) mod ecosystem;
+pub(crate) mod lock;
+pub(crate) mod source;
 
 use std::path::Path;
 
@@ -18,7 +18,7 @@ use crate::secrets as env;
 
 /// One server of a belt and what it offers.
 #[derive(Clone, Debug)]
-pub struct BeltServer {
+pub(crate) struct BeltServer {
     /// Its key in the config file.
     pub name: String,
     pub catalog: Catalog,
@@ -26,28 +26,29 @@ pub struct BeltServer {
 
 /// Every server of a config, in file order.
 #[derive(Clone, Debug)]
-pub struct Belt {
+pub(crate) struct Belt {
     /// The config file read (for the record).
     pub config: String,
     pub servers: Vec<BeltServer>,
 }
 
 impl Belt {
+    #[cfg(test)]
     /// `server/tool` for every tool of the belt, in order.
-    pub fn keys(&self) -> Vec<String> {
+    pub(crate) fn keys(&self) -> Vec<String> {
         self.servers
             .iter()
             .flat_map(|s| s.catalog.tools.iter().map(|t| key(&s.name, t.name())))
             .collect()
     }
 
-    pub fn tool_count(&self) -> usize {
+    pub(crate) fn tool_count(&self) -> usize {
         self.servers.iter().map(|s| s.catalog.tools.len()).sum()
     }
 }
 
 /// How a belt keys a tool: `server/tool`.
-pub fn key(server: &str, tool: &str) -> String {
+pub(crate) fn key(server: &str, tool: &str) -> String {
     format!("{server}/{tool}")
 }
 
@@ -55,7 +56,7 @@ pub fn key(server: &str, tool: &str) -> String {
 /// GITHUB_TOKEN, `TOOLGATE_*` settings, an action's inputs) are refused unless the user passed
 /// the variable with `--pass-env`, so no config can hand a key to a server by naming it.
 /// A value written literally in the file is the user's own choice and is passed as written.
-pub fn lookup(pass_env: &[String]) -> impl Fn(&str) -> Result<Option<String>, String> + '_ {
+pub(crate) fn lookup(pass_env: &[String]) -> impl Fn(&str) -> Result<Option<String>, String> + '_ {
     move |name: &str| {
         if env::is_stripped(name, pass_env) {
             return Err(format!(
@@ -71,14 +72,14 @@ pub fn lookup(pass_env: &[String]) -> impl Fn(&str) -> Result<Option<String>, St
 }
 
 /// Reads a config, expanding `${VAR}` with [`lookup`].
-pub fn read_config(path: &Path, pass_env: &[String]) -> anyhow::Result<McpConfig> {
+pub(crate) fn read_config(path: &Path, pass_env: &[String]) -> anyhow::Result<McpConfig> {
     let look = lookup(pass_env);
     mcp_config::read(path, &look).map_err(|e| anyhow!(e))
 }
 
 /// The spec and connect options of one config entry: `base` (timeouts, limits, `--header`,
 /// `--pass-env`) plus what the entry sets (its `env`, `cwd`, `headers`).
-pub fn spec_of(
+pub(crate) fn spec_of(
     server: &ConfigServer,
     base: &ConnectOptions,
 ) -> anyhow::Result<(ServerSpec, ConnectOptions)> {
@@ -129,7 +130,7 @@ fn own_pass_env(server: &ConfigServer, opts: &mut ConnectOptions) {
 
 /// Connects every server of `config` at once; each gets `base`'s timeouts. When any fails,
 /// the error names every server that failed and why (a partial belt is never returned).
-pub async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::Result<Belt> {
+pub(crate) async fn connect_all(config: &McpConfig, base: &ConnectOptions) -> anyhow::Result<Belt> {
     config.require_all().map_err(|e| anyhow!(e))?;
     if config.servers.is_empty() {
         bail!(

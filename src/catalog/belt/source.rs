@@ -12,11 +12,11 @@ use super::{Belt, BeltServer, ecosystem, lock::BeltLock};
 use crate::catalog::{ConnectOptions, snapshot};
 
 /// The most snapshot files a belt folder may hold (each is a server).
-pub const MAX_FILES: usize = 2_000;
+pub(crate) const MAX_FILES: usize = 2_000;
 
 /// What `--belt` named, before anything is read.
 #[derive(Clone, Debug, PartialEq)]
-pub enum BeltSpec {
+pub(crate) enum BeltSpec {
     /// The snapshots built into toolgate.
     Ecosystem,
     /// A file: an MCP config, a belt lock, or one snapshot / lock.
@@ -28,7 +28,7 @@ pub enum BeltSpec {
 impl BeltSpec {
     /// `ecosystem`, or a path that exists (a file or a folder). A file or folder called
     /// `ecosystem` can be named as `./ecosystem`.
-    pub fn parse(text: &str) -> anyhow::Result<Self> {
+    pub(crate) fn parse(text: &str) -> anyhow::Result<Self> {
         if text == ecosystem::NAME {
             return Ok(Self::Ecosystem);
         }
@@ -44,7 +44,7 @@ impl BeltSpec {
     }
 
     /// How the belt is named in reports.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         match self {
             Self::Ecosystem => ecosystem::NAME.to_string(),
             Self::File(p) | Self::Folder(p) => p.display().to_string(),
@@ -54,7 +54,7 @@ impl BeltSpec {
 
 /// Reads (or, for an MCP config, connects) the belt. An MCP config's servers are started with
 /// `base`'s timeouts and limits, like `--mcp-config`; `pass_env` governs its `${VAR}`s.
-pub async fn load(
+pub(crate) async fn load(
     spec: &BeltSpec,
     base: &ConnectOptions,
     pass_env: &[String],

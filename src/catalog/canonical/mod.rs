@@ -14,13 +14,14 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::{Catalog, Tool};
-pub use crate::json::{
-    HashWriter, canonical_sha256, sha256_hex, short_hash, sorted, to_canonical_string,
-    write_json_sorted, write_sorted_of,
+#[cfg(test)]
+use crate::json::canonical_sha256;
+pub(crate) use crate::json::{
+    HashWriter, sha256_hex, short_hash, sorted, to_canonical_string, write_sorted_of,
 };
 
 /// The fields of a tool definition that reach the model.
-pub const MODEL_FIELDS: &[&str] = &[
+pub(crate) const MODEL_FIELDS: &[&str] = &[
     "name",
     "title",
     "description",
@@ -30,7 +31,7 @@ pub const MODEL_FIELDS: &[&str] = &[
 ];
 
 /// The canonical form this toolgate writes (see the module doc).
-pub const CANONICAL_VERSION: u32 = 2;
+pub(crate) const CANONICAL_VERSION: u32 = 2;
 
 /// Sorts every `required` array of strings in a schema, at every depth.
 fn sort_required(v: &mut Value) {
@@ -52,7 +53,7 @@ fn sort_required(v: &mut Value) {
 
 /// A definition (the model-visible fields of a tool) in canonical form `version`, keys sorted.
 /// Fields outside [`MODEL_FIELDS`] are dropped.
-pub fn canonical_definition(def: &Map<String, Value>, version: u32) -> Value {
+pub(crate) fn canonical_definition(def: &Map<String, Value>, version: u32) -> Value {
     let mut m = Map::new();
     for f in MODEL_FIELDS {
         if let Some(v) = def.get(*f) {
@@ -67,23 +68,23 @@ pub fn canonical_definition(def: &Map<String, Value>, version: u32) -> Value {
 }
 
 /// The part of a tool a model reads, in the current canonical form.
-pub fn model_view(tool: &Tool) -> Value {
+pub(crate) fn model_view(tool: &Tool) -> Value {
     canonical_definition(&tool.raw, CANONICAL_VERSION)
 }
 
-pub fn tool_hash(tool: &Tool) -> String {
+pub(crate) fn tool_hash(tool: &Tool) -> String {
     definition_hash(&tool.raw, CANONICAL_VERSION)
 }
 
 /// The sha256 of a definition under canonical form `version`.
-pub fn definition_hash(def: &Map<String, Value>, version: u32) -> String {
+pub(crate) fn definition_hash(def: &Map<String, Value>, version: u32) -> String {
     sha256_hex(&definition_text(def, version))
 }
 
 /// The catalog hash of `instructions` plus definitions under canonical form `version`: the
 /// canonical text of `{"instructions": …, "tools": [definitions sorted by name, then text]}`,
 /// written piece by piece (no copy of the definitions is built).
-pub fn catalog_hash_of(
+pub(crate) fn catalog_hash_of(
     instructions: Option<&str>,
     defs: &[&Map<String, Value>],
     version: u32,
@@ -115,7 +116,7 @@ pub fn catalog_hash_of(
 }
 
 /// `to_canonical_string(&canonical_definition(def, version))`, written straight from `def`.
-pub fn definition_text(def: &Map<String, Value>, version: u32) -> String {
+pub(crate) fn definition_text(def: &Map<String, Value>, version: u32) -> String {
     let mut fields: Vec<&str> = MODEL_FIELDS.to_vec();
     fields.sort_unstable();
     let mut out = Vec::new();
@@ -181,7 +182,7 @@ fn write_canonical(out: &mut Vec<u8>, v: &Value, schema: bool) {
 }
 
 /// Model views sorted by name (then by content, so duplicates order deterministically).
-pub fn sorted_views(catalog: &Catalog) -> Vec<Value> {
+pub(crate) fn sorted_views(catalog: &Catalog) -> Vec<Value> {
     let mut views: Vec<(String, String, Value)> = catalog
         .tools
         .iter()
@@ -195,7 +196,7 @@ pub fn sorted_views(catalog: &Catalog) -> Vec<Value> {
 }
 
 /// Hash of the whole catalog: instructions plus every tool's model view, sorted by name.
-pub fn catalog_hash(catalog: &Catalog) -> String {
+pub(crate) fn catalog_hash(catalog: &Catalog) -> String {
     let defs: Vec<&Map<String, Value>> = catalog.tools.iter().map(|t| &t.raw).collect();
     catalog_hash_of(catalog.instructions.as_deref(), &defs, CANONICAL_VERSION)
 }

@@ -7,7 +7,7 @@ use rmcp::service::{RoleClient, RunningService};
 use crate::catalog::tee::SharedCapture;
 
 /// The protocol revision toolgate offers in `initialize`; the server answers with its own.
-pub const OFFERED_PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+pub(crate) const OFFERED_PROTOCOL: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 
 pub(super) type Client = RunningService<RoleClient, ClientConfig>;
 

@@ -11,7 +11,7 @@ use super::super::source::ConnectOptions;
 const MAX_PEEK: usize = 4096;
 
 /// `Some(endpoint path)` when `url` answers `GET` as a legacy HTTP+SSE server does.
-pub async fn legacy_sse(url: &str, opts: &ConnectOptions) -> Option<String> {
+pub(crate) async fn legacy_sse(url: &str, opts: &ConnectOptions) -> Option<String> {
     let client = crate::catalog::net::client_builder()
         .connect_timeout(Duration::from_secs(3))
         .redirect(crate::catalog::net::same_origin_redirects())

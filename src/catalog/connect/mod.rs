@@ -5,13 +5,12 @@
 
 mod client;
 mod http;
-pub mod legacy;
+pub(crate) mod legacy;
 mod list_tools;
 mod session;
 mod stdio;
 
-pub use client::OFFERED_PROTOCOL;
-pub use session::{Called, NoVisit, Session, Visit};
+pub(crate) use session::{Called, NoVisit, Session, Visit};
 use session::{InitializeRejected, Lifecycle};
 
 use anyhow::{anyhow, bail};
@@ -24,13 +23,13 @@ use stdio::connect_stdio;
 /// Connects to `spec` (a command or a URL) and returns its catalog.
 /// Server-originated text in the catalog's notes and in any error (the server's stderr, its
 /// error messages, junk it printed) has every secret masked (see [`env::mask_secrets`]).
-pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
+pub(crate) async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> anyhow::Result<Catalog> {
     Ok(connect_visit(spec, opts, &NoVisit).await?.0)
 }
 
 /// Like [`connect`], and then runs `visit` on the open session (after `tools/list`, before it
 /// closes); returns the catalog and what the visit returned.
-pub async fn connect_visit<V: Visit>(
+pub(crate) async fn connect_visit<V: Visit>(
     spec: &ServerSpec,
     opts: &ConnectOptions,
     visit: &V,
@@ -69,7 +68,7 @@ pub async fn connect_visit<V: Visit>(
 }
 
 /// How `ServerMeta::era` names a server read with `server/discover`.
-pub const ERA_STATELESS: &str = "stateless era: server/discover, no initialize";
+pub(crate) const ERA_STATELESS: &str = "stateless era: server/discover, no initialize";
 
 async fn attempt<V: Visit>(
     spec: &ServerSpec,
@@ -88,7 +87,7 @@ async fn attempt<V: Visit>(
 
 /// The secrets the user handed toolgate for this server: `--header` values, the bearer
 /// token and the values of `--pass-env` variables.
-pub fn secret_extras(opts: &ConnectOptions) -> Vec<String> {
+pub(crate) fn secret_extras(opts: &ConnectOptions) -> Vec<String> {
     let mut extra: Vec<String> = Vec::new();
     for (_, v) in &opts.headers {
         extra.push(v.clone());

@@ -145,7 +145,7 @@ where
 /// Work done on the open session after `tools/list` and before it closes: the opt-in
 /// contract tests call tools here. The catalog it is given is the one just listed (not yet
 /// masked: mask what you report).
-pub trait Visit: Sync {
+pub(crate) trait Visit: Sync {
     type Out: Send;
     fn visit<'a>(
         &'a self,
@@ -155,7 +155,7 @@ pub trait Visit: Sync {
 }
 
 /// The visit of a plain listing: nothing.
-pub struct NoVisit;
+pub(crate) struct NoVisit;
 
 impl Visit for NoVisit {
     type Out = ();
@@ -169,13 +169,13 @@ impl Visit for NoVisit {
 }
 
 /// The open session a [`Visit`] works on.
-pub struct Session<'a> {
+pub(crate) struct Session<'a> {
     client: &'a Client,
 }
 
 /// How one `tools/call` ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Called {
+pub(crate) enum Called {
     /// A `CallToolResult` (as rmcp read it, serialised back to JSON).
     Result(serde_json::Value),
     /// A JSON-RPC error instead of a result.
@@ -188,7 +188,7 @@ pub enum Called {
 
 impl Session<'_> {
     /// Calls `name` with `arguments`, waiting at most `within`.
-    pub async fn call(
+    pub(crate) async fn call(
         &self,
         name: &str,
         arguments: serde_json::Map<String, serde_json::Value>,
@@ -211,7 +211,7 @@ impl Session<'_> {
     }
 
     /// True once the connection is gone (a crashed server): later calls cannot succeed.
-    pub fn closed(&self) -> bool {
+    pub(crate) fn closed(&self) -> bool {
         self.client.is_closed()
     }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::LockFile;
 use crate::catalog::canonical::{CANONICAL_VERSION, canonical_definition};
-pub use crate::record::lock::{ChangeKind, FieldChange, LockDiff, ToolChange};
+pub(crate) use crate::record::lock::{ChangeKind, FieldChange, LockDiff, ToolChange};
 
 impl LockDiff {
     pub fn is_empty(&self) -> bool {

@@ -16,14 +16,16 @@ use super::canonical::{
     sorted_views, to_canonical_string,
 };
 
-pub use changes::{ChangeKind, FieldChange, LockDiff, ToolChange, diff};
-pub use render::{escape_invisible, invisible_name, render, word_diff};
+pub(crate) use changes::LockDiff;
+pub use changes::diff;
+pub(crate) use render::invisible_name;
+pub use render::render;
 
 /// The lock format this toolgate writes. Version 2 hashes with canonical form 2 (`required`
 /// sorted); version 1 locks are still read and verified with canonical form 1.
-pub const LOCK_VERSION: u32 = CANONICAL_VERSION;
+pub(crate) const LOCK_VERSION: u32 = CANONICAL_VERSION;
 /// The oldest lock format still read.
-pub const OLDEST_LOCK_VERSION: u32 = 1;
+pub(crate) const OLDEST_LOCK_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -8,7 +8,7 @@ use super::changes::ChangeKind;
 use crate::catalog::canonical::to_canonical_string;
 
 /// A word-level diff of two texts: `[-removed-]{+added+}` marks, unchanged words as is.
-pub fn word_diff(old: &str, new: &str) -> String {
+pub(crate) fn word_diff(old: &str, new: &str) -> String {
     use similar::{ChangeTag, TextDiff};
     let diff = TextDiff::from_words(old, new);
     // Merge runs of the same kind so a rewritten sentence reads as one change.
@@ -41,7 +41,7 @@ fn short(v: &Value) -> String {
 
 /// The name of a character a reader cannot see (zero-width, bidirectional controls, tags,
 /// variation selectors, controls other than newline and tab), or `None`.
-pub fn invisible_name(c: char) -> Option<&'static str> {
+pub(crate) fn invisible_name(c: char) -> Option<&'static str> {
     Some(match c as u32 {
         0x09 | 0x0A => return None,
         0x00..=0x1F | 0x7F => "CONTROL CHARACTER",
@@ -81,7 +81,7 @@ pub fn invisible_name(c: char) -> Option<&'static str> {
 
 /// `text` with every invisible character written as `\u{XXXX}`, and the distinct
 /// characters found (`U+200B ZERO WIDTH SPACE`), in order of first appearance.
-pub fn escape_invisible(text: &str) -> (String, Vec<String>) {
+pub(crate) fn escape_invisible(text: &str) -> (String, Vec<String>) {
     let mut out = String::with_capacity(text.len());
     let mut found: Vec<String> = Vec::new();
     for c in text.chars() {

@@ -6,17 +6,17 @@
 
 /// Where a variable's value comes from. `Err` refuses a variable (a credential toolgate keeps
 /// from servers); `Ok(None)` means it is not set.
-pub type Lookup<'a> = &'a dyn Fn(&str) -> Result<Option<String>, String>;
+pub(crate) type Lookup<'a> = &'a dyn Fn(&str) -> Result<Option<String>, String>;
 
 /// What `${…}` can refer to besides the environment.
-pub struct Vars<'a> {
+pub(crate) struct Vars<'a> {
     pub lookup: Lookup<'a>,
     /// `${workspaceFolder}`: the folder holding `.vscode/` (or the config file's folder).
     pub workspace: String,
 }
 
 /// Expands every `${…}` in `text`, read from the field `at` (named in errors).
-pub fn expand(text: &str, at: &str, vars: &Vars) -> Result<String, String> {
+pub(crate) fn expand(text: &str, at: &str, vars: &Vars) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("${") {

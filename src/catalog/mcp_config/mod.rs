@@ -4,27 +4,27 @@
 //! with `${…}` expanded (see [`expand`]); every error names the file and the field's JSON path.
 
 mod entry;
-pub mod expand;
+pub(crate) mod expand;
 mod types;
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use expand::{Lookup, Vars};
+pub(crate) use expand::{Lookup, Vars};
 
-pub use types::{
+pub(crate) use types::{
     ConfigServer, MAX_FILE_BYTES, MAX_ITEMS, MAX_SERVERS, McpConfig, Transport, Unusable,
 };
 
 impl McpConfig {
-    pub fn names(&self) -> Vec<&str> {
+    pub(crate) fn names(&self) -> Vec<&str> {
         self.servers.iter().map(|s| s.name.as_str()).collect()
     }
 
     /// Every entry (usable or not) when a command needs all of them, as a belt does: an error
     /// names each entry that cannot be started here, why, and the ways out.
-    pub fn require_all(&self) -> Result<(), String> {
+    pub(crate) fn require_all(&self) -> Result<(), String> {
         if self.unusable.is_empty() {
             return Ok(());
         }
@@ -48,7 +48,7 @@ impl McpConfig {
 
     /// The entry called `name`, or an error: why it cannot be started here, or the names the
     /// file has.
-    pub fn get(&self, name: &str) -> Result<&ConfigServer, String> {
+    pub(crate) fn get(&self, name: &str) -> Result<&ConfigServer, String> {
         if let Some(u) = self.unusable.iter().find(|u| u.name == name) {
             return Err(u.error.clone());
         }
@@ -68,7 +68,7 @@ impl McpConfig {
 }
 
 /// `a`, `b`, `c` — or "no servers".
-pub fn list(names: &[&str]) -> String {
+pub(crate) fn list(names: &[&str]) -> String {
     if names.is_empty() {
         return "no servers".into();
     }
@@ -81,7 +81,7 @@ pub fn list(names: &[&str]) -> String {
 
 /// The `${workspaceFolder}` of a config: the folder that holds `.vscode/` (or `.cursor/`),
 /// else the config file's own folder.
-pub fn workspace_of(path: &Path) -> PathBuf {
+pub(crate) fn workspace_of(path: &Path) -> PathBuf {
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let in_dot_dir = dir
         .file_name()
@@ -100,7 +100,7 @@ pub fn workspace_of(path: &Path) -> PathBuf {
 }
 
 /// Reads and parses the config at `path` (bounded in size).
-pub fn read(path: &Path, lookup: Lookup) -> Result<McpConfig, String> {
+pub(crate) fn read(path: &Path, lookup: Lookup) -> Result<McpConfig, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("could not read {shown}: {e}"))?;
     if !meta.is_file() {
@@ -121,7 +121,7 @@ pub fn read(path: &Path, lookup: Lookup) -> Result<McpConfig, String> {
 }
 
 /// Parses a config's text; `path` is only named in errors and kept in the result.
-pub fn parse(path: &Path, text: &str, vars: &Vars) -> Result<McpConfig, String> {
+pub(crate) fn parse(path: &Path, text: &str, vars: &Vars) -> Result<McpConfig, String> {
     let file = path.display().to_string();
     let fail = |msg: String| format!("{file}: {msg}");
     let root: Value = serde_json::from_str(text).map_err(|e| {

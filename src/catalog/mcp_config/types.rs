@@ -4,22 +4,22 @@
 use std::path::PathBuf;
 
 /// Largest config file read, in bytes (real ones are a few kilobytes).
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// Most servers one config may name.
-pub const MAX_SERVERS: usize = 64;
+pub(crate) const MAX_SERVERS: usize = 64;
 /// Most arguments, environment variables or headers one server may have.
-pub const MAX_ITEMS: usize = 1000;
+pub(crate) const MAX_ITEMS: usize = 1000;
 
 /// One server entry of a config, with every `${…}` expanded.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ConfigServer {
+pub(crate) struct ConfigServer {
     /// The entry's key in the file.
     pub name: String,
     pub transport: Transport,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Transport {
+pub(crate) enum Transport {
     /// A local process spoken to over stdio, with the variables the config sets for it.
     Stdio {
         command: String,
@@ -40,7 +40,7 @@ pub enum Transport {
 /// that is not set, a field of the wrong shape. It is kept with its error instead of failing
 /// the file, so one editor-only server does not stop toolgate reading the others.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Unusable {
+pub(crate) struct Unusable {
     pub name: String,
     /// The whole error, naming the file and the field's JSON path.
     pub error: String,
@@ -48,7 +48,7 @@ pub struct Unusable {
 
 /// A parsed config: its servers in file order (disabled ones left out).
 #[derive(Clone, Debug, PartialEq)]
-pub struct McpConfig {
+pub(crate) struct McpConfig {
     pub path: PathBuf,
     /// `mcpServers` or `servers`: where the entries were read.
     pub key: &'static str,

@@ -45,7 +45,7 @@ macro_rules! field {
 /// Compares `head` (the pull request's toolgate.toml) with `base` (the base revision's) and
 /// returns the settings the gate applies with every difference. `overridden`: the override
 /// label is set, so the pull request's values apply (and are shown as overriding).
-pub fn review_settings(
+pub(crate) fn review_settings(
     base: &Config,
     head: &Config,
     overridden: bool,

@@ -20,7 +20,7 @@ use crate::record::settings::{Applied, SettingChange};
 const MAX_BASE_FILES: usize = 256;
 
 /// Where base copies go, and what was decided.
-pub struct Files<'a> {
+pub(crate) struct Files<'a> {
     pub tree: &'a BaseTree,
     pub dir: PathBuf,
     pub overridden: bool,
@@ -47,7 +47,7 @@ impl Files<'_> {
     }
 
     /// The lock: returns the path the lock check reads.
-    pub fn lock(&mut self, path: &Path) -> anyhow::Result<PathBuf> {
+    pub(crate) fn lock(&mut self, path: &Path) -> anyhow::Result<PathBuf> {
         let Some(base) = self.tree.read(path)? else {
             if path.is_file() {
                 self.change(
@@ -101,7 +101,7 @@ impl Files<'_> {
     /// (a swapped or forged one is replaced by it, a new one is not used); one git does not
     /// track was made by the workflow (a downloaded artefact of the default branch) and is used
     /// as it is; one deleted in the pull request is read as the base revision had it.
-    pub fn baseline(&mut self, path: &Path) -> anyhow::Result<Option<PathBuf>> {
+    pub(crate) fn baseline(&mut self, path: &Path) -> anyhow::Result<Option<PathBuf>> {
         let (applied, use_head) = if self.overridden {
             (Applied::Override, true)
         } else {
@@ -224,7 +224,7 @@ impl Files<'_> {
     /// A replay log (a recorded model): one the pull request changed would rewrite the
     /// model's answers, so it stops the gate (exit 2) unless overridden; one it added is named.
     /// A log git does not track was made by the workflow and is used as it is.
-    pub fn replay(&mut self, path: &Path) -> anyhow::Result<()> {
+    pub(crate) fn replay(&mut self, path: &Path) -> anyhow::Result<()> {
         if !self.tree.tracked(path) {
             return Ok(());
         }
@@ -259,7 +259,7 @@ impl Files<'_> {
     }
 
     /// The task file: named when it differs, with what was removed, added and edited.
-    pub fn tasks(&mut self, path: &Path) -> anyhow::Result<()> {
+    pub(crate) fn tasks(&mut self, path: &Path) -> anyhow::Result<()> {
         let Some(base) = self.tree.read(path)? else {
             return Ok(());
         };

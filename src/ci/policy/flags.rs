@@ -14,7 +14,7 @@ use crate::record::settings::SettingsReview;
 
 /// The pull request's settings with its flags and variables folded in, and where each folded
 /// value came from (`ci.fail_under` → `variable TOOLGATE_FAIL_UNDER`).
-pub struct Folded {
+pub(crate) struct Folded {
     pub config: Config,
     pub origins: BTreeMap<String, String>,
     /// The flags that set neither the verdict nor what is measured (where reports go, the
@@ -62,7 +62,7 @@ fn empty(v: &serde_json::Value) -> bool {
 }
 
 /// Folds `a`'s `[ci]` and `[connect]` flags, `--server` and `--lock` over `cfg`.
-pub fn fold(cfg: &Config, a: &CiArgs) -> anyhow::Result<Folded> {
+pub(crate) fn fold(cfg: &Config, a: &CiArgs) -> anyhow::Result<Folded> {
     let mut origins = BTreeMap::new();
     let mut value = serde_json::to_value(cfg)?;
     let mut rest = serde_json::Map::new();
@@ -143,7 +143,7 @@ fn at<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> 
 
 /// Copies into `base` the job's values (in `head`, given as flags or variables per `origins`)
 /// of the keys in [`JOB_MAY_SET`] that `base` leaves unset; returns them with their origins.
-pub fn inherit(
+pub(crate) fn inherit(
     base: &mut Config,
     head: &Config,
     origins: &BTreeMap<String, String>,
@@ -178,7 +178,7 @@ fn at_mut<'a>(v: &'a mut serde_json::Value, key: &str) -> Option<&'a mut serde_j
 }
 
 /// Says which settings the job gave where the base revision's settings set nothing.
-pub fn note_inherited(review: &mut SettingsReview, taken: &[(String, String)]) {
+pub(crate) fn note_inherited(review: &mut SettingsReview, taken: &[(String, String)]) {
     if taken.is_empty() {
         return;
     }
@@ -191,7 +191,7 @@ pub fn note_inherited(review: &mut SettingsReview, taken: &[(String, String)]) {
 
 /// Names where each changed setting came from, and lists the settings given as flags or
 /// variables that the base revision also has (so each is seen to have been checked).
-pub fn annotate(
+pub(crate) fn annotate(
     review: &mut SettingsReview,
     origins: &BTreeMap<String, String>,
     inherited: &[(String, String)],

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use anyhow::{Context, bail};
 
 /// A reader of one base revision.
-pub struct BaseTree {
+pub(crate) struct BaseTree {
     sha: String,
     /// The repository's top folder.
     top: PathBuf,
@@ -41,7 +41,7 @@ fn valid_sha(sha: &str) -> bool {
 impl BaseTree {
     /// Opens the base revision `sha` in the repository of the current folder, fetching it when
     /// the checkout does not have it.
-    pub fn open(sha: &str) -> anyhow::Result<BaseTree> {
+    pub(crate) fn open(sha: &str) -> anyhow::Result<BaseTree> {
         if !valid_sha(sha) {
             bail!("the base revision `{sha}` from the event is not a commit id");
         }
@@ -88,10 +88,6 @@ impl BaseTree {
             .is_ok_and(|s| s.success())
     }
 
-    pub fn sha(&self) -> &str {
-        &self.sha
-    }
-
     /// `path` as git's `<rev>:./<path>` names it (relative to the current folder), or `None`
     /// when it is absolute and outside the current folder.
     fn relative(path: &Path) -> Option<String> {
@@ -107,7 +103,7 @@ impl BaseTree {
 
     /// The bytes of `path` on the base revision; `None` when it did not exist there (or lies
     /// outside the repository).
-    pub fn read(&self, path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    pub(crate) fn read(&self, path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
         let Some(rel) = Self::relative(path) else {
             return Ok(None);
         };
@@ -148,7 +144,7 @@ impl BaseTree {
     /// True when git tracks `path` (a file, or any file beneath a folder) in the checkout: it
     /// came with the pull request's tree. An untracked one was made by the workflow (a
     /// downloaded artefact, a build step).
-    pub fn tracked(&self, path: &Path) -> bool {
+    pub(crate) fn tracked(&self, path: &Path) -> bool {
         let Some(rel) = Self::relative(path) else {
             return false;
         };
@@ -165,7 +161,7 @@ impl BaseTree {
     /// True when the folder `path` holds a file git does not track (ignored ones included): a
     /// folder the workflow filled (a downloaded artefact), whatever the pull request added to
     /// it (a run folder's seal refuses added files).
-    pub fn has_untracked(&self, path: &Path) -> bool {
+    pub(crate) fn has_untracked(&self, path: &Path) -> bool {
         let Some(rel) = Self::relative(path) else {
             return true;
         };
@@ -181,7 +177,11 @@ impl BaseTree {
 
     /// The files beneath folder `path` on the base revision (paths relative to the current
     /// folder), at most `max`; `None` when the folder did not exist there.
-    pub fn files_under(&self, path: &Path, max: usize) -> anyhow::Result<Option<Vec<String>>> {
+    pub(crate) fn files_under(
+        &self,
+        path: &Path,
+        max: usize,
+    ) -> anyhow::Result<Option<Vec<String>>> {
         let Some(rel) = Self::relative(path) else {
             return Ok(None);
         };
@@ -242,7 +242,7 @@ impl BaseTree {
     /// to the repository's top (`toolgate.toml`, else a pyproject.toml with
     /// `[tool.toolgate]`), with its bytes. Paths are relative to the current folder
     /// (`../toolgate.toml`), as discovery names them in the checkout.
-    pub fn settings_file(
+    pub(crate) fn settings_file(
         &self,
         explicit: Option<&Path>,
     ) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> {

@@ -12,19 +12,19 @@
 //! and compared the same way ([`flags`]), named with where they came from.
 
 mod compare;
-pub mod files;
-pub mod flags;
-pub mod git;
+pub(crate) mod files;
+pub(crate) mod flags;
+pub(crate) mod git;
 mod order;
 
-pub use compare::review_settings;
+pub(crate) use compare::review_settings;
 
 use crate::config::Config;
 use crate::record::settings::{Applied, SettingChange};
-pub use crate::record::settings::{OVERRIDE_LABEL, SettingsReview};
+pub(crate) use crate::record::settings::{OVERRIDE_LABEL, SettingsReview};
 
 /// The base revision's settings and files, for a pull request.
-pub struct Prepared {
+pub(crate) struct Prepared {
     /// The settings the gate applies (the pull request's, with loosening values replaced).
     pub config: Config,
     pub review: SettingsReview,
@@ -41,7 +41,7 @@ pub struct Prepared {
 /// It counts only on its own `labeled` event (so it covers the commit it was added on: a later
 /// push runs without it), added by someone other than the author who may merge (asked of the
 /// API; no token or no answer: it does not count).
-pub async fn override_granted(
+pub(crate) async fn override_granted(
     gh: &crate::github::GithubEnv,
     pr: &crate::github::PullRequest,
 ) -> (bool, Option<String>) {
@@ -101,7 +101,7 @@ pub async fn override_granted(
 /// In a pull request on GitHub Actions: reads toolgate.toml on the base revision and compares
 /// it with the pull request's. `config_path` is the file the pull request's settings came from
 /// (default ./toolgate.toml). `None` outside pull requests.
-pub async fn prepare(
+pub(crate) async fn prepare(
     gh: &crate::github::GithubEnv,
     head: &Config,
     config_path: Option<&std::path::Path>,
@@ -266,7 +266,7 @@ fn base_settings(
 impl Prepared {
     /// Compares the reviewed files (lock, baseline, tasks) with the base revision's and points
     /// `s` at the ones the gate uses.
-    pub fn settle_files(&mut self, s: &mut super::CiSettings) -> anyhow::Result<()> {
+    pub(crate) fn settle_files(&mut self, s: &mut super::CiSettings) -> anyhow::Result<()> {
         let Some(tree) = &self.tree else {
             return Ok(());
         };

@@ -19,7 +19,7 @@ use python::{only_script, python_steps};
 
 /// The workflow steps that make the server startable, and what was found.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Prepare {
+pub(crate) struct Prepare {
     /// YAML steps (indented for a job's `steps:`), empty when the server needs none.
     pub steps: String,
     /// toolgate runs on the runner rather than in the action's container.
@@ -35,7 +35,7 @@ pub struct Prepare {
 }
 
 /// Where a background server's output goes (shown by a step when the gate fails).
-pub const SERVER_LOG: &str = "toolgate-server.log";
+pub(crate) const SERVER_LOG: &str = "toolgate-server.log";
 /// The image tag a Dockerfile is built under when the server command names none.
 const IMAGE: &str = "toolgate-mcp-server";
 /// The image a `docker run …` command line starts (the first word after `run` that is neither
@@ -124,7 +124,7 @@ fn local_http(dir: &Path, port: u16, said: &mut Vec<String>) -> String {
 
 /// What `server` (as given to `init`) needs in the repository at `dir` before it can start on a
 /// runner.
-pub fn detect(dir: &Path, server: Option<&str>) -> Prepare {
+pub(crate) fn detect(dir: &Path, server: Option<&str>) -> Prepare {
     let mut p = Prepare::default();
     let Some(server) = server.map(str::trim).filter(|s| !s.is_empty()) else {
         return p;
@@ -224,7 +224,7 @@ fn container_server(dir: &Path, program: &str, words: &[String], p: &mut Prepare
 
 /// The default branch of the repository at `dir`: `origin`'s HEAD, else the branch checked out,
 /// else git's `init.defaultBranch`, else `main`; only a plain branch name is used.
-pub fn default_branch(dir: &Path) -> (String, &'static str) {
+pub(crate) fn default_branch(dir: &Path) -> (String, &'static str) {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
             .arg("-C")

@@ -80,7 +80,9 @@ impl Node {
         {
             Some(f) => s.push_str(&format!("          node-version-file: {f}\n")),
             None => {
-                s.push_str("          node-version: 22   # the LTS; or node-version-file: .nvmrc\n")
+                s.push_str(
+                    "          node-version: 22   # the LTS; or node-version-file: .nvmrc\n",
+                );
             }
         }
         if self.locked {

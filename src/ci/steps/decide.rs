@@ -12,7 +12,7 @@ use crate::out::write_shown;
 use crate::record::contract::ContractReport;
 
 /// What the gate decided, and on what comparison.
-pub struct Verdict {
+pub(crate) struct Verdict {
     pub comparison: Option<BaseComparison>,
     pub decision: GateDecision,
     /// The run measured something a gate can stand on (else exit 2, and nothing is kept).
@@ -20,7 +20,7 @@ pub struct Verdict {
 }
 
 /// Compares with the base and decides.
-pub fn decide(
+pub(crate) fn decide(
     s: &CiSettings,
     inputs: &Inputs,
     m: &Measured,

@@ -20,7 +20,7 @@ use crate::record::lint::{LintDelta, LintReport};
 use crate::tasks::Task;
 
 /// Where `toolgate ci`'s run comes from.
-pub enum Source {
+pub(crate) enum Source {
     /// The server's catalog (already listed): evaluate here.
     Live(Box<Catalog>),
     /// Fan-in: the shard folders of a CI matrix (`ci --shard K/N` jobs), joined.
@@ -30,7 +30,7 @@ pub enum Source {
 }
 
 /// Everything the later steps read.
-pub struct Inputs {
+pub(crate) struct Inputs {
     /// The base file and what it holds (`None`: no base, or none yet on this branch).
     pub base: Option<(PathBuf, Baseline)>,
     pub catalog: Catalog,
@@ -50,7 +50,7 @@ pub struct Inputs {
 }
 
 /// Gathers the inputs, writing the lock and the lint reports into `out`.
-pub async fn gather(
+pub(crate) async fn gather(
     s: &CiSettings,
     lint_settings: &LintSettings,
     source: Source,

@@ -14,7 +14,7 @@ use crate::report::badge;
 /// Writes the baseline and the badge of a measured run and hands back the run and the inputs
 /// (the run, the lint report and the lock go into the baseline and come back out: at scale each is tens of megabytes,
 /// and the baseline is streamed, never held as one text).
-pub fn keep(
+pub(crate) fn keep(
     s: &CiSettings,
     mut inputs: Inputs,
     m: Measured,

@@ -16,7 +16,7 @@ use crate::record::scores::OutcomeLine;
 use crate::record::{PredictionLine, RunFile, read_outcomes};
 
 /// The run as measured, and what the later steps read of it.
-pub struct Measured {
+pub(crate) struct Measured {
     pub run: RunFile,
     pub outcomes: Vec<OutcomeLine>,
     pub predictions: Vec<PredictionLine>,
@@ -26,7 +26,7 @@ pub struct Measured {
 }
 
 /// Measures (or joins the shards), scores and writes the run's reports.
-pub async fn measure(
+pub(crate) async fn measure(
     s: &CiSettings,
     gh: &GithubEnv,
     inputs: &mut Inputs,

@@ -11,9 +11,9 @@ mod measure;
 mod publish;
 mod trail;
 
-pub use decide::{Verdict, decide};
-pub use gather::{Inputs, Source, gather};
-pub use keep::keep;
-pub use measure::{Measured, measure};
-pub use publish::{Publish, publish};
-pub use trail::Trail;
+pub(super) use decide::{Verdict, decide};
+pub(crate) use gather::{Inputs, Source, gather};
+pub(super) use keep::keep;
+pub(super) use measure::{Measured, measure};
+pub(super) use publish::{Publish, publish};
+pub(super) use trail::Trail;

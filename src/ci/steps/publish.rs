@@ -18,7 +18,7 @@ use crate::report::Format;
 use crate::report::ci::{self as ci_report, CiReport, CiStatus};
 
 /// What the report is made of.
-pub struct Publish {
+pub(crate) struct Publish {
     pub inputs: Inputs,
     pub run: RunFile,
     pub verdict: Verdict,
@@ -28,7 +28,7 @@ pub struct Publish {
 }
 
 /// Builds the report, writes it to every sink, and returns the verdict's exit code.
-pub async fn publish(
+pub(crate) async fn publish(
     s: &CiSettings,
     gh: &GithubEnv,
     format: Format,

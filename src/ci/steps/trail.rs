@@ -7,14 +7,14 @@ use crate::record::ci::Written;
 
 /// Notices and written files, gathered step by step.
 #[derive(Debug, Default)]
-pub struct Trail {
+pub(crate) struct Trail {
     pub notices: Vec<String>,
     pub written: Written,
 }
 
 impl Trail {
     /// A trail that starts with the settings' own notices.
-    pub fn new(notices: Vec<String>) -> Self {
+    pub(crate) fn new(notices: Vec<String>) -> Self {
         Trail {
             notices,
             written: Written::default(),
@@ -22,7 +22,7 @@ impl Trail {
     }
 
     /// Records `path` as written under the kind `slot` names.
-    pub fn wrote(&mut self, slot: fn(&mut Written) -> &mut Option<String>, path: &Path) {
+    pub(crate) fn wrote(&mut self, slot: fn(&mut Written) -> &mut Option<String>, path: &Path) {
         *slot(&mut self.written) = Some(path.display().to_string());
     }
 }

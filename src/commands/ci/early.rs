@@ -12,7 +12,7 @@ use crate::github::GithubEnv;
 /// their `TOOLGATE_*` variables), read from arguments that parsed, or leniently from ones that
 /// did not.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sinks {
+pub(crate) struct Sinks {
     out: Option<PathBuf>,
     comment_id: Option<String>,
     comment: Option<bool>,
@@ -21,7 +21,7 @@ pub struct Sinks {
 
 impl Sinks {
     /// From `ci`'s parsed arguments.
-    pub fn of(a: &CiArgs) -> Self {
+    pub(crate) fn of(a: &CiArgs) -> Self {
         Sinks {
             out: a.settings.out.clone(),
             comment_id: a.settings.comment_id.clone(),
@@ -33,7 +33,7 @@ impl Sinks {
     /// From a command line that did not parse: the same clap definition parsed leniently (a
     /// bad value, a missing one or an unknown flag is skipped, the rest read as the run would
     /// have read it). `None` when the words are not a `ci` command.
-    pub fn lenient<I, T>(words: I) -> Option<Self>
+    pub(crate) fn lenient<I, T>(words: I) -> Option<Self>
     where
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString> + Clone,
@@ -58,7 +58,7 @@ impl Sinks {
     }
 
     /// The GitHub environment these sinks write to (none with `--no-github`).
-    pub fn github(&self) -> GithubEnv {
+    pub(crate) fn github(&self) -> GithubEnv {
         if self.no_github {
             GithubEnv::default()
         } else {
@@ -71,15 +71,14 @@ impl Sinks {
 /// file, a settings value): the summary, ci.json and the sticky comment say "could not run"
 /// with the cause, so the previous push's verdict does not stand for this commit. Where each
 /// report goes is read from `sinks`, else the defaults.
-pub async fn report_early(gh: &GithubEnv, error: &str, sinks: &Sinks) {
-    let mut s = match ci::resolve(
+pub(crate) async fn report_early(gh: &GithubEnv, error: &str, sinks: &Sinks) {
+    let Ok(mut s) = ci::resolve(
         &Default::default(),
         &Default::default(),
         std::path::PathBuf::from(crate::config::DEFAULT_LOCK),
         gh.actions,
-    ) {
-        Ok(s) => s,
-        Err(_) => return,
+    ) else {
+        return;
     };
     if let Some(out) = &sinks.out {
         s.out = out.clone();
@@ -94,7 +93,7 @@ pub async fn report_early(gh: &GithubEnv, error: &str, sinks: &Sinks) {
 }
 
 /// [`report_early`] for `ci` when even the arguments or the config file did not parse.
-pub async fn report_unparsed(error: &str, sinks: &Sinks) {
+pub(crate) async fn report_unparsed(error: &str, sinks: &Sinks) {
     report_early(&sinks.github(), error, sinks).await;
 }
 

@@ -7,8 +7,7 @@ mod execute;
 mod job;
 mod settings;
 
-pub use early::{Sinks, report_early, report_unparsed};
-pub use settings::settings;
+pub(crate) use early::{Sinks, report_early, report_unparsed};
 
 use crate::ci;
 use crate::cli::CiArgs;
@@ -20,7 +19,7 @@ use job::Job;
 /// the base revision's gate settings, the settings, the server, then the gate. `config_path`
 /// is the settings file `cfg` was read from, if any; `explicit`: it was named with `--config`
 /// (else it was found up the tree).
-pub async fn run(
+pub(crate) async fn run(
     a: &CiArgs,
     cfg: &Config,
     config_path: Option<&std::path::Path>,

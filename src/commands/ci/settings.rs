@@ -6,11 +6,6 @@ use crate::ci::{self, CiSettings};
 use crate::cli::CiArgs;
 use crate::config::Config;
 
-/// Settings from flags, toolgate.toml and defaults.
-pub fn settings(a: &CiArgs, cfg: &Config, on_actions: bool) -> anyhow::Result<CiSettings> {
-    settings_from(a, &a.settings, a.lock.as_ref(), cfg, on_actions)
-}
-
 /// [`settings`] with the gate flags given apart: in a pull request they were already folded
 /// into `cfg` and compared with the base revision, so none is laid over it again.
 pub(super) fn settings_from(

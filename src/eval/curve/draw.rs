@@ -17,13 +17,13 @@ use crate::text;
 
 /// The sizes measured unless `--curve-sizes` says otherwise (plus every tool when the belt
 /// has more than the largest).
-pub const DEFAULT_SIZES: [usize; 6] = [0, 10, 50, 100, 200, 500];
+pub(crate) const DEFAULT_SIZES: [usize; 6] = [0, 10, 50, 100, 200, 500];
 
 /// The seed of the random draw unless `--seed` gives one.
-pub const DEFAULT_SEED: u64 = 12;
+pub(crate) const DEFAULT_SEED: u64 = 12;
 
 /// The most sizes one curve measures.
-pub const MAX_SIZES: usize = 24;
+pub(crate) const MAX_SIZES: usize = 24;
 
 /// A size asked for: a number of tools, or every tool the belt offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl std::str::FromStr for Size {
 }
 
 /// The belt's tools that can be drawn, `(server, tool)` in belt order, each once.
-pub fn candidates(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, String)> {
+pub(crate) fn candidates(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, String)> {
     let mut seen = HashSet::new();
     distractors(own, own_name, belt)
         .into_iter()
@@ -57,7 +57,7 @@ pub fn candidates(own: &Catalog, own_name: &str, belt: &Belt) -> Vec<(String, St
 
 /// The sizes to measure: 0 always; each asked size capped at `available`; sorted, each once.
 /// `None` asks for the defaults, which add every tool when the belt has more than 500.
-pub fn sizes(asked: Option<&[Size]>, available: usize) -> Vec<usize> {
+pub(crate) fn sizes(asked: Option<&[Size]>, available: usize) -> Vec<usize> {
     let defaults: Vec<Size> = DEFAULT_SIZES
         .iter()
         .map(|&k| Size::Tools(k))
@@ -90,7 +90,7 @@ fn below(rng: &mut ChaCha8Rng, bound: u64) -> u64 {
 }
 
 /// The candidates in a seeded random order (Fisher–Yates).
-pub fn random(candidates: &[(String, String)], seed: u64) -> Vec<(String, String)> {
+pub(crate) fn random(candidates: &[(String, String)], seed: u64) -> Vec<(String, String)> {
     let mut out = candidates.to_vec();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for i in (1..out.len()).rev() {
@@ -115,7 +115,7 @@ fn query(belt: &Belt, server: &str, tool: &str) -> String {
 /// The candidates most similar to your tools first: the BM25 score of each one's name and
 /// description against an index of your tools, the best over your tools; ties by
 /// (server, tool).
-pub fn nearest(
+pub(crate) fn nearest(
     own: &Catalog,
     belt: &Belt,
     candidates: &[(String, String)],
@@ -136,7 +136,7 @@ pub fn nearest(
 }
 
 /// The order of `draw`, cut to `max` tools.
-pub fn order(
+pub(crate) fn order(
     draw: Draw,
     own: &Catalog,
     belt: &Belt,

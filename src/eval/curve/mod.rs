@@ -5,7 +5,7 @@
 //! scoring. Size 0 is your catalog alone; a set of tools measured once (size 0, every tool) is
 //! reused by both draws. The statistics are [`crate::score::curve`]'s.
 
-pub mod draw;
+pub(crate) mod draw;
 
 use std::collections::{HashMap, HashSet};
 
@@ -16,10 +16,10 @@ use crate::models::{self, ModelOptions, ModelSpec};
 use crate::score::OutcomeLine;
 use crate::score::curve::{self as stats, Curve, Draw, DrawOrder, Series};
 use crate::tasks::Task;
-pub use draw::{DEFAULT_SEED, Size};
+pub(crate) use draw::{DEFAULT_SEED, Size};
 
 /// The most decisions one curve makes (sizes × draws × tasks × models) before it is skipped.
-pub const MAX_DECISIONS: usize = 2_000_000;
+pub(crate) const MAX_DECISIONS: usize = 2_000_000;
 
 /// Whether the curve is measured: `Auto` measures models whose decisions cost no provider
 /// call; `On` (`--curve`) measures LLMs too; `Off` (`--curve=false`) nothing.
@@ -42,7 +42,7 @@ impl From<Option<bool>> for When {
 }
 
 /// What to measure.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     pub own: &'a Catalog,
     pub belt: &'a Belt,
     pub tasks: &'a [Task],
@@ -60,7 +60,7 @@ pub struct Request<'a> {
 }
 
 /// The models the curve measures, and why others are left out.
-pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
+pub(crate) fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<String>) {
     measured(
         specs,
         when,
@@ -71,7 +71,7 @@ pub fn models_for(specs: &[ModelSpec], when: When) -> (Vec<ModelSpec>, Vec<Strin
 
 /// The models an in-memory check (`what`) measures under `when`: offline ones unless `On`,
 /// never a replayed log; the notes say why each other model is left out (`llm_cost` for LLMs).
-pub fn measured(
+pub(crate) fn measured(
     specs: &[ModelSpec],
     when: When,
     what: &str,
@@ -102,7 +102,7 @@ struct Slot {
 }
 
 /// Measures the curve, or says why it was not (`Ok(None)`, after a note on stderr).
-pub async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
+pub(crate) async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Curve>> {
     let (specs, mut notes) = models_for(req.models, req.when);
     for n in &notes {
         crate::elog!("note: {n}");

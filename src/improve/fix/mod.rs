@@ -23,7 +23,7 @@ use plan::Plan;
 /// The fix loop, in named steps: pick the fixer and the model that measures, plan (the dev
 /// tasks, what could show a change), measure the baseline, choose the failing tools, ask for
 /// rewrites, judge each, and write fix.txt and fix.json. Returns the report in words.
-pub async fn run(
+pub(crate) async fn run(
     args: &ImproveOptions,
     catalog: &Catalog,
     tasks: &[Task],

@@ -6,12 +6,12 @@ use serde::Serialize;
 use crate::tasks::{Split, Task};
 
 /// The longest description a proposal may have.
-pub const MAX_WORDS: usize = 25;
+pub(super) const MAX_WORDS: usize = 25;
 
 pub(super) const FIXER_SYSTEM: &str = "You improve MCP tool descriptions so that AI assistants pick the right tool. Reply with the new description only.";
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Proposal {
+pub(super) struct Proposal {
     pub tool: String,
     pub before: String,
     pub after: String,

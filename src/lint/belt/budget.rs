@@ -5,7 +5,7 @@ use super::super::{Finding, LintSettings, Severity};
 
 /// Context windows a belt's tool list is compared with: small local models' settings, and the
 /// large hosted models'.
-pub const CONTEXTS: &[(usize, &str)] = &[
+pub(super) const CONTEXTS: &[(usize, &str)] = &[
     (8_192, "8k"),
     (32_768, "32k"),
     (128_000, "128k"),
@@ -110,7 +110,7 @@ pub fn budget(shares: &[Share], settings: &LintSettings) -> Vec<Finding> {
 
 /// What share of each common context window `tokens` of tool definitions eat: "they fill
 /// 52% of an 8k context, 13% of a 32k context, …", naming the windows they do not fit in.
-pub fn windows(tokens: usize) -> String {
+pub(super) fn windows(tokens: usize) -> String {
     let mut fit = Vec::new();
     let mut over = Vec::new();
     for (n, name) in CONTEXTS {

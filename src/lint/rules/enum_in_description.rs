@@ -82,7 +82,7 @@ static JSON_SNIPPET: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\{[^{}]*\}|\[[^\[\]]*\]").unwrap());
 const MAX_SNIPPET: usize = 402;
 static SENTENCE_END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.;!?]\s+|\n").unwrap());
-static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:+-]{1,40}$").unwrap());
+static TOKEN: LazyLock<Regex> = LazyLock::new(|| Regex::new("^[A-Za-z0-9_.:+-]{1,40}$").unwrap());
 static LIST_SEP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i),|\bor\b|\|").unwrap());
 
 /// Compiles this rule's patterns ahead of use ([`super::warm_up`]).

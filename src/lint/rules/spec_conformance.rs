@@ -71,7 +71,7 @@ fn label_ok(l: &str) -> bool {
 }
 
 /// Why a `_meta` key breaks the naming rules, if it does.
-pub fn meta_key_problem(key: &str) -> Option<String> {
+pub(crate) fn meta_key_problem(key: &str) -> Option<String> {
     let (prefix, name) = match key.rsplit_once('/') {
         Some((p, n)) => (Some(p), n),
         None => (None, key),

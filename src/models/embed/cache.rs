@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 const MAGIC: &[u8; 8] = b"TGEMBED1";
 
 /// The cache folder, or `None` when no home is known.
-pub fn dir() -> Option<PathBuf> {
+pub(crate) fn dir() -> Option<PathBuf> {
     let var = |k: &str| {
         std::env::var_os(k)
             .filter(|v| !v.is_empty())
@@ -28,20 +28,20 @@ pub fn dir() -> Option<PathBuf> {
 }
 
 /// The file for one model and catalog (`text_version` changes when the text embedded does).
-pub fn file(dir: &Path, files_hash: &str, catalog_hash: &str, text_version: u32) -> PathBuf {
+pub(crate) fn file(dir: &Path, files_hash: &str, catalog_hash: &str, text_version: u32) -> PathBuf {
     let key = hex::encode(Sha256::digest(format!(
         "{files_hash}\n{catalog_hash}\n{text_version}"
     )));
     dir.join(format!("{}.bin", &key[..32]))
 }
 
-pub fn text_hash(text: &str) -> [u8; 32] {
+pub(crate) fn text_hash(text: &str) -> [u8; 32] {
     Sha256::digest(text.as_bytes()).into()
 }
 
 /// The vectors for `texts` (in order) from `path`, or `None` when the file is missing, of
 /// another shape, or lacks one of the texts.
-pub fn read(path: &Path, texts: &[String], dim: usize) -> Option<Vec<Vec<f32>>> {
+pub(crate) fn read(path: &Path, texts: &[String], dim: usize) -> Option<Vec<Vec<f32>>> {
     let bytes = std::fs::read(path).ok()?;
     let head = MAGIC.len() + 8;
     if bytes.len() < head || &bytes[..MAGIC.len()] != MAGIC {
@@ -76,7 +76,12 @@ pub fn read(path: &Path, texts: &[String], dim: usize) -> Option<Vec<Vec<f32>>> 
 }
 
 /// Writes the vectors for `texts` to `path` atomically.
-pub fn write(path: &Path, texts: &[String], vecs: &[Vec<f32>], dim: usize) -> anyhow::Result<()> {
+pub(crate) fn write(
+    path: &Path,
+    texts: &[String],
+    vecs: &[Vec<f32>],
+    dim: usize,
+) -> anyhow::Result<()> {
     let mut out = Vec::with_capacity(16 + texts.len() * (32 + dim * 4));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(dim as u32).to_le_bytes());

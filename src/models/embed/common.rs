@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 
 /// Texts are cut to this many characters before tokenizing (the model reads at most
 /// `max_seq_length` tokens anyway): a hostile description cannot make tokenizing costly.
-pub const MAX_TEXT_CHARS: usize = 4000;
+pub(crate) const MAX_TEXT_CHARS: usize = 4000;
 /// Makes candle's kernels run on the calling thread (`CANDLE_NUM_THREADS=1` unless the user
 /// set it): the encoder's `embed` runs one worker per core itself, and candle's spinning barrier
 /// pool next to those workers made a 2-core run 1.4× slower (6.1 s → 4.3 s wall for 1,000
@@ -16,7 +16,7 @@ pub const MAX_TEXT_CHARS: usize = 4000;
 ///
 /// # Safety
 /// Changes the environment: call it before any other thread starts (first thing in `main`).
-pub unsafe fn init_process_env() {
+pub(crate) unsafe fn init_process_env() {
     if std::env::var_os("CANDLE_NUM_THREADS").is_none() {
         // SAFETY: the caller guarantees no other thread exists.
         unsafe { std::env::set_var("CANDLE_NUM_THREADS", "1") };
@@ -25,7 +25,7 @@ pub unsafe fn init_process_env() {
 
 /// `<dir>` itself, or for a Hugging Face cache repo folder (`models--org--name`, holding
 /// `refs/main` and `snapshots/<rev>/`) the snapshot `refs/main` names.
-pub fn resolve_dir(dir: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn resolve_dir(dir: &Path) -> anyhow::Result<PathBuf> {
     if !dir.is_dir() {
         bail!(
             "{}: no such folder (fetch the model once, e.g. `huggingface-cli download sentence-transformers/all-MiniLM-L6-v2`)",
@@ -62,7 +62,7 @@ pub fn resolve_dir(dir: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// The first `max` characters of `s`.
-pub fn clip(s: &str, max: usize) -> &str {
+pub(crate) fn clip(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
         Some((i, _)) => &s[..i],
         None => s,

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-pub use super::common::{MAX_TEXT_CHARS, clip, dot, init_process_env, resolve_dir};
+pub use super::common::dot;
+pub(crate) use super::common::{MAX_TEXT_CHARS, clip, init_process_env, resolve_dir};
 use anyhow::{Context as _, bail};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;

@@ -5,16 +5,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-pub use super::common::{MAX_TEXT_CHARS, clip, dot, init_process_env, resolve_dir};
+pub use super::common::dot;
+pub(crate) use super::common::{MAX_TEXT_CHARS, clip, init_process_env, resolve_dir};
 
-pub struct Encoder {
-    pub dir: PathBuf,
-    pub files_hash: String,
-    pub dim: usize,
+pub(crate) struct Encoder {
+    pub(crate) dir: PathBuf,
+    pub(crate) files_hash: String,
+    pub(crate) dim: usize,
 }
 
 impl Encoder {
-    pub fn load(dir: &Path) -> anyhow::Result<Encoder> {
+    pub(crate) fn load(dir: &Path) -> anyhow::Result<Encoder> {
         resolve_dir(dir)?;
         bail!(
             "{}: this toolgate was built without the `embed` feature, so it has no embedding model runtime (build it with the default features)",
@@ -22,7 +23,7 @@ impl Encoder {
         )
     }
 
-    pub fn embed(&self, _texts: &[&str]) -> anyhow::Result<Vec<Vec<f32>>> {
+    pub(crate) fn embed(&self, _texts: &[&str]) -> anyhow::Result<Vec<Vec<f32>>> {
         bail!("this toolgate was built without the `embed` feature")
     }
 }

@@ -13,15 +13,15 @@ use crate::catalog::Catalog;
 use crate::models::bm25::{self, Bm25};
 
 /// The reciprocal-rank constant (Cormack et al. 2009).
-pub const RRF_K: f64 = 60.0;
+pub(crate) const RRF_K: f64 = 60.0;
 
-pub struct Hybrid {
+pub(crate) struct Hybrid {
     bm25: Bm25,
     embed: Embed,
 }
 
 impl Hybrid {
-    pub fn from_spec(kind: &str, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(kind: &str, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let (min, dir) = super::parse_spec(kind, rest, super::DEFAULT_MIN_COSINE)?;
         Ok(Hybrid {
             bm25: Bm25::new(catalog, bm25::DEFAULT_MIN_SCORE),
@@ -29,7 +29,7 @@ impl Hybrid {
         })
     }
 
-    pub fn choose(&self, request: &str) -> Decision {
+    pub(crate) fn choose(&self, request: &str) -> Decision {
         let dense = match self.embed.rank(request, usize::MAX) {
             Ok(r) => r,
             Err(e) => {

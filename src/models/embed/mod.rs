@@ -13,14 +13,14 @@
 //! Tool embeddings are cached on disk (see [`cache`]); requests are embedded in batches when the
 //! runner announces them ([`Model::prepare`]). Deterministic: one trial per task.
 
-pub mod cache;
+pub(crate) mod cache;
 mod common;
 #[cfg(feature = "embed")]
-pub mod encoder;
+pub(crate) mod encoder;
 #[cfg(not(feature = "embed"))]
 #[path = "encoder_off.rs"]
-pub mod encoder;
-pub mod hybrid;
+pub(crate) mod encoder;
+pub(crate) mod hybrid;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,15 +35,19 @@ use encoder::{Encoder, MAX_TEXT_CHARS, clip};
 
 /// The cosine the best tool must reach to be called. Chosen on the bundled example: the
 /// smallest round value at which most of its no-tool requests are left alone (see docs/evaluate.md).
-pub const DEFAULT_MIN_COSINE: f32 = 0.3;
+pub(crate) const DEFAULT_MIN_COSINE: f32 = 0.3;
 /// The model folder `embed` and `hybrid` use when the spec names none (the container image sets
 /// it to the model it ships).
-pub const MODEL_ENV: &str = "TOOLGATE_EMBED_MODEL";
+pub(crate) const MODEL_ENV: &str = "TOOLGATE_EMBED_MODEL";
 /// Bumped when [`tool_text`] changes, so cached embeddings of the old text are not reused.
 const TEXT_VERSION: u32 = 2;
 
 /// `embed[@min]:<dir>` → (min cosine, dir). `kind` is the part before the first `:`.
-pub fn parse_spec(kind: &str, rest: &str, default_min: f32) -> anyhow::Result<(f32, String)> {
+pub(crate) fn parse_spec(
+    kind: &str,
+    rest: &str,
+    default_min: f32,
+) -> anyhow::Result<(f32, String)> {
     let (name, min) = kind.split_once('@').unwrap_or((kind, ""));
     let min = if min.is_empty() {
         default_min
@@ -70,7 +74,7 @@ pub fn parse_spec(kind: &str, rest: &str, default_min: f32) -> anyhow::Result<(f
 }
 
 /// What a model reads of a tool, as one text.
-pub fn tool_text(tool: &Tool) -> String {
+pub(crate) fn tool_text(tool: &Tool) -> String {
     let mut s = text::name_words(tool.name()).join(" ");
     for part in [tool.title(), tool.description()].into_iter().flatten() {
         if !part.trim().is_empty() {
@@ -120,7 +124,7 @@ fn shared_encoder(dir: &Path) -> anyhow::Result<Arc<Encoder>> {
     Ok(e)
 }
 
-pub struct Embed {
+pub(crate) struct Embed {
     dir: String,
     min: f32,
     enc: Arc<Encoder>,
@@ -132,12 +136,12 @@ pub struct Embed {
 }
 
 impl Embed {
-    pub fn from_spec(kind: &str, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn from_spec(kind: &str, rest: &str, catalog: &Catalog) -> anyhow::Result<Self> {
         let (min, dir) = parse_spec(kind, rest, DEFAULT_MIN_COSINE)?;
         Self::new(&dir, min, catalog)
     }
 
-    pub fn new(dir: &str, min: f32, catalog: &Catalog) -> anyhow::Result<Self> {
+    pub(crate) fn new(dir: &str, min: f32, catalog: &Catalog) -> anyhow::Result<Self> {
         let enc = shared_encoder(Path::new(dir))?;
         let texts: Vec<String> = catalog.tools.iter().map(tool_text).collect();
         let vecs = tool_vectors(&enc, catalog, &texts)?;
@@ -171,7 +175,7 @@ impl Embed {
     }
 
     /// Every tool's cosine with `request`'s vector, `k` best first (ties by name).
-    pub fn top(&self, q: &[f32], k: usize) -> Vec<(&str, f32)> {
+    pub(crate) fn top(&self, q: &[f32], k: usize) -> Vec<(&str, f32)> {
         let dim = self.enc.dim.max(1);
         let mut hits: Vec<(&str, f32)> = self
             .names
@@ -189,7 +193,7 @@ impl Embed {
     }
 
     /// The `k` best tools for `request` with their cosines.
-    pub fn rank(&self, request: &str, k: usize) -> anyhow::Result<Vec<(String, f32)>> {
+    pub(crate) fn rank(&self, request: &str, k: usize) -> anyhow::Result<Vec<(String, f32)>> {
         let q = self.request_vec(request)?;
         Ok(self
             .top(&q, k)
@@ -198,15 +202,15 @@ impl Embed {
             .collect())
     }
 
-    pub fn min(&self) -> f32 {
+    pub(crate) fn min(&self) -> f32 {
         self.min
     }
 
-    pub fn dir(&self) -> &str {
+    pub(crate) fn dir(&self) -> &str {
         &self.dir
     }
 
-    pub fn choose(&self, request: &str) -> Decision {
+    pub(crate) fn choose(&self, request: &str) -> Decision {
         let ranked = match self.rank(request, crate::score::retrieval::DEPTH) {
             Ok(r) => r,
             Err(e) => {
@@ -303,7 +307,7 @@ impl Model for Embed {
 
 /// Embeds the requests not yet in `known`, in batches; a failure leaves them to be embedded
 /// one at a time (where the error is recorded per decision).
-pub fn prepare_requests(
+pub(crate) fn prepare_requests(
     enc: &Encoder,
     known: &Mutex<HashMap<String, Arc<Vec<f32>>>>,
     requests: &[&str],

@@ -193,7 +193,7 @@ pub(super) fn synthetic_result(tool: &crate::catalog::Tool) -> String {
 }
 
 /// The first call of a reply as a decision (or no call, with the text kept).
-pub fn reply_to_decision(reply: Reply) -> Decision {
+pub(crate) fn reply_to_decision(reply: Reply) -> Decision {
     // Calls after the first in one reply (parallel tool calls) are kept, never dropped.
     let parallel: Vec<Step> = reply
         .calls

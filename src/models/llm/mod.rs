@@ -25,13 +25,13 @@ mod retry;
 mod slot;
 mod state;
 
-pub use budget::{Budget, Limiters};
-pub use decide::reply_to_decision;
+pub(crate) use budget::Budget;
 use decide::synthetic_result;
 use inflight::InFlight;
-pub use probe::advice;
+pub(crate) use probe::advice;
 use quirks::Quirk;
-pub use state::{BUDGET_EXHAUSTED, DEAD_AFTER, FAILING_AFTER, LlmModel, LlmOptions};
+pub use state::LlmOptions;
+pub(crate) use state::{BUDGET_EXHAUSTED, DEAD_AFTER, FAILING_AFTER, LlmModel};
 use state::{CallError, Fetched};
 
 impl LlmModel {

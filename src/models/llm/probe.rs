@@ -41,7 +41,7 @@ pub(crate) fn verdict(as_written: Option<&str>, swapped: Option<&str>) -> Canary
 
 /// What serves tool descriptions to the model on the runtime a spec names (`llamacpp:…`):
 /// advice for a failed or unchecked probe that never trades descriptions for no tools at all.
-pub fn advice(spec: &str) -> &'static str {
+pub(crate) fn advice(spec: &str) -> &'static str {
     match crate::record::model::parse(spec).name {
         "ollama" => {
             "on Ollama, use a model whose template supports tools (its page lists the `tools` capability, e.g. llama3.1, qwen2.5 or qwen3): its template renders every tool's description; a custom Modelfile TEMPLATE must render `.Tools`"

@@ -31,7 +31,7 @@ pub(super) type Fetched = Result<(Value, bool, Duration), CallError>;
 
 /// The error text of a decision not made because `--max-calls` was reached. The runner does
 /// not persist such decisions, so a resumed run (with a larger budget) makes them.
-pub const BUDGET_EXHAUSTED: &str = "budget exhausted (--max-calls)";
+pub(crate) const BUDGET_EXHAUSTED: &str = "budget exhausted (--max-calls)";
 
 #[derive(Clone, Debug)]
 pub struct LlmOptions {
@@ -109,9 +109,9 @@ pub struct LlmModel {
 
 /// Connection attempts in a row that reach nothing before an endpoint is stopped for the rest
 /// of the run: a dead endpoint ends a run in seconds, not after every decision's retries.
-pub const DEAD_AFTER: usize = 3;
+pub(crate) const DEAD_AFTER: usize = 3;
 
 /// Requests in a row that fail with server errors (HTTP 5xx) after all their retries before an
 /// endpoint is stopped for the rest of the run (issue 43 point 4: an endpoint answering 500 to
 /// everything took 403 s for 70 tasks); a passing hiccup is retried within one request.
-pub const FAILING_AFTER: usize = 3;
+pub(crate) const FAILING_AFTER: usize = 3;

@@ -8,13 +8,13 @@ mod wording;
 
 use serde::{Deserialize, Serialize};
 
-pub use reason::{GateReason, unreviewed_why};
+pub(crate) use reason::{GateReason, unreviewed_why};
 
 use crate::record::lock::LockDiff;
 
 /// What a command ends with: the process exit code is decided from this alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// 0: the gate passed.
     Pass,
     /// 1: the gate failed.
@@ -24,7 +24,7 @@ pub enum Exit {
 }
 
 impl Exit {
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Exit::Pass => 0,
             Exit::GateFailed => 1,
@@ -72,7 +72,7 @@ pub enum LockCheck {
 /// How the server compares with the reviewed lock file.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum LockState {
+pub(crate) enum LockState {
     Match,
     Changed,
     Missing,
@@ -87,7 +87,7 @@ impl std::fmt::Display for LockState {
 
 /// The lock check's result, as ci.json carries it.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct LockStatus {
+pub(crate) struct LockStatus {
     pub path: String,
     pub status: LockState,
     pub policy: LockCheck,
@@ -97,7 +97,7 @@ pub struct LockStatus {
 
 impl LockStatus {
     /// Tools added, removed or changed since the lock.
-    pub fn tools_changed(&self) -> usize {
+    pub(crate) fn tools_changed(&self) -> usize {
         self.diff
             .as_ref()
             .map_or(0, |d| d.added.len() + d.removed.len() + d.changed.len())
@@ -150,18 +150,18 @@ impl std::str::FromStr for RecallFloor {
 
 /// The verdict with its reasons; `notices` are reported but do not fail.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct GateDecision {
+pub(crate) struct GateDecision {
     pub reasons: Vec<GateReason>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notices: Vec<GateReason>,
 }
 
 impl GateDecision {
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.reasons.is_empty()
     }
 
-    pub fn exit(&self) -> Exit {
+    pub(crate) fn exit(&self) -> Exit {
         self.reasons
             .iter()
             .map(GateReason::exit)
@@ -170,7 +170,7 @@ impl GateDecision {
     }
 
     /// The reasons as sentences (the v1 files' `reasons`).
-    pub fn wording(&self) -> Vec<String> {
+    pub(crate) fn wording(&self) -> Vec<String> {
         self.reasons.iter().map(ToString::to_string).collect()
     }
 }
@@ -178,7 +178,7 @@ impl GateDecision {
 /// The gate's decision on a run, as run.json carries it: the wording (v1) and the typed
 /// reasons (`failures`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GateResult {
+pub(crate) struct GateResult {
     pub passed: bool,
     pub reasons: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

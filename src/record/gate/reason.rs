@@ -9,7 +9,7 @@ use crate::record::run::RunStatus;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GateReason {
+pub(crate) enum GateReason {
     /// A model's overall tool accuracy is under `--fail-under`.
     UnderThreshold {
         model: String,
@@ -128,7 +128,7 @@ pub enum GateReason {
 
 impl GateReason {
     /// Exit 2 for a measurement that cannot be valid, 1 for a failed gate.
-    pub fn exit(&self) -> Exit {
+    pub(crate) fn exit(&self) -> Exit {
         match self {
             GateReason::Incomplete { .. }
             | GateReason::DescriptionsUnproven { .. }
@@ -138,37 +138,10 @@ impl GateReason {
             _ => Exit::GateFailed,
         }
     }
-
-    /// The policy rule (flag) that this reason comes from.
-    pub fn rule(&self) -> &'static str {
-        match self {
-            GateReason::UnderThreshold { .. } => "--fail-under",
-            GateReason::ToolUnderThreshold { .. } => "--min-tool-accuracy",
-            GateReason::RecallUnder { .. } | GateReason::RecallUnmeasured { .. } => {
-                "--fail-under-recall"
-            }
-            GateReason::Incomplete { .. } => "a partial run never passes",
-            GateReason::DescriptionsUnproven { .. } => {
-                "a model must be shown to read tool descriptions"
-            }
-            GateReason::UnreviewedSuite { .. } => "a threshold needs a reviewed suite",
-            GateReason::Errored { .. } => "--max-error-rate",
-            GateReason::Lint { .. } => "--lint-fail-on",
-            GateReason::NewFindings { .. } => "--fail-on-new",
-            GateReason::LockChanged { .. } => "--lock-check",
-            GateReason::Regression { .. } => "--fail-on-regression",
-            GateReason::DropOverMax { .. } => "--max-drop",
-            GateReason::ToolRegression { .. } => "--fail-on-tool-regression",
-            GateReason::InvalidTasks { .. } => "validate",
-            GateReason::Contract { .. } => "--contract",
-            GateReason::Recorded { .. } => "the recorded gate",
-            GateReason::Unknown => "a newer toolgate's rule",
-        }
-    }
 }
 
 /// Why tasks count as unreviewed: never approved, or edited since their approval.
-pub fn unreviewed_why(pending: usize, stale: usize) -> String {
+pub(crate) fn unreviewed_why(pending: usize, stale: usize) -> String {
     match (pending - stale.min(pending), stale) {
         (_, 0) => "generated, not approved".into(),
         (0, s) => format!("{s} edited since their approval"),

@@ -8,7 +8,7 @@ use super::retrieval::RetrievalScores;
 
 /// One model's decisions on your tasks in the belt.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct BeltScore {
+pub(crate) struct BeltScore {
     pub model: String,
     /// Decisions (task × trial) on tasks that expect one of your tools.
     pub tool_tasks: u64,
@@ -35,7 +35,7 @@ pub struct BeltScore {
 
 /// Where the decisions on no-tool tasks went.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct NoToolSplit {
+pub(crate) struct NoToolSplit {
     pub n: u64,
     /// Nothing called: right.
     pub abstained: u64,
@@ -48,7 +48,7 @@ pub struct NoToolSplit {
 
 /// What one belt server's tools took.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TakenBy {
+pub(crate) struct TakenBy {
     pub server: String,
     /// Your tool-expecting decisions its tools took, over all of them (clustered by task).
     pub rate: Rate,
@@ -62,13 +62,13 @@ pub struct TakenBy {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolCount {
+pub(crate) struct ToolCount {
     pub tool: String,
     pub count: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TakenExample {
+pub(crate) struct TakenExample {
     pub task_id: String,
     pub request: String,
     /// The tool the task expected (absent for a no-tool task).
@@ -80,7 +80,7 @@ pub struct TakenExample {
 
 /// One server's part of the decisions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ServerShare {
+pub(crate) struct ServerShare {
     pub server: String,
     /// True for the server under test.
     pub own: bool,
@@ -93,7 +93,7 @@ pub struct ServerShare {
 
 /// Your catalog alone against the same catalog inside the belt, on the same tasks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AloneVsBelt {
+pub(crate) struct AloneVsBelt {
     /// base = alone, head = in the belt: exact paired McNemar test (Bonferroni-corrected over
     /// the overall and per-tool tests).
     pub overall: Delta,

@@ -7,7 +7,7 @@ use super::Rate;
 
 /// What a paired test says about a change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     #[serde(rename = "better")]
     Better,
     #[serde(rename = "worse")]
@@ -20,7 +20,7 @@ pub enum Verdict {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Delta {
+pub(crate) struct Delta {
     /// `overall`, a tool name, or `(no tool)`.
     pub label: String,
     pub base: Rate,
@@ -38,7 +38,7 @@ pub struct Delta {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelComparison {
+pub(crate) struct ModelComparison {
     pub base_model: String,
     pub head_model: String,
     /// Task × trial pairs both runs have.

@@ -8,7 +8,7 @@ use super::Rate;
 /// How the distractors of a size were drawn from the belt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Draw {
+pub(crate) enum Draw {
     /// Seeded random order; each size's draw is a prefix of the next size's.
     Random,
     /// The belt's tools most similar to yours first (BM25 of their name and description
@@ -18,7 +18,7 @@ pub enum Draw {
 
 /// One size of one draw for one model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Point {
+pub(crate) struct Point {
     /// Distractor tools beside yours.
     pub size: usize,
     pub accuracy: Rate,
@@ -34,7 +34,7 @@ pub struct Point {
 
 /// A model's curve for one draw.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Series {
+pub(crate) struct Series {
     pub model: String,
     pub draw: Draw,
     pub points: Vec<Point>,
@@ -44,7 +44,7 @@ pub struct Series {
 
 /// The order a draw adds the belt's tools in (a size's distractors are the first `size`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DrawOrder {
+pub(crate) struct DrawOrder {
     pub draw: Draw,
     /// `(server, tool)`, up to the largest size measured.
     pub tools: Vec<(String, String)>,
@@ -52,7 +52,7 @@ pub struct DrawOrder {
 
 /// The whole measurement, as run.json keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Curve {
+pub(crate) struct Curve {
     /// What each point measures (the run's headline metric).
     pub metric: String,
     pub alpha: f64,
@@ -74,7 +74,7 @@ pub struct Curve {
 /// What an arm takes away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Arm {
+pub(crate) enum Arm {
     /// Names and schema shapes only: no description, title or example anywhere.
     NoDescriptions,
     /// Every tool renamed `tool_01`, `tool_02`, …; descriptions kept.
@@ -83,7 +83,7 @@ pub enum Arm {
 
 /// One model on one arm, paired with the same model on the full catalog.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArmResult {
+pub(crate) struct ArmResult {
     pub model: String,
     pub arm: Arm,
     /// Tool accuracy on the full catalog (the pairing's other side).
@@ -104,7 +104,7 @@ pub struct ArmResult {
 
 /// The whole check, as run.json keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Ablation {
+pub(crate) struct Ablation {
     pub alpha: f64,
     pub results: Vec<ArmResult>,
     /// Models left out, and other things a reader should know.

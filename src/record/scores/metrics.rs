@@ -14,7 +14,7 @@ fn is_zero(v: &u64) -> bool {
 
 /// A right-tool call whose arguments were wrong, and what was wrong with them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArgumentProblem {
+pub(crate) struct ArgumentProblem {
     pub task_id: String,
     pub tool: String,
     /// The layer that failed: the schema (the tool would reject the call) or a value.
@@ -24,7 +24,7 @@ pub struct ArgumentProblem {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolMetrics {
+pub(crate) struct ToolMetrics {
     pub tool: String,
     /// Tasks expecting this tool.
     pub support: u64,
@@ -38,7 +38,7 @@ pub struct ToolMetrics {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConfusedPair {
+pub(crate) struct ConfusedPair {
     pub expected: String,
     pub called: String,
     pub count: u64,
@@ -47,7 +47,7 @@ pub struct ConfusedPair {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Metrics {
+pub(crate) struct Metrics {
     /// Task × trial observations scored.
     pub n: u64,
     pub accuracy: Rate,
@@ -111,7 +111,7 @@ pub struct Metrics {
 
 /// Every failure in one bucket, so a reader knows what a description change can move.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Attribution {
+pub(crate) struct Attribution {
     /// Another tool was chosen: the descriptions did not tell the tools apart.
     pub description_confusion: u64,
     /// Trials that passed (the right tool) with invalid or wrong arguments: not a failure of

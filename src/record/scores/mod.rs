@@ -2,22 +2,22 @@
 //! metrics of a run, retrieval, the distractor curve and the ablation, the belt's split. The
 //! score stage computes them (`crate::score`); run.json and the reports carry them.
 
-pub mod belt;
-pub mod compare;
-pub mod curve;
-pub mod metrics;
-pub mod retrieval;
+pub(crate) mod belt;
+pub(crate) mod compare;
+pub(crate) mod curve;
+pub(crate) mod metrics;
+pub(crate) mod retrieval;
 
 use serde::{Deserialize, Serialize};
 
-pub use belt::BeltScore;
-pub use compare::ModelComparison;
-pub use curve::{Ablation, Curve};
-pub use metrics::{Attribution, Metrics};
+pub(crate) use belt::BeltScore;
+pub(crate) use compare::ModelComparison;
+pub(crate) use curve::{Ablation, Curve};
+pub(crate) use metrics::{Attribution, Metrics};
 
 /// A rate with its sample size and 95% Wilson interval.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Rate {
+pub(crate) struct Rate {
     pub k: u64,
     pub n: u64,
     /// k / n (0 when n is 0).
@@ -29,7 +29,7 @@ pub struct Rate {
 /// What happened on one task, in the scoring contract's terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The expected (or an acceptable) tool was called, or nothing when no tool fits.
     Correct,
     /// Another tool of the catalog was called instead of the expected one.
@@ -54,7 +54,7 @@ pub enum Outcome {
 /// The layer of argument grading a call failed (`crate::score::grade::args_layer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ArgsLayer {
+pub(crate) enum ArgsLayer {
     /// Invalid against the tool's input schema (missing required, wrong type, unknown key).
     Schema,
     /// Valid, but an expected value differs.
@@ -63,7 +63,7 @@ pub enum ArgsLayer {
 
 /// One graded observation, as written to `outcomes.jsonl` (what `compare` pairs on).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OutcomeLine {
+pub(crate) struct OutcomeLine {
     pub model: String,
     pub task_id: String,
     pub trial: u32,
@@ -80,7 +80,7 @@ pub struct OutcomeLine {
 /// Tool `before` was called ahead of the intended tool `tool` in `rate.k` of `rate.n` trials
 /// in which `tool` was called.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Precondition {
+pub(crate) struct Precondition {
     pub before: String,
     pub tool: String,
     pub rate: Rate,

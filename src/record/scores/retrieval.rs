@@ -7,14 +7,14 @@ use serde::{Deserialize, Serialize};
 use super::Rate;
 
 /// How deep a ranking is kept and scored.
-pub const DEPTH: usize = 10;
+pub(crate) const DEPTH: usize = 10;
 
 /// The recall cut-offs reported.
-pub const CUTOFFS: [usize; 4] = [1, 3, 5, 10];
+pub(crate) const CUTOFFS: [usize; 4] = [1, 3, 5, 10];
 
 /// A mean of per-task values in [0, 1] with its 95% t interval.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Mean {
+pub(crate) struct Mean {
     pub n: u64,
     pub value: f64,
     pub lo: f64,
@@ -23,7 +23,7 @@ pub struct Mean {
 
 /// Retrieval quality of one group of tasks.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RetrievalScores {
+pub(crate) struct RetrievalScores {
     /// recall@k by k (1, 3, 5, 10).
     pub recall: BTreeMap<usize, Rate>,
     pub mrr: Mean,
@@ -32,7 +32,7 @@ pub struct RetrievalScores {
 
 /// Overall and per expected tool.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Retrieval {
+pub(crate) struct Retrieval {
     pub overall: RetrievalScores,
     pub per_tool: BTreeMap<String, RetrievalScores>,
 }

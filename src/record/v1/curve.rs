@@ -9,7 +9,7 @@ use crate::record::scores::curve::{
 };
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PointV1 {
+pub(crate) struct PointV1 {
     pub size: usize,
     pub accuracy: Rate,
     pub lost: u64,
@@ -19,7 +19,7 @@ pub struct PointV1 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SeriesV1 {
+pub(crate) struct SeriesV1 {
     pub model: String,
     pub draw: Draw,
     pub points: Vec<PointV1>,
@@ -27,13 +27,13 @@ pub struct SeriesV1 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DrawOrderV1 {
+pub(crate) struct DrawOrderV1 {
     pub draw: Draw,
     pub tools: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CurveV1 {
+pub(crate) struct CurveV1 {
     pub metric: String,
     pub alpha: f64,
     pub seed: u64,
@@ -47,7 +47,7 @@ pub struct CurveV1 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArmResultV1 {
+pub(crate) struct ArmResultV1 {
     pub model: String,
     pub arm: Arm,
     pub full: Rate,
@@ -60,7 +60,7 @@ pub struct ArmResultV1 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AblationV1 {
+pub(crate) struct AblationV1 {
     pub alpha: f64,
     pub results: Vec<ArmResultV1>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

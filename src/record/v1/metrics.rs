@@ -13,7 +13,7 @@ fn is_zero(v: &u64) -> bool {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ToolMetricsV1 {
+pub(crate) struct ToolMetricsV1 {
     pub tool: String,
     pub support: u64,
     pub recall: Rate,
@@ -49,7 +49,7 @@ impl From<ToolMetricsV1> for m::ToolMetrics {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConfusedPairV1 {
+pub(crate) struct ConfusedPairV1 {
     pub expected: String,
     pub called: String,
     pub count: u64,
@@ -79,7 +79,7 @@ impl From<ConfusedPairV1> for m::ConfusedPair {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct AttributionV1 {
+pub(crate) struct AttributionV1 {
     pub description_confusion: u64,
     pub argument_problems: u64,
     /// Written only when some trial failed so (files without it read as 0).
@@ -121,7 +121,7 @@ impl From<AttributionV1> for m::Attribution {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ArgumentProblemV1 {
+pub(crate) struct ArgumentProblemV1 {
     pub task_id: String,
     pub tool: String,
     /// `schema` or `values`: the layer of argument grading that failed (absent in runs of
@@ -154,7 +154,7 @@ impl From<ArgumentProblemV1> for m::ArgumentProblem {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MetricsV1 {
+pub(crate) struct MetricsV1 {
     pub n: u64,
     pub accuracy: Rate,
     pub by_kind: BTreeMap<String, Rate>,
@@ -263,7 +263,7 @@ impl From<MetricsV1> for m::Metrics {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PreconditionV1 {
+pub(crate) struct PreconditionV1 {
     pub before: String,
     pub tool: String,
     pub rate: Rate,
@@ -296,7 +296,7 @@ impl From<PreconditionV1> for crate::record::scores::Precondition {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MeanV1 {
+pub(crate) struct MeanV1 {
     pub n: u64,
     pub value: f64,
     pub lo: f64,
@@ -304,14 +304,14 @@ pub struct MeanV1 {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RetrievalScoresV1 {
+pub(crate) struct RetrievalScoresV1 {
     pub recall: BTreeMap<usize, Rate>,
     pub mrr: MeanV1,
     pub ndcg: MeanV1,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RetrievalV1 {
+pub(crate) struct RetrievalV1 {
     pub overall: RetrievalScoresV1,
     pub per_tool: BTreeMap<String, RetrievalScoresV1>,
 }

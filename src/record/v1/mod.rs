@@ -21,16 +21,16 @@ mod convert;
 mod curve;
 mod metrics;
 mod probe;
-pub use curve::{AblationV1, CurveV1};
-pub use metrics::*;
-pub use probe::DescriptionProbeV1;
+pub(crate) use curve::{AblationV1, CurveV1};
+pub(crate) use metrics::*;
+pub(crate) use probe::DescriptionProbeV1;
 
 fn one() -> u32 {
     1
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CatalogInfoV1 {
+pub(crate) struct CatalogInfoV1 {
     pub source: String,
     pub sha256: String,
     pub tools: Vec<String>,
@@ -57,7 +57,7 @@ impl From<CatalogInfoV1> for internal::CatalogInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SuiteInfoV1 {
+pub(crate) struct SuiteInfoV1 {
     pub path: String,
     pub sha256: String,
     pub tasks: usize,
@@ -101,7 +101,7 @@ impl From<SuiteInfoV1> for internal::SuiteInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelInfoV1 {
+pub(crate) struct ModelInfoV1 {
     pub spec: String,
     pub deterministic: bool,
     pub trials: u32,
@@ -152,7 +152,7 @@ impl From<ModelInfoV1> for internal::ModelInfo {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct UsageV1 {
+pub(crate) struct UsageV1 {
     pub decisions: usize,
     pub cached: usize,
     pub prompt_tokens: u64,
@@ -188,7 +188,7 @@ impl From<UsageV1> for internal::Usage {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ModelResultV1 {
+pub(crate) struct ModelResultV1 {
     pub model: String,
     pub metrics: MetricsV1,
 }
@@ -212,7 +212,7 @@ impl From<ModelResultV1> for internal::ModelResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GateResultV1 {
+pub(crate) struct GateResultV1 {
     pub passed: bool,
     pub reasons: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -240,7 +240,7 @@ impl From<GateResultV1> for crate::record::gate::GateResult {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunFileV1 {
+pub(crate) struct RunFileV1 {
     pub schema_version: String,
     pub toolgate_version: String,
     pub created: String,
@@ -341,30 +341,30 @@ impl From<RunFileV1> for internal::RunFile {
 
 /// `#[serde(with = "crate::record::v1::run_serde")]` on a field holding the internal run: it is
 /// written and read as [`RunFileV1`].
-pub mod run_serde {
+pub(crate) mod run_serde {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     use super::RunFileV1;
     use crate::record::run::RunFile;
 
-    pub fn serialize<S: Serializer>(run: &RunFile, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(run: &RunFile, s: S) -> Result<S::Ok, S::Error> {
         RunFileV1::from(run.clone()).serialize(s)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RunFile, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RunFile, D::Error> {
         RunFileV1::deserialize(d).map(Into::into)
     }
 }
 
 /// The internal run as run.json's text (pretty, newline-terminated).
-pub fn to_text(run: &internal::RunFile) -> serde_json::Result<String> {
+pub(crate) fn to_text(run: &internal::RunFile) -> serde_json::Result<String> {
     let mut s = serde_json::to_string_pretty(&RunFileV1::from(run.clone()))?;
     s.push('\n');
     Ok(s)
 }
 
 /// run.json's text as the internal run.
-pub fn from_text(text: &str) -> serde_json::Result<internal::RunFile> {
+pub(crate) fn from_text(text: &str) -> serde_json::Result<internal::RunFile> {
     serde_json::from_str::<RunFileV1>(text).map(Into::into)
 }
 

@@ -18,14 +18,14 @@ fn esc(s: &str) -> String {
 }
 
 /// The rendered width of `text` in DejaVu Sans 11px (see [`text`]).
-pub fn text_width(text: &str) -> f64 {
+pub(crate) fn text_width(text: &str) -> f64 {
     Some(text::width(text))
         .filter(|w| *w > 0.0)
         .unwrap_or(text.chars().count() as f64 * 6.5)
 }
 
 /// Colour of a score (0–1): green from 0.9, yellow-green 0.8, yellow 0.6, orange 0.4, red below.
-pub fn colour(score: f64) -> &'static str {
+pub(crate) fn colour(score: f64) -> &'static str {
     match score {
         s if s >= 0.9 => "#4c1",
         s if s >= 0.8 => "#97ca00",
@@ -36,7 +36,12 @@ pub fn colour(score: f64) -> &'static str {
 }
 
 /// A flat badge. `provenance` is embedded as JSON in the SVG's `<desc>`.
-pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::Value) -> String {
+pub(crate) fn render(
+    label: &str,
+    value: &str,
+    colour: &str,
+    provenance: &serde_json::Value,
+) -> String {
     let lw = (text_width(label) + 10.0).round();
     let vw = (text_width(value) + 10.0).round();
     let w = lw + vw;
@@ -51,7 +56,7 @@ pub fn render(label: &str, value: &str, colour: &str, provenance: &serde_json::V
 }
 
 /// The colour of a smoke suite's badge: grey, whatever the score.
-pub const SMOKE: &str = "#9f9f9f";
+pub(crate) const SMOKE: &str = "#9f9f9f";
 
 /// What a run's badge says: label, value, colour and provenance (the first model's tool
 /// accuracy).
@@ -112,7 +117,7 @@ fn face(run: &crate::record::RunFile) -> Option<Face> {
 /// How the badge names the model that was measured: the model's own name for an LLM
 /// (`openai:gpt-4o-mini` → `gpt-4o-mini`), the router for an offline one (`bm25:1.5` → `bm25`),
 /// `replay` for recorded answers; at most 28 characters.
-pub fn badge_model(spec: &str) -> String {
+pub(crate) fn badge_model(spec: &str) -> String {
     use crate::record::model::{self, Head};
     let parts = model::parse(spec);
     let rest = parts.rest;
@@ -135,7 +140,7 @@ pub fn badge_model(spec: &str) -> String {
 
 /// The badge of a run: the first model's score (tool accuracy for a model that chooses,
 /// findability@1 for a router, grey).
-pub fn for_run(run: &crate::record::RunFile) -> Option<String> {
+pub(crate) fn for_run(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
     Some(render(&f.label, &f.value, f.colour, &f.provenance))
 }
@@ -143,7 +148,7 @@ pub fn for_run(run: &crate::record::RunFile) -> Option<String> {
 /// The same badge as a shields.io endpoint document
 /// (`https://img.shields.io/endpoint?url=<where it is published>`), for READMEs that want
 /// shields' styles; the provenance rides along as extra keys shields ignores.
-pub fn endpoint_json(run: &crate::record::RunFile) -> Option<String> {
+pub(crate) fn endpoint_json(run: &crate::record::RunFile) -> Option<String> {
     let f = face(run)?;
     let doc = serde_json::json!({
         "schemaVersion": 1,
@@ -156,7 +161,7 @@ pub fn endpoint_json(run: &crate::record::RunFile) -> Option<String> {
 }
 
 /// `FILE.svg` → `FILE.json`: where the endpoint document goes beside an SVG badge.
-pub fn endpoint_path(svg: &std::path::Path) -> std::path::PathBuf {
+pub(crate) fn endpoint_path(svg: &std::path::Path) -> std::path::PathBuf {
     svg.with_extension("json")
 }
 

@@ -12,7 +12,7 @@
 use super::metrics::{FALLBACK, GLYPHS, KERNING, UNITS_PER_EM};
 
 /// The badge's font size in pixels.
-pub const FONT_SIZE: f64 = 11.0;
+pub(super) const FONT_SIZE: f64 = 11.0;
 
 /// A glyph's metrics: its advance in font units, and whether it draws anything (a space
 /// does not).
@@ -82,7 +82,7 @@ const LONGEST_LIGATURE: usize = 3;
 
 /// The width in pixels of `text` set in DejaVu Sans at [`FONT_SIZE`]: its glyphs' advances
 /// and the kerning between them. 0 when no glyph draws anything.
-pub fn width(text: &str) -> f64 {
+pub(super) fn width(text: &str) -> f64 {
     let set = glyphs(&collapse(text));
     let (mut pen, mut draws) = (0i64, false);
     for (i, g) in set.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::report::markdown::{code, escape_cell};
 
 /// A short form for the PR comment: per model, accuracy in the belt, alone, and who took
 /// your tasks.
-pub fn comment(run: &RunFile) -> String {
+pub(crate) fn comment(run: &RunFile) -> String {
     let Some(b) = &run.belt else {
         return String::new();
     };
@@ -48,18 +48,18 @@ pub fn comment(run: &RunFile) -> String {
 }
 
 /// The PR comment's belt section (a `toolgate ci` report section).
-pub fn ci_section(r: &crate::report::ci::CiReport, out: &mut String) {
+pub(crate) fn ci_section(r: &crate::report::ci::CiReport, out: &mut String) {
     out.push_str(&comment(&r.run));
 }
 
 /// True for a per-tool row that folds a belt server's tools (`github/*`, no task of yours
 /// expects it): tables show its calls instead of an accuracy.
-pub fn is_server_row(t: &crate::score::metrics::ToolMetrics) -> bool {
+pub(crate) fn is_server_row(t: &crate::score::metrics::ToolMetrics) -> bool {
     t.support == 0 && t.tool.ends_with("/*")
 }
 
 /// `toolgate ci`'s log lines: per model, what the belt took and the accuracy alone.
-pub fn ci_terminal(run: &RunFile) -> String {
+pub(crate) fn ci_terminal(run: &RunFile) -> String {
     use crate::report::terminal::plain;
     let Some(b) = &run.belt else {
         return String::new();

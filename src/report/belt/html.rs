@@ -131,7 +131,7 @@ fn model_block(run: &RunFile, s: &BeltScore) -> String {
 }
 
 /// The section; empty for a run without a belt.
-pub fn html(run: &RunFile) -> String {
+pub(crate) fn html(run: &RunFile) -> String {
     let Some(b) = &run.belt else {
         return String::new();
     };

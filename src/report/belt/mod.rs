@@ -8,8 +8,10 @@
 mod comment;
 mod html;
 
-pub use comment::{ci_section, ci_terminal, comment, is_server_row};
-pub use html::html;
+#[cfg(test)]
+use comment::comment;
+pub(crate) use comment::{ci_section, ci_terminal, is_server_row};
+pub(crate) use html::html;
 
 use crate::eval::belt::BeltInfo;
 use crate::record::RunFile;
@@ -21,7 +23,7 @@ use crate::score::belt::{AloneVsBelt, BeltScore, TakenBy};
 use crate::score::retrieval::RetrievalScores;
 
 /// Belt servers listed in the "taken" table, at most (the rest are summed up in a line).
-pub const SERVERS_MAX: usize = 12;
+pub(crate) const SERVERS_MAX: usize = 12;
 
 /// Server-sent text on one terminal line: controls shown escaped, line breaks as spaces.
 fn one_line(s: &str) -> String {
@@ -46,7 +48,7 @@ fn text(style: Style, s: &str, w: usize) -> String {
 }
 
 /// `35 servers, 479 tools beside your 12 (name)`.
-pub fn belt_line(run: &RunFile, b: &BeltInfo) -> String {
+pub(crate) fn belt_line(run: &RunFile, b: &BeltInfo) -> String {
     format!(
         "{} tools of {} servers beside your {} ({})",
         b.tool_count(),
@@ -198,7 +200,7 @@ fn retrieval_rows(a: &RetrievalScores, b: &RetrievalScores) -> Vec<(String, Stri
 }
 
 /// The paired verdict in words.
-pub fn verdict_line(a: &AloneVsBelt) -> String {
+pub(crate) fn verdict_line(a: &AloneVsBelt) -> String {
     let d = &a.overall;
     format!(
         "{:+.1} pts in the belt: {} task(s) right alone but not in the belt, {} the other way; exact McNemar p = {:.3} (Bonferroni-adjusted {:.3}): {}.",
@@ -212,7 +214,7 @@ pub fn verdict_line(a: &AloneVsBelt) -> String {
 }
 
 /// Why a model has no alone-vs-belt comparison.
-pub fn why_not_alone(run: &RunFile, model: &str) -> &'static str {
+pub(crate) fn why_not_alone(run: &RunFile, model: &str) -> &'static str {
     let deterministic = run
         .models
         .iter()
@@ -278,7 +280,7 @@ fn alone_block(style: Style, run: &RunFile, s: &BeltScore) -> String {
 }
 
 /// The section for the terminal or Markdown; empty for a run without a belt.
-pub fn section(run: &RunFile, style: Style) -> String {
+pub(crate) fn section(run: &RunFile, style: Style) -> String {
     let Some(b) = &run.belt else {
         return String::new();
     };

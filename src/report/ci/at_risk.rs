@@ -5,11 +5,11 @@
 //! an accuracy level.
 
 use super::CiReport;
-pub use crate::record::ci::AtRisk;
+pub(crate) use crate::record::ci::AtRisk;
 use crate::report::markdown::code;
 
 /// The most requests kept in ci.json (the comment shows fewer).
-pub const MAX_KEPT: usize = 200;
+pub(crate) const MAX_KEPT: usize = 200;
 /// Rows the comment shows.
 const SHOWN: usize = 12;
 /// Characters of a request shown.
@@ -17,7 +17,7 @@ const REQUEST_CHARS: usize = 120;
 
 /// The requests at risk among `outcomes` (router models only), in task order, at most
 /// [`MAX_KEPT`]; and how many there are in all.
-pub fn collect(
+pub(crate) fn collect(
     outcomes: &[crate::score::OutcomeLine],
     tasks: &[crate::tasks::Task],
 ) -> (Vec<AtRisk>, usize) {

@@ -49,7 +49,7 @@ fn value_text(v: &serde_json::Value) -> String {
 }
 
 /// A definition diff as unified-diff lines (`-` before, `+` after), which GitHub colours.
-pub fn diff_lines(d: &LockDiff) -> String {
+pub(crate) fn diff_lines(d: &LockDiff) -> String {
     let mut out = String::new();
     for n in &d.added {
         out.push_str(&format!("+ tool {n} (new)\n"));
@@ -87,7 +87,7 @@ pub(super) fn definitions(r: &CiReport, out: &mut String) {
     if let Some(c) = &r.comparison {
         match &c.definitions {
             Some(d) if d.is_empty() => {
-                lines.push("No tool definition changed since the base.".to_string())
+                lines.push("No tool definition changed since the base.".to_string());
             }
             Some(d) => {
                 lines.push(format!("Since the base: {}.", changed_summary(d)));

@@ -4,7 +4,7 @@ use super::cells::{fenced, provenance, text_cell};
 
 /// The report when toolgate could not finish: what went wrong, so a reader never mistakes an
 /// earlier comment for this run's.
-pub fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) -> String {
+pub(crate) fn error_markdown(error: &str, commit: Option<&str>, run_url: Option<&str>) -> String {
     let mut first = error.lines().next().unwrap_or_default().to_string();
     if first.len() > 300 {
         first = first.chars().take(300).collect::<String>() + "…";

@@ -3,12 +3,12 @@
 //! terminal summary goes to the log.
 
 use super::LintReport;
-pub use crate::record::ci::{CI_SCHEMA, CiReport, CiStatus};
+pub(crate) use crate::record::ci::{CI_SCHEMA, CiReport, CiStatus};
 
 /// GitHub rejects comments over 65,536 characters; stay well under.
-pub const COMMENT_MAX: usize = 60_000;
+pub(crate) const COMMENT_MAX: usize = 60_000;
 
-pub mod at_risk;
+pub(crate) mod at_risk;
 mod cells;
 use cells::{signed_pts, text_cell};
 mod definitions;
@@ -18,7 +18,7 @@ mod error;
 mod headline;
 mod lint_section;
 mod settings_section;
-pub use error::error_markdown;
+pub(crate) use error::error_markdown;
 use settings_section::settings_section;
 mod scores;
 use headline::headline;
@@ -26,13 +26,12 @@ use headline::headline;
 use scores::{ablation, per_tool, scores};
 
 use definitions::definitions;
-pub use definitions::diff_lines;
 use lint_section::lint_section;
 
 /// The Markdown report: job summary, PR comment (after the marker) and summary.md. It is
 /// built from whole sections and stays under [`COMMENT_MAX`]: a section that would not fit is
 /// left out (later ones too) with a note, so Markdown is never cut in the middle.
-pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
+pub(crate) fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
     let mut head = headline(r);
     if !r.passed {
         head.push_str(if r.status == CiStatus::Ok {
@@ -110,7 +109,7 @@ pub fn markdown(r: &CiReport, lint: &LintReport, full_run: &str) -> String {
 }
 
 /// A few lines for the log.
-pub fn terminal(r: &CiReport) -> String {
+pub(crate) fn terminal(r: &CiReport) -> String {
     use super::style::Tone;
     use crate::gate::LockState;
     use crate::score::compare::Verdict;

@@ -80,7 +80,7 @@ fn arm(r: Option<&ArmResult>) -> String {
 }
 
 /// The terminal section ("" without a check).
-pub fn terminal(run: &RunFile) -> String {
+pub(crate) fn terminal(run: &RunFile) -> String {
     let Some(a) = &run.ablation else {
         return String::new();
     };
@@ -105,7 +105,7 @@ pub fn terminal(run: &RunFile) -> String {
 }
 
 /// The Markdown section ("" without a check).
-pub fn markdown(run: &RunFile) -> String {
+pub(crate) fn markdown(run: &RunFile) -> String {
     let Some(a) = &run.ablation else {
         return String::new();
     };
@@ -137,7 +137,7 @@ pub fn markdown(run: &RunFile) -> String {
 }
 
 /// The HTML section ("" without a check).
-pub fn html(run: &RunFile) -> String {
+pub(crate) fn html(run: &RunFile) -> String {
     let Some(a) = &run.ablation else {
         return String::new();
     };

@@ -65,7 +65,7 @@ fn cell(s: &Series, size: usize) -> String {
 }
 
 /// The terminal section ("" without a curve).
-pub fn terminal(run: &RunFile) -> String {
+pub(crate) fn terminal(run: &RunFile) -> String {
     let Some(c) = &run.curve else {
         return String::new();
     };
@@ -101,7 +101,7 @@ pub fn terminal(run: &RunFile) -> String {
 }
 
 /// The Markdown section ("" without a curve).
-pub fn markdown(run: &RunFile) -> String {
+pub(crate) fn markdown(run: &RunFile) -> String {
     let Some(c) = &run.curve else {
         return String::new();
     };
@@ -145,7 +145,7 @@ pub fn markdown(run: &RunFile) -> String {
 }
 
 /// The chart of one model's series.
-pub fn chart(c: &Curve, model: &str, series: &[&Series]) -> Chart {
+pub(crate) fn chart(c: &Curve, model: &str, series: &[&Series]) -> Chart {
     Chart {
         title: format!("{model}: {} vs distractor tools", metric(c)),
         x_label: "distractor tools from the belt".into(),
@@ -175,7 +175,7 @@ pub fn chart(c: &Curve, model: &str, series: &[&Series]) -> Chart {
 }
 
 /// The HTML section with a chart per model ("" without a curve).
-pub fn html(run: &RunFile) -> String {
+pub(crate) fn html(run: &RunFile) -> String {
     let Some(c) = &run.curve else {
         return String::new();
     };

@@ -55,7 +55,7 @@ const ABOUT: &str =
     "tasks whose expected tool is in the ranking's top 1, 3 and 5, least findable first";
 
 /// The Markdown table ("" for a model that ranks nothing).
-pub fn markdown(m: &Metrics) -> String {
+pub(crate) fn markdown(m: &Metrics) -> String {
     let Some((rows, more)) = rows(m) else {
         return String::new();
     };
@@ -76,7 +76,7 @@ pub fn markdown(m: &Metrics) -> String {
 }
 
 /// The HTML table ("" for a model that ranks nothing).
-pub fn html(m: &Metrics) -> String {
+pub(crate) fn html(m: &Metrics) -> String {
     let Some((rows, more)) = rows(m) else {
         return String::new();
     };
@@ -104,7 +104,7 @@ pub fn html(m: &Metrics) -> String {
 }
 
 /// One terminal line naming the least findable tools ("" when every tool is found at 3).
-pub fn terminal(m: &Metrics) -> String {
+pub(crate) fn terminal(m: &Metrics) -> String {
     let Some((rows, _)) = rows(m) else {
         return String::new();
     };
@@ -187,7 +187,7 @@ fn shown_k(spec: &str) -> usize {
 
 /// For the comment: the tools a search of `spec` finds in its top k for fewer than half of
 /// their requests, least findable first ("" when none, or for a model that ranks nothing).
-pub fn hard_to_find(spec: &str, m: &Metrics) -> String {
+pub(crate) fn hard_to_find(spec: &str, m: &Metrics) -> String {
     let Some(r) = m.retrieval.as_ref() else {
         return String::new();
     };

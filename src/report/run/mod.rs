@@ -5,9 +5,9 @@ use crate::record::RunFile;
 
 use crate::report::table::Style;
 
-pub mod ablation;
-pub mod curve;
-pub mod findability;
+pub(crate) mod ablation;
+pub(crate) mod curve;
+pub(crate) mod findability;
 mod page;
 mod sections;
 pub(crate) use sections::{
@@ -17,12 +17,12 @@ mod tables;
 
 use crate::report::terminal::{cell, plain};
 use crate::score::Rate;
-pub use page::{markdown, markdown_body};
+pub(crate) use page::{markdown, markdown_body};
 use sections::*;
-pub use tables::{MATRIX_MAX, matrix_markdown, per_tool_heading, per_tool_table, precision_cell};
+pub(crate) use tables::{matrix_markdown, per_tool_heading, per_tool_table, precision_cell};
 
 /// Tokens, latency and cache use in one line.
-pub fn usage_text(u: &crate::record::run::Usage) -> String {
+pub(crate) fn usage_text(u: &crate::record::run::Usage) -> String {
     usage_line(u)
 }
 
@@ -43,7 +43,7 @@ fn pct(r: &Rate) -> String {
     r.show()
 }
 
-pub fn terminal(run: &RunFile) -> String {
+pub(crate) fn terminal(run: &RunFile) -> String {
     let mut out = format!("{}\n", header(run));
     if let Some(r) = &run.reused {
         out.push_str(&format!("{}\n", r.sentence()));

@@ -11,7 +11,7 @@ use crate::report::markdown::{code, escape_cell};
 use crate::report::table::Style;
 
 /// The run report in Markdown (report.md).
-pub fn markdown(run: &RunFile) -> String {
+pub(crate) fn markdown(run: &RunFile) -> String {
     // The ablation check and the curve are their own sections of the PR comment, so they are
     // not nested here.
     format!(
@@ -23,7 +23,7 @@ pub fn markdown(run: &RunFile) -> String {
 }
 
 /// [`markdown`] without its heading, to nest in another report (the PR comment).
-pub fn markdown_body(run: &RunFile) -> String {
+pub(crate) fn markdown_body(run: &RunFile) -> String {
     let mut out = format!("\n{}\n", escape_cell(&header(run)));
     if let Some(r) = &run.reused {
         out.push_str(&format!("\n> {}\n", escape_cell(&r.sentence())));

@@ -7,7 +7,7 @@ use crate::score::Metrics;
 
 /// The per-tool score's column heading: a model's accuracy, or how often a search found the
 /// tool first.
-pub fn per_tool_heading(model: &str) -> &'static str {
+pub(crate) fn per_tool_heading(model: &str) -> &'static str {
     if crate::record::metric::is_router(model) {
         "found first (recall)"
     } else {
@@ -16,7 +16,7 @@ pub fn per_tool_heading(model: &str) -> &'static str {
 }
 
 /// Per tool: n, the score (recall) with its interval, precision and F1.
-pub fn per_tool_table(model: &str, m: &Metrics, style: Style) -> String {
+pub(crate) fn per_tool_table(model: &str, m: &Metrics, style: Style) -> String {
     let mut t = Table::new(
         &["tool", "n", per_tool_heading(model), "precision", "F1"],
         &[
@@ -69,7 +69,7 @@ pub fn per_tool_table(model: &str, m: &Metrics, style: Style) -> String {
 
 /// A tool's precision with its (task-clustered) interval and n, "n/a" when it was never
 /// called.
-pub fn precision_cell(r: &crate::score::Rate) -> String {
+pub(crate) fn precision_cell(r: &crate::score::Rate) -> String {
     if r.n == 0 {
         "n/a (never called)".into()
     } else {
@@ -84,10 +84,10 @@ pub fn precision_cell(r: &crate::score::Rate) -> String {
 }
 
 /// Most tools shown in a rendered confusion matrix; larger catalogs fold the rest.
-pub const MATRIX_MAX: usize = 30;
+pub(crate) const MATRIX_MAX: usize = 30;
 
 /// The confusion matrix as a Markdown table (rows expected, columns called).
-pub fn matrix_markdown(m: &Metrics) -> String {
+pub(crate) fn matrix_markdown(m: &Metrics) -> String {
     let (rows, cols, cells) = m.matrix_view(MATRIX_MAX);
     let mut out = String::from("| expected \\ called |");
     for c in &cols {

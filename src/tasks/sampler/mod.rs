@@ -31,17 +31,17 @@ use crate::catalog::Tool;
 const MAX_DEPTH: usize = 10;
 const ATTEMPTS: u64 = 12;
 /// Longest string sampled (characters).
-pub const MAX_STRING: usize = 100_000;
+pub(crate) const MAX_STRING: usize = 100_000;
 /// Most items in a sampled array, or properties in a sampled object.
-pub const MAX_ITEMS: usize = 1_000;
+pub(crate) const MAX_ITEMS: usize = 1_000;
 /// Most values (schema nodes) sampled for one argument set, and most string bytes.
-pub const MAX_WORK: usize = 20_000;
+pub(crate) const MAX_WORK: usize = 20_000;
 const MAX_BYTES: usize = 4 * MAX_STRING;
 /// Largest integer magnitude sampled: 2^53, exact as a JSON number everywhere.
 const SAFE_INT: f64 = 9_007_199_254_740_992.0;
 
 /// A deterministic generator for (seed, tool, variant).
-pub fn rng_for(seed: u64, tool: &str, variant: u64) -> ChaCha8Rng {
+pub(crate) fn rng_for(seed: u64, tool: &str, variant: u64) -> ChaCha8Rng {
     let digest = Sha256::digest(format!("{seed}\u{0}{tool}\u{0}{variant}").as_bytes());
     let mut bytes = [0u8; 32];
     bytes.copy_from_slice(&digest);
@@ -71,7 +71,8 @@ pub fn sample_args(tool: &Tool, seed: u64, variant: u64) -> Result<Map<String, V
                 match validator.iter_errors(&v).next() {
                     None => return Ok(v.as_object().cloned().unwrap_or_default()),
                     Some(e) => {
-                        last = format!("a sample failed validation at `{}`: {e}", e.instance_path())
+                        last =
+                            format!("a sample failed validation at `{}`: {e}", e.instance_path());
                     }
                 }
             }

@@ -18,7 +18,7 @@ use crate::catalog::Catalog;
 use crate::text;
 
 #[derive(Clone, Debug)]
-pub struct GenerateOptions {
+pub(crate) struct GenerateOptions {
     pub per_tool: usize,
     pub near_miss: usize,
     pub no_tool: usize,
@@ -44,7 +44,7 @@ impl Default for GenerateOptions {
 }
 
 /// What generation produced, and the tools it could not serve.
-pub struct Generated {
+pub(crate) struct Generated {
     pub tasks: Vec<Task>,
     /// (tool, reason) for every tool whose schema could not be sampled.
     pub unsampleable: Vec<(String, String)>,
@@ -97,7 +97,7 @@ fn heldout<R: rand::Rng>(rng: &mut R, share: f64) -> Split {
 
 /// For each tool, its most similar sibling (index, look-alike score), if any: the tool a
 /// near-miss request lures toward.
-pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
+pub(crate) fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
     let settings = crate::lint::LintSettings {
         lookalike_threshold: 0.0,
         ..Default::default()
@@ -114,7 +114,7 @@ pub fn most_similar_siblings(catalog: &Catalog) -> Vec<Option<(usize, f64)>> {
     sibling
 }
 
-pub fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
+pub(crate) fn generate(catalog: &Catalog, opts: &GenerateOptions) -> Generated {
     let mut generated = generate_unchecked(catalog, opts);
     generated.rejected = keep_valid(catalog, &mut generated.tasks);
     stratify(&mut generated.tasks, opts);

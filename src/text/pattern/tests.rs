@@ -11,10 +11,10 @@ const PATTERNS: &[&str] = &[
     r"(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above)\s+(instructions|rules)\b",
     r"(?i)\b(send|upload|forward|post)\b[^.\n]{0,40}?\b(api[ _-]?keys?|secrets?|passwords?|tokens?)\b",
     r"(?i)\b(?P<verb>get|list|create|delete)_?(?P<obj>\w+)?",
-    r"[A-Za-z0-9+/_-]{24,}={0,2}",
+    "[A-Za-z0-9+/_-]{24,}={0,2}",
     r"(?i)\b(not\s+|non-)?deprecated\b",
     r"\s*[.;!?]\s+|\n",
-    r"x*",
+    "x*",
     r"(?i)忽略(之前|以上)?|ユーザー|\bstraße\b|é+",
     r"(?i)</?\s*(important|system)\s*>|\[\[\s*/?\s*[a-z_-]{0,20}(agent|hidden)[a-z_-]{0,20}\s*\]\]",
 ];
@@ -118,7 +118,7 @@ fn matches_regex_on_the_corpora() {
 
 #[test]
 fn a_pattern_that_does_not_compile_is_an_error() {
-    assert!(Regex::new(r"(unclosed").is_err());
+    assert!(Regex::new("(unclosed").is_err());
     assert!(Regex::new(r"\p{NoSuchClass}").is_err());
 }
 

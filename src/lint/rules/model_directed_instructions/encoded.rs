@@ -6,7 +6,7 @@ use crate::text::pattern::Regex;
 
 /// A run of base64 (standard or URL-safe alphabet) long enough to hold a sentence.
 static BASE64_RUN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
+    LazyLock::new(|| Regex::new("[A-Za-z0-9+/_-]{24,}={0,2}").unwrap());
 
 /// Longest base64 run decoded (48 KiB of text).
 const MAX_BASE64_LEN: usize = 1 << 16;

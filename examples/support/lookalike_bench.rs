@@ -2,14 +2,17 @@
 //! fixtures/lookalike/) scored by the precision and recall of TG005 and TG006. Run it with
 //! `cargo run --example lookalike_bench`; tests/rules.rs holds the bar.
 
+// Shared by the examples and the integration tests; each uses part of it.
+#![allow(dead_code)]
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use serde::Deserialize;
 
-use crate::catalog::{Catalog, snapshot};
-use crate::lint::{self, LintSettings};
+use toolgate::testing::catalog::{Catalog, snapshot};
+use toolgate::testing::lint::{self, LintSettings};
 
 /// The hand (or generator) labels of one catalog.
 #[derive(Debug, Deserialize)]

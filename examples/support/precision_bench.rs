@@ -8,14 +8,17 @@
 //! cargo run --example lint_precision [-- CATALOG_DIR LABELS_FILE] [--verbose]
 //! ```
 
+// Shared by the examples and the integration tests; each uses part of it.
+#![allow(dead_code)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use crate::catalog::snapshot;
-use crate::lint::{self, Finding, LintSettings, Severity};
+use toolgate::testing::catalog::snapshot;
+use toolgate::testing::lint::{self, Finding, LintSettings, Severity};
 
 /// Whether a reviewer judged a finding right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
