@@ -12,7 +12,6 @@ use super::runner;
 use crate::catalog::Catalog;
 use crate::catalog::ablate::{neutral_names, without_descriptions};
 use crate::models::{self, ModelOptions, ModelSpec};
-use crate::record::scores::OutcomeLine;
 use crate::score::ablation::{Ablation, Arm, arm_result};
 use crate::tasks::Task;
 
@@ -89,10 +88,12 @@ pub(crate) async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation
     let mut normalised: Vec<String> = specs.iter().map(ToString::to_string).collect();
     let mut skipped = 0usize;
     for arm in &arms {
-        let (lines, specs_run, not_made) = run_arm(req, &specs, *arm, &bar).await?;
+        // Each arm is kept as one answer per model and task: three arms' outcome lines of a
+        // 100,000-task suite were tens of megabytes.
+        let (correct, specs_run, not_made) = run_arm(req, &specs, *arm, &bar).await?;
         normalised = specs_run;
         skipped += not_made;
-        outcomes.push(lines);
+        outcomes.push(correct);
         crate::limits::trim_heap();
     }
     bar.finish_and_clear();
@@ -102,14 +103,14 @@ pub(crate) async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation
         ));
     }
     let mut results = Vec::new();
-    for model in &normalised {
+    for (m, model) in normalised.iter().enumerate() {
         for (i, arm) in arms.iter().enumerate() {
             if let Some(arm) = arm {
                 results.push(arm_result(
                     model,
                     *arm,
-                    &outcomes[0],
-                    &outcomes[i],
+                    &outcomes[0][m],
+                    &outcomes[i][m],
                     req.alpha,
                 ));
             }
@@ -122,8 +123,8 @@ pub(crate) async fn measure(req: &Request<'_>) -> anyhow::Result<Option<Ablation
     }))
 }
 
-/// One arm's outcome lines, the models' normalised specs, and the decisions `--max-calls`
-/// left unmade. The full arm reuses the run's own decisions when they are on disk; the
+/// One arm's answers (for each model and task, whether it was right), the models' normalised
+/// specs, and the decisions `--max-calls` left unmade. The full arm reuses the run's own decisions when they are on disk; the
 /// neutral-names arm's decisions are scored on the tasks as written, their tool names put
 /// back (a renamed copy of a 100,000-task suite was the peak of a run). The arm's catalog is
 /// dropped on return: at scale a catalog copy is tens of megabytes.
@@ -132,7 +133,7 @@ async fn run_arm(
     specs: &[ModelSpec],
     arm: Option<Arm>,
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<(Vec<OutcomeLine>, Vec<String>, usize)> {
+) -> anyhow::Result<(Vec<Vec<Option<bool>>>, Vec<String>, usize)> {
     use std::borrow::Cow;
     let mut back = HashMap::new();
     let catalog: Cow<Catalog> = match arm {
@@ -152,15 +153,18 @@ async fn run_arm(
     if arm.is_none()
         && let Some(dir) = req.run_dir
     {
-        let mut preds = Vec::new();
-        crate::record::for_each_prediction(dir, |p| {
-            if p.trial == 0 && normalised.contains(&p.model) {
-                preds.push(p);
-            }
+        // Graded as they are read: the run's decisions (with their rankings) are never all
+        // held.
+        let correct = runner::correct_each(&catalog, req.tasks, &normalised, |add| {
+            crate::record::for_each_prediction(dir, |p| {
+                if p.trial == 0 && normalised.contains(&p.model) {
+                    add(&p);
+                }
+            })
+            .map(drop)
         })?;
         bar.inc((req.tasks.len() * specs.len()) as u64);
-        let lines = runner::score(&catalog, req.tasks, &normalised, &preds).1;
-        return Ok((lines, normalised, 0));
+        return Ok((correct, normalised, 0));
     }
     // Scored on the catalog the tasks name (the neutral arm's differs only in names).
     let scored_on = if back.is_empty() {
@@ -168,7 +172,7 @@ async fn run_arm(
     } else {
         req.catalog
     };
-    let (ran, _, lines) = super::in_memory::in_memory_as(
+    let (ran, correct) = super::in_memory::correct_as(
         &built,
         scored_on,
         req.tasks,
@@ -177,7 +181,7 @@ async fn run_arm(
         Some(bar),
     )
     .await?;
-    Ok((lines, normalised, ran.skipped))
+    Ok((correct, normalised, ran.skipped))
 }
 
 #[cfg(test)]

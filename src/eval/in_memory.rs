@@ -33,11 +33,42 @@ pub(crate) async fn in_memory_as(
     concurrency: usize,
     bar: Option<&indicatif::ProgressBar>,
 ) -> anyhow::Result<(Executed, Vec<ModelResult>, Vec<OutcomeLine>)> {
+    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
+    let (ran, scorer) = scored(models, catalog, tasks, &specs, fix, concurrency, bar).await?;
+    let scored = scorer.finish();
+    let outcomes = scored.outcomes().collect();
+    Ok((ran, scored.results, outcomes))
+}
+
+/// [`in_memory_as`] keeping only, for each model and task, whether it was right
+/// ([`super::scorer::Scorer::correct`]): what the ablation's arms need.
+pub(crate) async fn correct_as(
+    models: &[Box<dyn Model>],
+    catalog: &Catalog,
+    tasks: &[Task],
+    fix: &(dyn Fn(&mut PredictionLine) + Sync),
+    concurrency: usize,
+    bar: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<(Executed, Vec<Vec<Option<bool>>>)> {
+    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
+    let (ran, scorer) = scored(models, catalog, tasks, &specs, fix, concurrency, bar).await?;
+    Ok((ran, scorer.correct()))
+}
+
+/// Runs the plan, every decision graded as it arrives; the scorer is handed back unfinished.
+async fn scored<'a>(
+    models: &[Box<dyn Model>],
+    catalog: &'a Catalog,
+    tasks: &'a [Task],
+    specs: &'a [String],
+    fix: &'a (dyn Fn(&mut PredictionLine) + Sync),
+    concurrency: usize,
+    bar: Option<&indicatif::ProgressBar>,
+) -> anyhow::Result<(Executed, super::scorer::Scorer<'a>)> {
     let trials = vec![1; models.len()];
     let done = HashSet::new();
-    let specs: Vec<String> = models.iter().map(|m| m.spec()).collect();
     let mut sink = Scoring {
-        scorer: super::scorer::Scorer::new(catalog, tasks, &specs),
+        scorer: super::scorer::Scorer::new(catalog, tasks, specs),
         fix,
         next: 0,
         pending: Default::default(),
@@ -57,9 +88,7 @@ pub(crate) async fn in_memory_as(
     for p in std::mem::take(&mut sink.pending).into_values() {
         sink.scorer.add(&p);
     }
-    let scored = sink.scorer.finish();
-    let outcomes = scored.outcomes().collect();
-    Ok((ran, scored.results, outcomes))
+    Ok((ran, sink.scorer))
 }
 
 /// Decisions scored as they arrive, in plan order (one that comes early waits for those

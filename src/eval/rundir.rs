@@ -13,7 +13,6 @@ use super::start::{Setup, Started, now};
 use crate::catalog::Catalog;
 use crate::gate::{GateDecision, GateInput, GatePolicy, decide};
 use crate::models;
-use crate::out::write_file;
 use crate::record::PredictionLine;
 use crate::record::files::OUTCOMES_FILE;
 use crate::record::run::{GateResult, RunFile, RunStatus, UsageTally};
@@ -287,12 +286,14 @@ impl RunDir {
         run.finished = Some(now());
         run.gate = Some(GateResult::from(&decision));
         run.write(&self.dir)?;
-        let mut lines = String::new();
-        for o in scored.outcomes() {
-            lines.push_str(&serde_json::to_string(&o)?);
-            lines.push('\n');
-        }
-        write_file(&self.dir.join(OUTCOMES_FILE), &lines)?;
+        // Streamed: the outcome lines of a 100,000-task run are never one string.
+        crate::fsio::write_atomic_with(&self.dir.join(OUTCOMES_FILE), &mut |w| {
+            for o in scored.outcomes() {
+                serde_json::to_writer(&mut *w, &o)?;
+                w.write_all(b"\n")?;
+            }
+            Ok(())
+        })?;
         crate::record::seal::write(&self.dir)?;
         Ok(decision)
     }

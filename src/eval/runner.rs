@@ -214,6 +214,20 @@ pub(crate) fn say_skipped(skipped: usize) {
 
 pub(crate) use crate::score::OutcomeLine;
 
+/// For each model and task, whether the first trial was right ([`super::scorer::Scorer::correct`]),
+/// of the predictions `feed` hands over one at a time (it is given the scorer's `add`), graded
+/// as they come.
+pub(crate) fn correct_each(
+    catalog: &Catalog,
+    tasks: &[Task],
+    models: &[String],
+    feed: impl FnOnce(&mut dyn FnMut(&PredictionLine)) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<Vec<Option<bool>>>> {
+    let mut scorer = super::scorer::Scorer::new(catalog, tasks, models);
+    feed(&mut |p| scorer.add(p))?;
+    Ok(scorer.correct())
+}
+
 /// Grades every prediction and computes each model's metrics; also returns every graded
 /// observation.
 pub(crate) fn score(

@@ -143,6 +143,23 @@ impl<'a> Scorer<'a> {
         });
     }
 
+    /// For each model and task (by suite position), whether its first trial was right
+    /// (`None`: not decided): all the ablation's pairing needs, without the metrics and the
+    /// outcome lines of every decision.
+    pub(super) fn correct(self) -> Vec<Vec<Option<bool>>> {
+        let n = self.tasks.len();
+        self.records
+            .into_iter()
+            .map(|recs| {
+                let mut out = vec![None; n];
+                for r in recs.iter().filter(|r| r.trial == 0) {
+                    out[r.task as usize] = Some(r.graded.outcome == Outcome::Correct);
+                }
+                out
+            })
+            .collect()
+    }
+
     /// Each model's metrics, over its decisions in suite order, and the outcome lines.
     pub(super) fn finish(self) -> Scored<'a> {
         let Scorer {

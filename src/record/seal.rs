@@ -17,11 +17,14 @@ pub(crate) const SEAL_FILE: &str = "SHA256SUMS";
 /// The files a seal covers, when present: the record, and the catalog a shard keeps.
 pub(crate) const SEALED: &[&str] = &[RUN_FILE, PREDICTIONS_FILE, OUTCOMES_FILE, "catalog.json"];
 
+/// The file's sha256, read in blocks (a run's predictions are tens of megabytes).
 fn file_hash(path: &Path) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
-    let bytes =
-        std::fs::read(path).with_context(|| format!("could not read {}", path.display()))?;
-    Ok(hex::encode(Sha256::digest(&bytes)))
+    let mut f =
+        std::fs::File::open(path).with_context(|| format!("could not read {}", path.display()))?;
+    let mut h = Sha256::new();
+    std::io::copy(&mut f, &mut h).with_context(|| format!("could not read {}", path.display()))?;
+    Ok(hex::encode(h.finalize()))
 }
 
 /// Writes `dir`'s seal over the sealed files it holds.

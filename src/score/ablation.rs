@@ -6,9 +6,9 @@
 //! not measure them, whatever its headline says. The types here are what run.json records
 //! (`ablation`).
 
-use super::curve::{accuracy, point};
+use super::curve::p_worse;
+use super::stats::Rate;
 pub(crate) use crate::record::scores::curve::{Ablation, Arm, ArmResult};
-use crate::score::OutcomeLine;
 
 impl Ablation {
     /// The models whose score does not drop significantly without descriptions: for them the
@@ -32,40 +32,61 @@ impl Ablation {
     }
 }
 
-/// One arm's result for `model`: `full` and `ablated` are the outcomes of the same tasks.
+/// One arm paired with the full catalog, for one model: `full` and `ablated` say, for each task
+/// of the suite (by position), whether the model's decision was right (`None`: no decision).
+/// The numbers are those of pairing the arms' outcome lines task by task (one trial each): the
+/// rates over the tasks each arm decided, the discordant tasks among those both decided.
 pub(crate) fn arm_result(
     model: &str,
     arm: Arm,
-    full: &[OutcomeLine],
-    ablated: &[OutcomeLine],
+    full: &[Option<bool>],
+    ablated: &[Option<bool>],
     alpha: f64,
 ) -> ArmResult {
-    let p = point(model, 0, full, ablated, alpha);
-    let full_rate = accuracy(full, model);
+    let rate = |side: &[Option<bool>]| {
+        let decided = side.iter().flatten();
+        let right = decided.clone().filter(|r| **r).count() as u64;
+        Rate::new(right, decided.count() as u64)
+    };
+    let (full_rate, accuracy) = (rate(full), rate(ablated));
+    let pairs = full
+        .iter()
+        .zip(ablated)
+        .filter_map(|(f, a)| Some(((*f)?, (*a)?)));
+    let lost = pairs.clone().filter(|(f, a)| *f && !*a).count() as u64;
+    let gained = pairs.filter(|(f, a)| !*f && *a).count() as u64;
+    let p = p_worse(lost, gained);
     ArmResult {
         model: model.to_string(),
         arm,
-        delta_pts: (p.accuracy.value - full_rate.value) * 100.0,
+        delta_pts: (accuracy.value - full_rate.value) * 100.0,
         full: full_rate,
-        accuracy: p.accuracy,
-        lost: p.lost,
-        gained: p.gained,
-        p: p.p,
-        drops: p.below,
+        accuracy,
+        lost,
+        gained,
+        p,
+        drops: p < alpha,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::Outcome;
+    use crate::score::curve::{accuracy, point};
+    use crate::score::{Outcome, OutcomeLine};
     use crate::tasks::Kind;
 
     fn lines(model: &str, right: &[bool]) -> Vec<OutcomeLine> {
+        some_lines(model, &right.iter().map(|r| Some(*r)).collect::<Vec<_>>())
+    }
+
+    /// Outcome lines of the tasks decided (`Some`), task `t{i}` for position `i`.
+    fn some_lines(model: &str, right: &[Option<bool>]) -> Vec<OutcomeLine> {
         right
             .iter()
             .enumerate()
-            .map(|(i, &r)| OutcomeLine {
+            .filter_map(|(i, r)| Some((i, (*r)?)))
+            .map(|(i, r)| OutcomeLine {
                 model: model.into(),
                 task_id: format!("t{i}"),
                 trial: 0,
@@ -84,10 +105,9 @@ mod tests {
 
     #[test]
     fn a_significant_drop_is_a_drop_and_no_drop_is_blindness() {
-        let full = lines("bm25", &[true; 20]);
-        let mut half = vec![true; 10];
-        half.extend([false; 10]);
-        let dropped = lines("bm25", &half);
+        let full = [Some(true); 20];
+        let mut dropped = vec![Some(true); 10];
+        dropped.extend([Some(false); 10]);
         let r = arm_result("bm25", Arm::NoDescriptions, &full, &dropped, 0.05);
         assert_eq!((r.lost, r.gained), (10, 0));
         assert!((r.delta_pts + 50.0).abs() < 1e-9);
@@ -95,6 +115,7 @@ mod tests {
         assert!((r.p - 1.0 / 1024.0).abs() < 1e-12, "{}", r.p);
         assert!(r.drops);
         let same = arm_result("bm25", Arm::NoDescriptions, &full, &full, 0.05);
+        assert_eq!(lines("m", &[true]).len(), 1);
         assert!(!same.drops);
         assert_eq!(same.p, 1.0);
         let a = Ablation {
@@ -104,5 +125,44 @@ mod tests {
         };
         assert_eq!(a.blind_to_descriptions(), vec![&same]);
         assert!(Ablation::blind_text(&same).contains("does not measure the descriptions"));
+    }
+
+    /// The compact pairing gives the numbers of pairing outcome lines (`curve::point` and
+    /// `curve::accuracy`, what run.json's ablation was computed with), on seeded arms with
+    /// undecided tasks on either side.
+    #[test]
+    fn the_compact_pairing_matches_the_outcome_lines_pairing() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..200 {
+            let n = (next() % 60) as usize;
+            let mut draw = || match next() % 5 {
+                0 => None,
+                1 | 2 => Some(true),
+                _ => Some(false),
+            };
+            let full: Vec<Option<bool>> = (0..n).map(|_| draw()).collect();
+            let arm: Vec<Option<bool>> = (0..n).map(|_| draw()).collect();
+            let got = arm_result("m", Arm::NeutralNames, &full, &arm, 0.05);
+            let (fl, al) = (some_lines("m", &full), some_lines("m", &arm));
+            let want = point("m", 0, &fl, &al, 0.05);
+            let full_rate = accuracy(&fl, "m");
+            assert_eq!(got.full, full_rate, "round {round}");
+            assert_eq!(got.accuracy, want.accuracy, "round {round}");
+            assert_eq!(
+                (got.lost, got.gained),
+                (want.lost, want.gained),
+                "round {round}"
+            );
+            assert_eq!(got.p.to_bits(), want.p.to_bits(), "round {round}");
+            assert_eq!(got.drops, want.below, "round {round}");
+            let delta = (want.accuracy.value - full_rate.value) * 100.0;
+            assert_eq!(got.delta_pts.to_bits(), delta.to_bits(), "round {round}");
+        }
     }
 }

@@ -82,12 +82,7 @@ fn thresholds(r: &mut Review) {
         r,
         "ci.fail_under_recall",
         ci.fail_under_recall,
-        match (&b.fail_under_recall, &h.fail_under_recall) {
-            (x, y) if x == y => Order::Same,
-            (None, Some(_)) => Order::Stricter,
-            (Some(x), Some(y)) if x.k == y.k && y.min >= x.min => Order::Stricter,
-            _ => Order::Looser,
-        }
+        recall_floor(&b.fail_under_recall, &h.fail_under_recall)
     );
     field!(
         r,
@@ -144,6 +139,20 @@ fn thresholds(r: &mut Review) {
         ci.fail_on_new,
         ranked(rank_new(b.fail_on_new), rank_new(h.fail_on_new))
     );
+}
+
+/// A recall floor is stricter when it appears, or rises at the same k; any other change (a
+/// different k, a lower floor, none) is looser.
+fn recall_floor(
+    b: &Option<crate::record::gate::RecallFloor>,
+    h: &Option<crate::record::gate::RecallFloor>,
+) -> Order {
+    match (b, h) {
+        (x, y) if x == y => Order::Same,
+        (None, Some(_)) => Order::Stricter,
+        (Some(x), Some(y)) if x.k == y.k && y.min >= x.min => Order::Stricter,
+        _ => Order::Looser,
+    }
 }
 
 /// What is measured and how: models, trials, split, tasks, base, belt, server, lock, the
