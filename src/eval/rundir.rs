@@ -240,6 +240,27 @@ impl RunDir {
         tasks: &[Task],
         policy: &GatePolicy,
     ) -> anyhow::Result<GateDecision> {
+        Ok(self.finish(catalog, tasks, policy, false)?.0)
+    }
+
+    /// [`Self::finalize`], handing back the outcome lines it wrote too (`ci` reads them for
+    /// the requests at risk: in memory, not read back from outcomes.jsonl).
+    pub(crate) fn finalize_keeping(
+        &mut self,
+        catalog: &Catalog,
+        tasks: &[Task],
+        policy: &GatePolicy,
+    ) -> anyhow::Result<(GateDecision, Vec<crate::score::OutcomeLine>)> {
+        self.finish(catalog, tasks, policy, true)
+    }
+
+    fn finish(
+        &mut self,
+        catalog: &Catalog,
+        tasks: &[Task],
+        policy: &GatePolicy,
+        keep: bool,
+    ) -> anyhow::Result<(GateDecision, Vec<crate::score::OutcomeLine>)> {
         let specs: Vec<String> = self.run.models.iter().map(|m| m.spec.clone()).collect();
         let mut scored = self.tally(catalog, tasks, &specs)?;
         let run = &mut self.run;
@@ -287,14 +308,19 @@ impl RunDir {
         run.gate = Some(GateResult::from(&decision));
         run.write(&self.dir)?;
         // Streamed: the outcome lines of a 100,000-task run are never one string.
+        let mut kept = Vec::new();
         crate::fsio::write_atomic_with(&self.dir.join(OUTCOMES_FILE), &mut |w| {
+            kept.clear();
             for o in scored.outcomes() {
                 serde_json::to_writer(&mut *w, &o)?;
                 w.write_all(b"\n")?;
+                if keep {
+                    kept.push(o);
+                }
             }
             Ok(())
         })?;
         crate::record::seal::write(&self.dir)?;
-        Ok(decision)
+        Ok((decision, kept))
     }
 }

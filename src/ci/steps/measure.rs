@@ -13,7 +13,7 @@ use crate::github::GithubEnv;
 use crate::record::ci::AtRisk;
 use crate::record::files::{REPORT_HTML, REPORT_MD, RUN_FILE};
 use crate::record::scores::OutcomeLine;
-use crate::record::{PredictionLine, RunFile, read_outcomes};
+use crate::record::{PredictionLine, RunFile};
 
 /// The run as measured, and what the later steps read of it.
 pub(crate) struct Measured {
@@ -44,13 +44,12 @@ pub(crate) async fn measure(
         Some(g) => shards::join(g, out, &inputs.tasks, &inputs.tasks_path)?,
         None => evaluate(s, gh, inputs, out, trail).await?,
     };
-    rd.finalize(on, &inputs.tasks, &s.policy)?;
+    let (_, outcomes) = rd.finalize_keeping(on, &inputs.tasks, &s.policy)?;
     crate::limits::trim_heap();
     crate::report::write_run_reports(&rd.dir, &rd.run)?;
     trail.wrote(|w| &mut w.run_json, &rd.dir.join(RUN_FILE));
     trail.wrote(|w| &mut w.report_html, &rd.dir.join(REPORT_HTML));
     trail.wrote(|w| &mut w.report_markdown, &rd.dir.join(REPORT_MD));
-    let outcomes = read_outcomes(&rd.dir)?;
     let (at_risk, at_risk_total) = crate::report::ci::at_risk::collect(&outcomes, &inputs.tasks);
     let predictions = rd.predictions()?;
     Ok(Measured {
