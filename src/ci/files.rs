@@ -18,7 +18,7 @@ pub(crate) const BADGE_SVG: &str = "badge.svg";
 /// The badge as a shields.io endpoint document.
 pub(crate) const BADGE_JSON: &str = "badge.json";
 pub(crate) const BASELINE_JSON: &str = crate::eval::baseline::BASELINE_FILE;
-pub(crate) const LOCK: &str = "toolgate.lock";
+pub(crate) const LOCK: &str = crate::config::DEFAULT_LOCK;
 pub(crate) const TASKS_JSONL: &str = "tasks.jsonl";
 /// The evaluation's run directory inside the output folder.
 pub(crate) const RUN_DIR: &str = "run";

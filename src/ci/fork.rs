@@ -64,7 +64,7 @@ pub(crate) fn skip_keyless(s: &mut CiSettings, gh: &GithubEnv) -> Option<String>
         .collect();
     let names: Vec<String> = skipped.iter().map(|m| format!("`{m}`")).collect();
     let stand_in = if kept.is_empty() {
-        s.eval.models = vec!["bm25".parse().expect("bm25 parses")];
+        s.eval.models = vec![crate::models::ModelSpec::bm25()];
         "; the offline BM25 router gates in their place (the thresholds apply to it)"
     } else {
         s.eval.models = kept;

@@ -7,20 +7,20 @@ use super::{CiReport, CiStatus};
 /// Beside the number, what produced it: an offline router is a proxy for a model, and the
 /// reader must not take its score for an LLM's.
 pub(super) fn measured_by(model: &str) -> String {
-    use crate::record::model::{self, Router};
+    use crate::record::model::{self, Head, Router};
     let name = crate::report::badge::badge_model(model);
-    match model::parse(model).router() {
-        Some(Router::Bm25) => " · a bm25 search over the tool definitions (is the right tool found first?), not a model's choice".into(),
-        Some(r @ (Router::Embed | Router::Hybrid)) => format!(
+    match model::parse(model).head {
+        Head::Router(Router::Bm25) => " · a bm25 search over the tool definitions (is the right tool found first?), not a model's choice".into(),
+        Head::Router(r @ (Router::Embed | Router::Hybrid)) => format!(
             " · an {} search over the tool definitions (is the right tool found first?), not a model's choice",
             r.name()
         ),
-        Some(r) => format!(
+        Head::Router(r) => format!(
             " · {}, an emulated host tool search (top-1 of its results; see findability@k), not a model's choice",
             r.name()
         ),
-        None if model::parse(model).head == model::Head::Replay => " · replayed answers".into(),
-        None => format!(" · {}", crate::report::markdown::code(&name)),
+        Head::Replay => " · replayed answers".into(),
+        Head::Other(_) => format!(" · {}", crate::report::markdown::code(&name)),
     }
 }
 
